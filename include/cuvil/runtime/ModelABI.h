@@ -33,8 +33,8 @@ enum cuvil_dtype {
 };
 
 typedef struct cuvil_tensor_info {
-  const char *name;    /* graph input/output name, as in the ONNX model */
-  int32_t dtype;       /* enum cuvil_dtype */
+  const char *name; /* graph input/output name, as in the ONNX model */
+  int32_t dtype;    /* enum cuvil_dtype */
   int32_t rank;
   const int64_t *dims; /* rank entries, all static */
 } cuvil_tensor_info;

@@ -1,0 +1,26 @@
+// The ONNX frontend: loads a ModelProto (external data included), checks it,
+// and lowers it into a Cuvil IR graph. Every node maps to the IR op of the
+// same name; where an op changed across opsets 7-23 the importer normalises
+// to one form (see OpsetAdapters.cpp).
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/support/Status.h"
+
+#include <map>
+#include <memory>
+#include <string>
+
+namespace cuvil {
+
+struct ImportOptions {
+  // Static shapes for inputs with symbolic dims (--shape name=1x3x224x224).
+  std::map<std::string, Shape> inputShapes;
+};
+
+// On failure the message lists every problem found (all unsupported ops, not
+// only the first), each naming the node, its op and the reason.
+Expected<std::unique_ptr<Graph>> importOnnxModel(const std::string &path,
+                                                 const ImportOptions &options);
+
+} // namespace cuvil

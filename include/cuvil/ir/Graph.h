@@ -1,0 +1,171 @@
+// The Cuvil IR: a graph of typed tensor values and the nodes (ops) that
+// produce them. Nodes are kept in a topological order; constants are values
+// with data and no producer.
+#pragma once
+
+#include "cuvil/ir/Attribute.h"
+#include "cuvil/ir/Tensor.h"
+
+#include <list>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_set>
+#include <vector>
+
+namespace cuvil {
+
+class Node;
+class Graph;
+
+// Where a value lives at run time, decided by the memory planner.
+enum class StorageSpace : uint8_t { None, Arena, Input, Output };
+struct Storage {
+  StorageSpace space = StorageSpace::None;
+  uint32_t index = 0;  // graph input/output number for Input/Output
+  uint64_t offset = 0; // bytes from the start of the arena/buffer
+  bool operator==(const Storage &) const = default;
+};
+
+struct Use {
+  Node *node;
+  unsigned operand;
+};
+
+class Value {
+public:
+  const std::string &name() const { return name_; }
+  bool hasType() const { return type_.has_value(); }
+  const TensorType &type() const { return *type_; }
+  const std::optional<TensorType> &maybeType() const { return type_; }
+  void setType(TensorType type) { type_ = std::move(type); }
+
+  Node *producer() const { return producer_; }
+  unsigned resultIndex() const { return resultIndex_; }
+  bool isConstant() const { return constant_.has_value(); }
+  const Tensor &constant() const { return *constant_; }
+  bool isGraphInput() const { return graphInput_; }
+  bool isGraphOutput() const { return graphOutput_; }
+
+  const std::vector<Use> &uses() const { return uses_; }
+  bool hasOneUse() const { return uses_.size() == 1 && !graphOutput_; }
+
+  const Storage &storage() const { return storage_; }
+  void setStorage(Storage storage) { storage_ = storage; }
+
+private:
+  friend class Graph;
+  friend class Node;
+  std::string name_;
+  std::optional<TensorType> type_;
+  std::optional<Tensor> constant_;
+  Node *producer_ = nullptr;
+  unsigned resultIndex_ = 0;
+  bool graphInput_ = false;
+  bool graphOutput_ = false;
+  std::vector<Use> uses_;
+  Storage storage_;
+};
+
+class Node {
+public:
+  const std::string &op() const { return op_; }
+  const std::string &name() const { return name_; }
+  void setName(std::string name) { name_ = std::move(name); }
+  // "Conv node '/layer1/conv1'" (or the first output's name when unnamed).
+  std::string describe() const;
+
+  size_t numInputs() const { return inputs_.size(); }
+  // Null for an omitted optional input.
+  Value *input(size_t i) const { return i < inputs_.size() ? inputs_[i] : nullptr; }
+  bool hasInput(size_t i) const { return input(i) != nullptr; }
+  const std::vector<Value *> &inputs() const { return inputs_; }
+  void setInput(size_t i, Value *value);
+  void addInput(Value *value);
+  void removeTrailingInputs(size_t keep); // drops inputs [keep, end)
+
+  size_t numOutputs() const { return outputs_.size(); }
+  Value *output(size_t i = 0) const { return outputs_[i]; }
+  const std::vector<Value *> &outputs() const { return outputs_; }
+
+  const std::map<std::string, Attribute> &attributes() const { return attributes_; }
+  bool hasAttr(const std::string &name) const { return attributes_.count(name) != 0; }
+  const Attribute *findAttr(const std::string &name) const;
+  void setAttr(const std::string &name, Attribute value) { attributes_[name] = std::move(value); }
+  void removeAttr(const std::string &name) { attributes_.erase(name); }
+
+  // Typed getters; the verifier has already checked kinds against the schema.
+  int64_t getInt(const std::string &name, int64_t fallback) const;
+  float getFloat(const std::string &name, float fallback) const;
+  std::string getString(const std::string &name, const std::string &fallback) const;
+  std::vector<int64_t> getInts(const std::string &name, std::vector<int64_t> fallback = {}) const;
+  std::vector<float> getFloats(const std::string &name, std::vector<float> fallback = {}) const;
+
+  Graph &graph() const { return *graph_; }
+
+private:
+  friend class Graph;
+  static void eraseUse(Value *value, Node *node, unsigned operand);
+  Graph *graph_ = nullptr;
+  std::string op_;
+  std::string name_;
+  std::vector<Value *> inputs_;
+  std::vector<Value *> outputs_;
+  std::map<std::string, Attribute> attributes_;
+  std::list<std::unique_ptr<Node>>::iterator position_;
+};
+
+class Graph {
+public:
+  using NodeList = std::list<std::unique_ptr<Node>>;
+
+  explicit Graph(std::string name = "main") : name_(std::move(name)) {}
+  Graph(const Graph &) = delete;
+  Graph &operator=(const Graph &) = delete;
+
+  const std::string &name() const { return name_; }
+  void setName(std::string name) { name_ = std::move(name); }
+
+  Value *addInput(const std::string &name, TensorType type);
+  Value *addConstant(const std::string &name, Tensor tensor);
+  // Graph outputs keep their ONNX names even when a pass replaces the value
+  // that produces them (the runtime names output files after them).
+  void addOutput(Value *value, std::string name = {});
+  void setOutput(size_t i, Value *value);
+  const std::string &outputName(size_t i) const { return outputNames_[i]; }
+
+  // Creates a node with `numOutputs` fresh untyped results named after
+  // `outputNames` (uniqued) and inserts it before `before` (end when null).
+  Node *addNode(const std::string &op, const std::vector<Value *> &inputs,
+                const std::vector<std::string> &outputNames, Node *before = nullptr);
+  void eraseNode(Node *node); // its results must be unused
+  void moveBefore(Node *node, Node *before);
+
+  void replaceAllUsesWith(Value *from, Value *to);
+  // Drops constants no node or output uses any more.
+  void eraseUnusedConstants();
+
+  const NodeList &nodes() const { return nodes_; }
+  const std::vector<Value *> &inputs() const { return inputs_; }
+  const std::vector<Value *> &outputs() const { return outputs_; }
+  const std::vector<Value *> &constants() const { return constants_; }
+  Value *findValue(std::string_view name) const;
+
+  std::string uniqueName(std::string_view base) const;
+
+private:
+  Value *createValue(const std::string &name);
+
+  std::string name_;
+  NodeList nodes_;
+  std::vector<std::unique_ptr<Value>> values_;
+  std::vector<Value *> inputs_;
+  std::vector<Value *> outputs_;
+  std::vector<std::string> outputNames_;
+  std::vector<Value *> constants_;
+  std::map<std::string, Value *, std::less<>> byName_;
+};
+
+} // namespace cuvil

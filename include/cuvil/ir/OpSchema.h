@@ -1,0 +1,83 @@
+// What the IR knows about an op: its arity, attributes, shape rule and
+// reference semantics. Op definitions (src/ops/) register one schema per op;
+// the IR, the verifier and the passes look them up by name.
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/support/Status.h"
+
+#include <fmt/format.h>
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace cuvil {
+
+// What a shape rule sees: the node, its input types and any constant inputs.
+class InferContext {
+public:
+  explicit InferContext(const Node &node) : node_(node) {}
+
+  const Node &node() const { return node_; }
+  size_t numInputs() const { return node_.numInputs(); }
+  bool hasInput(size_t i) const { return node_.hasInput(i); }
+  const TensorType &inputType(size_t i) const { return node_.input(i)->type(); }
+  const Shape &inputShape(size_t i) const { return inputType(i).shape; }
+  DType inputDType(size_t i) const { return inputType(i).dtype; }
+  // The input's data when it is a constant, else null.
+  const Tensor *constantInput(size_t i) const {
+    Value *value = node_.input(i);
+    return value && value->isConstant() ? &value->constant() : nullptr;
+  }
+
+  void setOutput(size_t i, TensorType type) { node_.output(i)->setType(std::move(type)); }
+
+  template <typename... Args>
+  Status error(fmt::format_string<Args...> format, Args &&...args) const {
+    return Status::error(fmt::format(format, std::forward<Args>(args)...));
+  }
+
+private:
+  const Node &node_;
+};
+
+// Computes output types from input types (and constant inputs when the shape
+// depends on data, as for Reshape).
+using InferFn = Status (*)(InferContext &);
+// Computes outputs from constant inputs; `outputs` arrive allocated with the
+// inferred types. Omitted optional inputs are null.
+using EvalFn = Status (*)(const Node &, std::span<const Tensor *const> inputs,
+                          std::span<Tensor> outputs);
+
+struct AttrSpec {
+  std::string_view name;
+  AttrKind kind;
+};
+
+struct OpSchema {
+  std::string_view name;
+  int minInputs, maxInputs;
+  int minOutputs, maxOutputs;
+  std::vector<AttrSpec> attributes; // every attribute the op accepts
+  InferFn infer;
+  EvalFn reference; // null when the op is never folded on the host
+  // Result 0 is input 0's bytes under a new shape (Reshape, Squeeze, ...): the
+  // memory planner lets them share storage.
+  bool isView = false;
+  // The reference needs only the inputs' types, not their data (Shape).
+  bool foldsFromTypes = false;
+};
+
+// Registry of schemas by op name; filled once by registerAllOps().
+class OpRegistry {
+public:
+  static OpRegistry &instance();
+  void add(const OpSchema *schema);
+  const OpSchema *find(std::string_view op) const;
+  std::vector<std::string_view> names() const;
+
+private:
+  std::map<std::string_view, const OpSchema *, std::less<>> schemas_;
+};
+
+} // namespace cuvil

@@ -1,0 +1,33 @@
+// A pass transforms a graph in place. Passes are listed as data in the
+// pipeline table (Pipeline.cpp); each has a name for --print-after and for
+// `cuvil opt --passes=...`, which the lit tests use.
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/support/Status.h"
+
+#include <string_view>
+
+namespace cuvil {
+
+// Numbers the memory planner reports (bytes).
+struct MemoryPlanStats {
+  uint64_t arenaBytes = 0;
+  uint64_t intermediateBytes = 0; // sum over every intermediate tensor
+  uint64_t maxLiveBytes = 0;      // lower bound: most bytes live at one time
+};
+
+// State shared by the passes of one pipeline run.
+struct PassContext {
+  MemoryPlanStats memory;
+};
+
+using PassFn = Status (*)(Graph &, PassContext &);
+
+struct PassInfo {
+  std::string_view name;
+  std::string_view summary;
+  PassFn run;
+};
+
+} // namespace cuvil

@@ -1,0 +1,17 @@
+// Entry points of the individual passes; Pipeline.cpp orders them.
+#pragma once
+
+#include "cuvil/passes/Pass.h"
+
+namespace cuvil {
+
+Status runShapeInference(Graph &graph, PassContext &context);
+Status runFoldBatchNorm(Graph &graph, PassContext &context);
+Status runCanonicalize(Graph &graph, PassContext &context);
+Status runConstantFolding(Graph &graph, PassContext &context);
+Status runFuseEpilogues(Graph &graph, PassContext &context);
+Status runDeadCodeElimination(Graph &graph, PassContext &context);
+Status runMaterializeOutputs(Graph &graph, PassContext &context);
+Status runPlanMemory(Graph &graph, PassContext &context);
+
+} // namespace cuvil

@@ -1,0 +1,112 @@
+#include "cuvil/backend/Backend.h"
+
+#include "KernelLibrary.h"
+#include "ModelInfo.h"
+#include "ModuleBuilder.h"
+#include "ObjectEmitter.h"
+#include "StaticLinker.h"
+
+#include <chrono>
+#include <filesystem>
+#include <fmt/format.h>
+#include <llvm/Config/llvm-config.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Linker/Linker.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+namespace cuvil {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Links the kernels the module calls, inlines each into its specialisation
+// (where its constant arguments then fold) and hides everything but the ABI.
+Status linkKernels(llvm::Module &module, std::unique_ptr<llvm::Module> kernels,
+                   const std::vector<llvm::CallInst *> &callSites) {
+  kernels->setTargetTriple(module.getTargetTriple());
+  kernels->setDataLayout(module.getDataLayout());
+  if (llvm::Linker::linkModules(module, std::move(kernels), llvm::Linker::LinkOnlyNeeded))
+    return Status::error("internal error: linking the kernel library failed");
+  for (llvm::CallInst *call : callSites) {
+    llvm::InlineFunctionInfo info;
+    llvm::InlineResult result = llvm::InlineFunction(*call, info);
+    if (!result.isSuccess())
+      return Status::error(
+          fmt::format("internal error: cannot inline kernel: {}", result.getFailureReason()));
+  }
+  for (llvm::Function &function : module.functions())
+    if (!function.isDeclaration() && function.getName() != "cuvil_run")
+      function.setLinkage(llvm::GlobalValue::InternalLinkage);
+  return Status::success();
+}
+
+std::string temporaryDirectory() {
+  std::string pattern = (std::filesystem::temp_directory_path() / "cuvil-XXXXXX").string();
+  return mkdtemp(pattern.data()) ? pattern : std::string();
+}
+
+} // namespace
+
+std::string compilerVersion() {
+  return fmt::format("cuvil {} (LLVM {})", CUVIL_VERSION, LLVM_VERSION_STRING);
+}
+
+Status compileToOutput(const Graph &graph, const BackendOptions &options, BackendStats &stats) {
+  llvm::LLVMContext context;
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine(options.target);
+  CUVIL_TRY(machine.status());
+  Expected<std::unique_ptr<llvm::Module>> kernels =
+      loadKernelLibrary(context, options.target.triple);
+  CUVIL_TRY(kernels.status());
+
+  auto module = std::make_unique<llvm::Module>(graph.name(), context);
+  module->setTargetTriple(options.target.triple);
+  module->setDataLayout((*machine)->createDataLayout());
+  ModuleBuilder builder(*module, **kernels, graph, options.target);
+  CUVIL_TRY(builder.build());
+  emitModelInfo(*module, graph, options.target, builder.arenaBytes(), builder.weights().totalBytes);
+  stats.arenaBytes = builder.arenaBytes();
+  stats.weightsBytes = builder.weights().totalBytes;
+  stats.kernelCalls = builder.kernelCalls();
+  stats.specialisations = builder.specialisations();
+  CUVIL_TRY(linkKernels(*module, kernels.take(), builder.kernelCallSites()));
+
+  auto start = Clock::now();
+  applyTargetAttributes(*module, options.target);
+  optimiseModule(*module, **machine);
+  stats.optimiseSeconds = secondsSince(start);
+
+  if (options.emit == EmitKind::LLVMIR)
+    return writeLLVMIR(*module, options.outputPath);
+  if (options.emit == EmitKind::Assembly)
+    return emitMachineCode(*module, **machine, options.outputPath, /*assembly=*/true);
+  if (options.emit == EmitKind::Object)
+    return emitMachineCode(*module, **machine, options.outputPath, /*assembly=*/false);
+
+  std::string workDir = options.keepTemporaries
+                            ? std::filesystem::path(options.outputPath).parent_path().string()
+                            : temporaryDirectory();
+  if (workDir.empty())
+    workDir = ".";
+  std::string modelObject = (std::filesystem::path(workDir) / "model.o").string();
+  std::string weightsObject = (std::filesystem::path(workDir) / "weights.o").string();
+  start = Clock::now();
+  CUVIL_TRY(emitMachineCode(*module, **machine, modelObject, /*assembly=*/false));
+  CUVIL_TRY(writeWeightsObject(weightsObject, "cuvil_weights", ElfMachine::X86_64,
+                               builder.weights().totalBytes, builder.weights().pieces));
+  stats.codegenSeconds = secondsSince(start);
+  start = Clock::now();
+  Status linked =
+      linkExecutable(options.target, {modelObject, weightsObject}, workDir, options.outputPath);
+  stats.linkSeconds = secondsSince(start);
+  if (!options.keepTemporaries)
+    std::filesystem::remove_all(workDir);
+  return linked;
+}
+
+} // namespace cuvil

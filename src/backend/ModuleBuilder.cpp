@@ -1,0 +1,265 @@
+#include "ModuleBuilder.h"
+
+#include "cuvil/backend/Lowering.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/DerivedTypes.h>
+#include <llvm/IR/Function.h>
+
+namespace cuvil {
+namespace {
+
+constexpr uint64_t kAlign = 64;
+
+uint64_t alignTo(uint64_t value) { return (value + kAlign - 1) / kAlign * kAlign; }
+
+// Text that identifies a kernel call's constant arguments, so calls with the
+// same constants share one specialised function.
+std::string specialisationKey(std::string_view kernel, const std::vector<KernelArg> &args) {
+  std::string key(kernel);
+  for (const KernelArg &arg : args) {
+    switch (arg.kind) {
+    case KernelArg::Kind::Pointer:
+      key += "|p";
+      break;
+    case KernelArg::Kind::Null:
+      key += "|0";
+      break;
+    case KernelArg::Kind::I64:
+      key += fmt::format("|i{}", arg.i64);
+      break;
+    case KernelArg::Kind::F32:
+      key += fmt::format("|f{:a}", double(arg.f32));
+      break;
+    case KernelArg::Kind::I64Array:
+      key += fmt::format("|I{}", fmt::join(arg.i64s, ","));
+      break;
+    case KernelArg::Kind::F32Array: {
+      key += "|F";
+      for (float value : arg.f32s)
+        key += fmt::format("{:a},", double(value));
+      break;
+    }
+    }
+  }
+  return key;
+}
+
+} // namespace
+
+ModuleBuilder::ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &graph,
+                             const TargetConfig &target)
+    : module_(module), context_(module.getContext()), kernels_(kernels), graph_(graph),
+      target_(target) {}
+
+uint64_t ModuleBuilder::weightsOffset(const Value *constant) {
+  auto [it, inserted] = weights_.offsets.emplace(constant, weights_.totalBytes);
+  if (inserted) {
+    const Tensor &tensor = constant->constant();
+    weights_.pieces.push_back({it->second, std::span(tensor.bytes(), tensor.byteSize())});
+    weights_.totalBytes = alignTo(weights_.totalBytes + std::max<size_t>(tensor.byteSize(), 1));
+  }
+  return it->second;
+}
+
+bool ModuleBuilder::sameStorage(const Value *a, const Value *b) const {
+  return !a->isConstant() && !b->isConstant() && a->storage().space != StorageSpace::None &&
+         a->storage() == b->storage();
+}
+
+llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const KernelArg &arg) {
+  llvm::Type *i8 = builder.getInt8Ty();
+  const Value *value = arg.value;
+  if (value->isConstant())
+    return builder.CreateConstInBoundsGEP1_64(i8, weightsGlobal_,
+                                              weightsOffset(value) + uint64_t(arg.byteOffset));
+  const Storage &storage = value->storage();
+  uint64_t offset = storage.offset + uint64_t(arg.byteOffset);
+  switch (storage.space) {
+  case StorageSpace::Arena:
+    return builder.CreateConstInBoundsGEP1_64(i8, arena_, offset);
+  case StorageSpace::Input:
+  case StorageSpace::Output: {
+    uint64_t slot =
+        storage.index + (storage.space == StorageSpace::Output ? graph_.inputs().size() : 0);
+    llvm::Value *slotAddress =
+        builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, slot);
+    llvm::Value *base = builder.CreateLoad(builder.getPtrTy(), slotAddress);
+    return builder.CreateConstInBoundsGEP1_64(i8, base, offset);
+  }
+  case StorageSpace::None:
+    break;
+  }
+  loweringStatus_ = Status::error(fmt::format("value %{} has no storage", value->name()));
+  return llvm::ConstantPointerNull::get(builder.getPtrTy());
+}
+
+llvm::Constant *ModuleBuilder::constantArray(const KernelArg &arg) {
+  std::string key = specialisationKey("", {arg});
+  llvm::Constant *&global = constantArrays_[key];
+  if (global)
+    return global;
+  llvm::Constant *init =
+      arg.kind == KernelArg::Kind::I64Array
+          ? llvm::ConstantDataArray::get(
+                context_, llvm::ArrayRef<uint64_t>(
+                              reinterpret_cast<const uint64_t *>(arg.i64s.data()), arg.i64s.size()))
+          : llvm::ConstantDataArray::get(context_, llvm::ArrayRef<float>(arg.f32s));
+  auto *variable = new llvm::GlobalVariable(module_, init->getType(), /*isConstant=*/true,
+                                            llvm::GlobalValue::PrivateLinkage, init, "params");
+  variable->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  global = variable;
+  return global;
+}
+
+llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
+                                          const std::vector<KernelArg> &args) {
+  std::string key = specialisationKey(kernel->getName().str(), args);
+  llvm::Function *&spec = specialisations_[key];
+  if (spec)
+    return spec;
+  llvm::Type *ptr = llvm::PointerType::get(context_, 0);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
+  std::vector<llvm::Type *> params;
+  for (const KernelArg &arg : args)
+    if (arg.kind == KernelArg::Kind::Pointer)
+      params.push_back(ptr);
+  params.push_back(i64);
+  params.push_back(i64);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false);
+  spec = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                kernel->getName() + ".spec", module_);
+  spec->addFnAttr(llvm::Attribute::NoInline);
+  spec->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", spec));
+  std::vector<llvm::Value *> callArgs;
+  unsigned nextParam = 0;
+  for (const KernelArg &arg : args) {
+    switch (arg.kind) {
+    case KernelArg::Kind::Pointer:
+      callArgs.push_back(spec->getArg(nextParam++));
+      break;
+    case KernelArg::Kind::Null:
+      callArgs.push_back(llvm::ConstantPointerNull::get(builder.getPtrTy()));
+      break;
+    case KernelArg::Kind::I64:
+      callArgs.push_back(builder.getInt64(uint64_t(arg.i64)));
+      break;
+    case KernelArg::Kind::F32:
+      callArgs.push_back(llvm::ConstantFP::get(builder.getFloatTy(), arg.f32));
+      break;
+    case KernelArg::Kind::I64Array:
+    case KernelArg::Kind::F32Array:
+      callArgs.push_back(constantArray(arg));
+      break;
+    }
+  }
+  callArgs.push_back(spec->getArg(nextParam));
+  callArgs.push_back(spec->getArg(nextParam + 1));
+  kernelCallSites_.push_back(builder.CreateCall(kernel, callArgs));
+  builder.CreateRetVoid();
+  return spec;
+}
+
+void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelArg> args,
+                               int64_t numTasks) {
+  if (!loweringStatus_.ok() || numTasks <= 0)
+    return;
+  const llvm::Function *libraryKernel = kernels_.getFunction(llvm::StringRef(kernelName));
+  if (!libraryKernel) {
+    loweringStatus_ = Status::error(fmt::format("internal error: no kernel named {}", kernelName));
+    return;
+  }
+  llvm::FunctionType *kernelType = libraryKernel->getFunctionType();
+  if (kernelType->getNumParams() != args.size() + 2) {
+    loweringStatus_ =
+        Status::error(fmt::format("internal error: kernel {} takes {} arguments, "
+                                  "lowering passed {}",
+                                  kernelName, kernelType->getNumParams(), args.size() + 2));
+    return;
+  }
+  llvm::Function *kernel = llvm::cast<llvm::Function>(
+      module_.getOrInsertFunction(llvm::StringRef(kernelName), kernelType).getCallee());
+  llvm::Function *spec = specialise(kernel, args);
+
+  // task.N(begin, end) = spec(addresses..., begin, end)
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
+  auto *taskType = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {i64, i64}, false);
+  llvm::Function *task = llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
+                                                fmt::format("task.{}", kernelCalls_), module_);
+  task->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", task));
+  std::vector<llvm::Value *> specArgs;
+  for (const KernelArg &arg : args)
+    if (arg.kind == KernelArg::Kind::Pointer)
+      specArgs.push_back(address(builder, arg));
+  specArgs.push_back(task->getArg(0));
+  specArgs.push_back(task->getArg(1));
+  builder.CreateCall(spec, specArgs);
+  builder.CreateRetVoid();
+
+  runBuilder_->CreateCall(parallelFor_, {task, runBuilder_->getInt64(uint64_t(numTasks))});
+  ++kernelCalls_;
+}
+
+Status ModuleBuilder::build() {
+  llvm::Type *i8 = llvm::Type::getInt8Ty(context_);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
+  llvm::Type *ptr = llvm::PointerType::get(context_, 0);
+  llvm::Type *voidTy = llvm::Type::getVoidTy(context_);
+
+  for (const auto &node : graph_.nodes())
+    for (const Value *result : node->outputs())
+      if (result->storage().space == StorageSpace::Arena)
+        arenaBytes_ = std::max(arenaBytes_, result->storage().offset + result->type().byteSize());
+  arenaBytes_ = alignTo(arenaBytes_);
+
+  auto *arenaType = llvm::ArrayType::get(i8, std::max<uint64_t>(arenaBytes_, 1));
+  arena_ = new llvm::GlobalVariable(module_, arenaType, false, llvm::GlobalValue::InternalLinkage,
+                                    llvm::ConstantAggregateZero::get(arenaType), "cuvil_arena");
+  arena_->setAlignment(llvm::Align(kAlign));
+  weightsGlobal_ =
+      new llvm::GlobalVariable(module_, llvm::ArrayType::get(i8, 0), true,
+                               llvm::GlobalValue::ExternalLinkage, nullptr, "cuvil_weights");
+  weightsGlobal_->setAlignment(llvm::Align(kAlign));
+  size_t ioSlots = graph_.inputs().size() + graph_.outputs().size();
+  auto *ioType = llvm::ArrayType::get(ptr, std::max<size_t>(ioSlots, 1));
+  ioTable_ = new llvm::GlobalVariable(module_, ioType, false, llvm::GlobalValue::InternalLinkage,
+                                      llvm::ConstantAggregateZero::get(ioType), "cuvil_io");
+
+  parallelFor_ =
+      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64}, false),
+                             llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
+  runFunction_ = llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr}, false),
+                                        llvm::GlobalValue::ExternalLinkage, "cuvil_run", module_);
+  runFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+  runBuilder_ = std::make_unique<llvm::IRBuilder<>>(
+      llvm::BasicBlock::Create(context_, "entry", runFunction_));
+
+  // Publish the caller's buffers in the I/O table the tasks read from.
+  for (size_t i = 0; i < ioSlots; ++i) {
+    bool isInput = i < graph_.inputs().size();
+    llvm::Value *array = runFunction_->getArg(isInput ? 0 : 1);
+    size_t index = isInput ? i : i - graph_.inputs().size();
+    llvm::Value *source = runBuilder_->CreateConstInBoundsGEP1_64(ptr, array, index);
+    llvm::Value *buffer = runBuilder_->CreateLoad(ptr, source);
+    runBuilder_->CreateStore(buffer,
+                             runBuilder_->CreateConstInBoundsGEP2_64(ioType, ioTable_, 0, i));
+  }
+
+  for (const auto &node : graph_.nodes()) {
+    LowerFn lower = LoweringRegistry::instance().find(node->op());
+    if (!lower)
+      return Status::error(fmt::format("{}: no lowering for this op", node->describe()));
+    currentNode_ = node.get();
+    Status status = lower(*node, *this);
+    if (status.ok())
+      status = loweringStatus_;
+    CUVIL_TRY(status.withContext(node->describe()));
+  }
+  runBuilder_->CreateRetVoid();
+  return Status::success();
+}
+
+} // namespace cuvil

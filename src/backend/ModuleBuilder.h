@@ -1,0 +1,77 @@
+// Builds the LLVM module of a planned graph: globals for the arena, weights
+// and I/O table, one task function per kernel call, specialised kernels, and
+// `cuvil_run` calling the tasks in graph order through the thread pool.
+#pragma once
+
+#include "cuvil/backend/Lowering.h"
+#include "cuvil/backend/Target.h"
+#include "cuvil/backend/WeightsObject.h"
+#include "cuvil/ir/Graph.h"
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Module.h>
+#include <map>
+#include <memory>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace cuvil {
+
+// Where each constant lives in the weights blob.
+struct WeightsLayout {
+  std::unordered_map<const Value *, uint64_t> offsets;
+  std::vector<WeightsPiece> pieces; // in offset order
+  uint64_t totalBytes = 0;
+};
+
+class ModuleBuilder final : public LoweringContext {
+public:
+  ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &graph,
+                const TargetConfig &target);
+
+  // Lowers every node into calls from `cuvil_run`; errors name the node.
+  Status build();
+
+  const WeightsLayout &weights() const { return weights_; }
+  uint64_t arenaBytes() const { return arenaBytes_; }
+  size_t kernelCalls() const { return kernelCalls_; }
+  size_t specialisations() const { return specialisations_.size(); }
+  // Calls of specialised kernels, to be inlined once the kernels are linked.
+  const std::vector<llvm::CallInst *> &kernelCallSites() const { return kernelCallSites_; }
+
+  // LoweringContext
+  void callKernel(std::string_view kernel, std::vector<KernelArg> args, int64_t numTasks) override;
+  bool sameStorage(const Value *a, const Value *b) const override;
+  int vectorLanes() const override { return target_.vectorBits / 32; }
+
+private:
+  llvm::Function *specialise(llvm::Function *kernel, const std::vector<KernelArg> &args);
+  llvm::Value *address(llvm::IRBuilder<> &builder, const KernelArg &arg);
+  llvm::Constant *constantArray(const KernelArg &arg);
+  uint64_t weightsOffset(const Value *constant);
+
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  const llvm::Module &kernels_;
+  const Graph &graph_;
+  const TargetConfig &target_;
+
+  llvm::GlobalVariable *arena_ = nullptr;
+  llvm::GlobalVariable *weightsGlobal_ = nullptr;
+  llvm::GlobalVariable *ioTable_ = nullptr;
+  llvm::Function *runFunction_ = nullptr;
+  llvm::Function *parallelFor_ = nullptr;
+  std::unique_ptr<llvm::IRBuilder<>> runBuilder_;
+
+  WeightsLayout weights_;
+  uint64_t arenaBytes_ = 0;
+  size_t kernelCalls_ = 0;
+  const Node *currentNode_ = nullptr;
+  Status loweringStatus_;
+  std::map<std::string, llvm::Function *> specialisations_;
+  std::map<std::string, llvm::Constant *> constantArrays_;
+  std::vector<llvm::CallInst *> kernelCallSites_;
+};
+
+} // namespace cuvil

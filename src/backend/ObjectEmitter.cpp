@@ -1,0 +1,87 @@
+#include "ObjectEmitter.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/LegacyPassManager.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/MC/TargetRegistry.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/raw_ostream.h>
+
+namespace cuvil {
+
+Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetConfig &target) {
+  std::string error;
+  const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(target.triple, error);
+  if (!llvmTarget)
+    return Status::error(error);
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
+      target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
+      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+  if (!machine)
+    return Status::error(fmt::format("cannot create an LLVM target machine for {}", target.triple));
+  return machine;
+}
+
+void applyTargetAttributes(llvm::Module &module, const TargetConfig &target) {
+  std::string width = std::to_string(target.vectorBits);
+  for (llvm::Function &function : module.functions()) {
+    if (function.isDeclaration())
+      continue;
+    function.removeFnAttr("target-features");
+    function.removeFnAttr("tune-cpu");
+    function.addFnAttr("target-cpu", target.cpu);
+    if (!target.features.empty())
+      function.addFnAttr("target-features", target.features);
+    // Without this LLVM's cost model keeps to 256-bit vectors on AVX-512.
+    function.addFnAttr("prefer-vector-width", width);
+    function.addFnAttr("min-legal-vector-width", width);
+  }
+}
+
+void optimiseModule(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PipelineTuningOptions tuning;
+  tuning.LoopVectorization = true;
+  tuning.SLPVectorization = true;
+  llvm::PassBuilder builder(&machine, tuning);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, sccs, modules);
+  llvm::ModulePassManager pipeline =
+      builder.buildPerModuleDefaultPipeline(llvm::OptimizationLevel::O3);
+  pipeline.run(module, modules);
+}
+
+Status emitMachineCode(llvm::Module &module, llvm::TargetMachine &machine, const std::string &path,
+                       bool assembly) {
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_None);
+  if (error)
+    return Status::error(fmt::format("cannot write {}: {}", path, error.message()));
+  llvm::legacy::PassManager passes;
+  auto fileType =
+      assembly ? llvm::CodeGenFileType::AssemblyFile : llvm::CodeGenFileType::ObjectFile;
+  if (machine.addPassesToEmitFile(passes, out, nullptr, fileType))
+    return Status::error("the LLVM target cannot emit this file type");
+  passes.run(module);
+  out.flush();
+  return Status::success();
+}
+
+Status writeLLVMIR(const llvm::Module &module, const std::string &path) {
+  std::error_code error;
+  llvm::raw_fd_ostream out(path, error, llvm::sys::fs::OF_Text);
+  if (error)
+    return Status::error(fmt::format("cannot write {}: {}", path, error.message()));
+  module.print(out, nullptr);
+  return Status::success();
+}
+
+} // namespace cuvil

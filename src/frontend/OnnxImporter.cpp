@@ -1,0 +1,275 @@
+#include "cuvil/frontend/OnnxImporter.h"
+
+#include "OpsetAdapters.h"
+#include "TensorProtoReader.h"
+#include "cuvil/ir/OpSchema.h"
+
+#include <fcntl.h>
+#include <filesystem>
+#include <fmt/format.h>
+#include <google/protobuf/io/coded_stream.h>
+#include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <onnx/onnx_pb.h>
+#include <unistd.h>
+
+namespace cuvil {
+namespace {
+
+constexpr int64_t kMinOpset = 7, kMaxOpset = 23;
+
+Expected<onnx::ModelProto> loadModelProto(const std::string &path) {
+  int fd = ::open(path.c_str(), O_RDONLY);
+  if (fd < 0)
+    return Status::error(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
+  onnx::ModelProto model;
+  bool parsed;
+  {
+    google::protobuf::io::FileInputStream file(fd);
+    google::protobuf::io::CodedInputStream coded(&file);
+    coded.SetTotalBytesLimit(std::numeric_limits<int>::max());
+    parsed = model.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
+  }
+  ::close(fd);
+  if (!parsed)
+    return Status::error(fmt::format("{} is not a valid ONNX model (protobuf parse failed)", path));
+  return model;
+}
+
+bool isDefaultDomain(const std::string &domain) { return domain.empty() || domain == "ai.onnx"; }
+
+std::string nodeLabel(const onnx::NodeProto &node, int index) {
+  std::string name = !node.name().empty()      ? node.name()
+                     : node.output_size() != 0 ? node.output(0)
+                                               : fmt::format("#{}", index);
+  std::string op =
+      isDefaultDomain(node.domain()) ? node.op_type() : node.domain() + "." + node.op_type();
+  return fmt::format("node '{}' ({})", name, op);
+}
+
+class Importer {
+public:
+  Importer(const onnx::ModelProto &model, std::string modelDir, const ImportOptions &options)
+      : model_(model), modelDir_(std::move(modelDir)), options_(options) {}
+
+  Expected<std::unique_ptr<Graph>> run(const std::string &name) {
+    CUVIL_TRY(readOpset());
+    CUVIL_TRY(checkNodes());
+    graph_ = std::make_unique<Graph>(name);
+    const onnx::GraphProto &graph = model_.graph();
+    for (const onnx::TensorProto &initializer : graph.initializer()) {
+      Expected<Tensor> tensor = readTensorProto(initializer, modelDir_);
+      CUVIL_TRY(tensor.status());
+      bind(initializer.name(), graph_->addConstant(initializer.name(), tensor.take()));
+    }
+    CUVIL_TRY(importInputs());
+    int index = 0;
+    for (const onnx::NodeProto &node : graph.node())
+      CUVIL_TRY(importNode(node).withContext(nodeLabel(node, index++)));
+    for (const onnx::ValueInfoProto &output : graph.output()) {
+      auto it = values_.find(output.name());
+      if (it == values_.end())
+        return Status::error(fmt::format("graph output '{}' is never produced", output.name()));
+      graph_->addOutput(it->second, output.name());
+    }
+    return std::move(graph_);
+  }
+
+private:
+  Status readOpset() {
+    bool found = false;
+    for (const auto &import : model_.opset_import())
+      if (isDefaultDomain(import.domain())) {
+        opset_ = import.version();
+        found = true;
+      }
+    if (!found)
+      return Status::error("the model imports no version of the default ONNX domain");
+    if (opset_ < kMinOpset || opset_ > kMaxOpset)
+      return Status::error(fmt::format("opset {} is not supported (supported: {} to {})", opset_,
+                                       kMinOpset, kMaxOpset));
+    return Status::success();
+  }
+
+  // Lists every node that cannot be compiled, so the user sees all at once.
+  Status checkNodes() {
+    std::vector<std::string> problems;
+    int index = 0;
+    for (const onnx::NodeProto &node : model_.graph().node()) {
+      std::string label = nodeLabel(node, index++);
+      if (!isDefaultDomain(node.domain()))
+        problems.push_back(fmt::format("{}: domain '{}' is not supported", label, node.domain()));
+      else if (node.op_type() != "Constant" && !OpRegistry::instance().find(node.op_type()))
+        problems.push_back(fmt::format("{}: operator not supported", label));
+      for (const onnx::AttributeProto &attr : node.attribute()) {
+        if (attr.type() == onnx::AttributeProto::GRAPH ||
+            attr.type() == onnx::AttributeProto::GRAPHS)
+          problems.push_back(
+              fmt::format("{}: subgraph attribute '{}' is not supported", label, attr.name()));
+      }
+    }
+    if (problems.empty())
+      return Status::success();
+    std::string message =
+        fmt::format("cannot compile {} node{}:", problems.size(), problems.size() == 1 ? "" : "s");
+    for (const std::string &problem : problems)
+      message += "\n  " + problem;
+    return Status::error(message);
+  }
+
+  void bind(const std::string &name, Value *value) { values_[name] = value; }
+
+  Status importInputs() {
+    for (const onnx::ValueInfoProto &input : model_.graph().input()) {
+      if (values_.count(input.name())) // an initializer listed as input (IR < 4)
+        continue;
+      if (!input.type().has_tensor_type())
+        return Status::error(fmt::format("input '{}' is not a tensor", input.name()));
+      const auto &tensorType = input.type().tensor_type();
+      std::optional<DType> dtype = dtypeFromOnnxCode(tensorType.elem_type());
+      if (!dtype)
+        return Status::error(fmt::format("input '{}' has unsupported element type {}", input.name(),
+                                         tensorType.elem_type()));
+      Expected<Shape> shape = inputShape(input.name(), tensorType);
+      CUVIL_TRY(shape.status());
+      bind(input.name(), graph_->addInput(input.name(), TensorType{*dtype, *shape}));
+    }
+    return Status::success();
+  }
+
+  Expected<Shape> inputShape(const std::string &name, const onnx::TypeProto_Tensor &type) {
+    auto fixed = options_.inputShapes.find(name);
+    if (fixed != options_.inputShapes.end()) {
+      if (type.has_shape() && type.shape().dim_size() != int(fixed->second.size()))
+        return Status::error(fmt::format("--shape {}={} has rank {}, the model's input has rank {}",
+                                         name, shapeToString(fixed->second, 'x'),
+                                         fixed->second.size(), type.shape().dim_size()));
+      return fixed->second;
+    }
+    if (!type.has_shape())
+      return Status::error(
+          fmt::format("input '{}' has no shape; fix it with --shape {}=...", name, name));
+    Shape shape;
+    for (int i = 0; i < type.shape().dim_size(); ++i) {
+      const auto &dim = type.shape().dim(i);
+      if (!dim.has_dim_value() || dim.dim_value() < 0) {
+        std::string symbol = dim.has_dim_param() ? "'" + dim.dim_param() + "'" : "unnamed";
+        return Status::error(fmt::format("input '{}' has symbolic dimension {} (dim {}); fix it "
+                                         "with --shape {}=<dims, e.g. 1x3x224x224>",
+                                         name, symbol, i, name));
+      }
+      shape.push_back(dim.dim_value());
+    }
+    return shape;
+  }
+
+  Expected<Attribute> convertAttribute(const onnx::AttributeProto &attr) {
+    switch (attr.type()) {
+    case onnx::AttributeProto::INT:
+      return Attribute(int64_t(attr.i()));
+    case onnx::AttributeProto::FLOAT:
+      return Attribute(attr.f());
+    case onnx::AttributeProto::STRING:
+      return Attribute(attr.s());
+    case onnx::AttributeProto::INTS:
+      return Attribute(std::vector<int64_t>(attr.ints().begin(), attr.ints().end()));
+    case onnx::AttributeProto::FLOATS:
+      return Attribute(std::vector<float>(attr.floats().begin(), attr.floats().end()));
+    case onnx::AttributeProto::STRINGS:
+      return Attribute(std::vector<std::string>(attr.strings().begin(), attr.strings().end()));
+    case onnx::AttributeProto::TENSOR: {
+      Expected<Tensor> tensor = readTensorProto(attr.t(), modelDir_);
+      CUVIL_TRY(tensor.status());
+      return Attribute(tensor.take());
+    }
+    default:
+      return Status::error(fmt::format("attribute '{}' has an unsupported kind", attr.name()));
+    }
+  }
+
+  // Constant nodes become IR constants directly.
+  Status importConstant(const onnx::NodeProto &node) {
+    if (node.attribute_size() != 1 || node.output_size() != 1)
+      return Status::error("expects exactly one value attribute");
+    const onnx::AttributeProto &attr = node.attribute(0);
+    std::optional<Tensor> value;
+    if (attr.name() == "value") {
+      Expected<Tensor> tensor = readTensorProto(attr.t(), modelDir_);
+      CUVIL_TRY(tensor.status());
+      value = tensor.take();
+    } else if (attr.name() == "value_float") {
+      value = Tensor::scalarF32(attr.f());
+    } else if (attr.name() == "value_floats") {
+      std::vector<float> floats(attr.floats().begin(), attr.floats().end());
+      value = Tensor::fromFloats(floats, {int64_t(floats.size())});
+    } else if (attr.name() == "value_int") {
+      int64_t i = attr.i();
+      value = Tensor::fromInt64s(std::span(&i, 1), {});
+    } else if (attr.name() == "value_ints") {
+      std::vector<int64_t> ints(attr.ints().begin(), attr.ints().end());
+      value = Tensor::fromInt64s(ints, {int64_t(ints.size())});
+    } else {
+      return Status::error(fmt::format("attribute '{}' is not supported", attr.name()));
+    }
+    bind(node.output(0), graph_->addConstant(node.output(0), std::move(*value)));
+    return Status::success();
+  }
+
+  Status importNode(const onnx::NodeProto &proto) {
+    if (proto.op_type() == "Constant")
+      return importConstant(proto);
+    std::vector<Value *> inputs;
+    for (const std::string &name : proto.input()) {
+      if (name.empty()) {
+        inputs.push_back(nullptr);
+        continue;
+      }
+      auto it = values_.find(name);
+      if (it == values_.end())
+        return Status::error(fmt::format("input '{}' is not defined before this node", name));
+      inputs.push_back(it->second);
+    }
+    while (!inputs.empty() && !inputs.back())
+      inputs.pop_back();
+    // Trailing omitted results are dropped; inner ones get placeholder names.
+    int outputs = proto.output_size();
+    while (outputs > 0 && proto.output(outputs - 1).empty())
+      --outputs;
+    std::vector<std::string> outputNames;
+    for (int i = 0; i < outputs; ++i)
+      outputNames.push_back(proto.output(i).empty() ? proto.name() + ".unused" : proto.output(i));
+    for (const std::string &name : outputNames)
+      if (values_.count(name))
+        return Status::error(fmt::format("value '{}' is defined twice", name));
+    Node *node = graph_->addNode(proto.op_type(), inputs, outputNames);
+    node->setName(proto.name());
+    for (const onnx::AttributeProto &attr : proto.attribute()) {
+      Expected<Attribute> value = convertAttribute(attr);
+      CUVIL_TRY(value.status());
+      node->setAttr(attr.name(), value.take());
+    }
+    Expected<std::vector<Value *>> results = adaptToLatestOpset(*graph_, *node, opset_);
+    CUVIL_TRY(results.status());
+    for (int i = 0; i < outputs; ++i)
+      bind(proto.output(i), (*results)[size_t(i)]);
+    return Status::success();
+  }
+
+  const onnx::ModelProto &model_;
+  std::string modelDir_;
+  const ImportOptions &options_;
+  int64_t opset_ = 0;
+  std::unique_ptr<Graph> graph_;
+  std::map<std::string, Value *> values_;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Graph>> importOnnxModel(const std::string &path,
+                                                 const ImportOptions &options) {
+  Expected<onnx::ModelProto> model = loadModelProto(path);
+  CUVIL_TRY(model.status());
+  std::filesystem::path file(path);
+  return Importer(*model, file.parent_path().string(), options).run(file.stem().string());
+}
+
+} // namespace cuvil

@@ -1,0 +1,18 @@
+// Normalises ops whose signature changed across ONNX opsets to the newest
+// form, so the IR has one form per op: attributes that later opsets turned
+// into inputs (Reduce* axes, Split sizes, Slice starts/ends, Clip bounds,
+// Squeeze/Unsqueeze axes) become constant inputs, and the pre-13
+// coerce-to-2-D Softmax becomes Flatten -> Softmax -> Reshape.
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/support/Status.h"
+
+namespace cuvil {
+
+// Applies the adapter for `node` (created with its ONNX inputs and
+// attributes) at the model's `opset`, if one exists. Returns the values that
+// now stand for the node's results (an adapter may replace the node).
+Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node, int64_t opset);
+
+} // namespace cuvil

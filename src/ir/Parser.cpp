@@ -1,0 +1,546 @@
+#include "cuvil/ir/Parser.h"
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <cmath>
+#include <fmt/format.h>
+#include <limits>
+
+namespace cuvil {
+namespace {
+
+enum class Tok { Eof, ValueName, AtName, Ident, Integer, Float, String, Punct, Error };
+
+struct Token {
+  Tok kind = Tok::Eof;
+  std::string text; // decoded name/string, identifier, number spelling or punctuation
+  int line = 1, column = 1;
+};
+
+bool isIdentStart(char c) { return std::isalpha(static_cast<unsigned char>(c)) || c == '_'; }
+bool isIdentChar(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
+}
+bool isBareNameChar(char c) { return isIdentChar(c) || c == '/' || c == '$' || c == '-'; }
+
+class Lexer {
+public:
+  explicit Lexer(std::string_view text) : text_(text) {}
+
+  Token next() {
+    skipSpaceAndComments();
+    Token token;
+    token.line = line_;
+    token.column = column_;
+    if (pos_ >= text_.size())
+      return token;
+    char c = text_[pos_];
+    if (c == '%' || c == '@') {
+      advance();
+      token.kind = c == '%' ? Tok::ValueName : Tok::AtName;
+      if (peek() == '"')
+        return readString(token) ? token : errorToken(token, "unterminated string");
+      while (pos_ < text_.size() && isBareNameChar(text_[pos_]))
+        token.text += advance();
+      return token.text.empty() ? errorToken(token, "expected a name") : token;
+    }
+    if (c == '"') {
+      token.kind = Tok::String;
+      return readString(token) ? token : errorToken(token, "unterminated string");
+    }
+    if (std::isdigit(static_cast<unsigned char>(c)) ||
+        (c == '-' && pos_ + 1 < text_.size() &&
+         (std::isdigit(static_cast<unsigned char>(text_[pos_ + 1])) || text_[pos_ + 1] == 'i'))) {
+      return readNumber(token);
+    }
+    if (isIdentStart(c)) {
+      token.kind = Tok::Ident;
+      while (pos_ < text_.size() && isIdentChar(text_[pos_]))
+        token.text += advance();
+      return token;
+    }
+    token.kind = Tok::Punct;
+    token.text = std::string(1, advance());
+    return token;
+  }
+
+private:
+  char peek() const { return pos_ < text_.size() ? text_[pos_] : '\0'; }
+  char advance() {
+    char c = text_[pos_++];
+    if (c == '\n') {
+      ++line_;
+      column_ = 1;
+    } else {
+      ++column_;
+    }
+    return c;
+  }
+  void skipSpaceAndComments() {
+    while (pos_ < text_.size()) {
+      if (std::isspace(static_cast<unsigned char>(text_[pos_]))) {
+        advance();
+      } else if (text_.substr(pos_, 2) == "//") {
+        while (pos_ < text_.size() && text_[pos_] != '\n')
+          advance();
+      } else {
+        break;
+      }
+    }
+  }
+  static Token errorToken(Token token, std::string message) {
+    token.kind = Tok::Error;
+    token.text = std::move(message);
+    return token;
+  }
+  bool readString(Token &token) {
+    advance(); // opening quote
+    while (pos_ < text_.size()) {
+      char c = advance();
+      if (c == '"')
+        return true;
+      if (c == '\\' && pos_ < text_.size()) {
+        char escaped = advance();
+        if (escaped == 'x' && pos_ + 2 <= text_.size()) {
+          unsigned value = 0;
+          std::from_chars(text_.data() + pos_, text_.data() + pos_ + 2, value, 16);
+          advance();
+          advance();
+          token.text += char(value);
+        } else {
+          token.text += escaped;
+        }
+      } else {
+        token.text += c;
+      }
+    }
+    return false;
+  }
+  Token readNumber(Token token) {
+    token.kind = Tok::Integer;
+    if (peek() == '-')
+      token.text += advance();
+    if (peek() == 'i') { // -inf
+      while (pos_ < text_.size() && std::isalpha(static_cast<unsigned char>(text_[pos_])))
+        token.text += advance();
+      token.kind = Tok::Float;
+      return token;
+    }
+    while (pos_ < text_.size()) {
+      char c = text_[pos_];
+      if (std::isdigit(static_cast<unsigned char>(c))) {
+        token.text += advance();
+      } else if (c == '.' || c == 'e' || c == 'E' ||
+                 ((c == '+' || c == '-') &&
+                  (token.text.back() == 'e' || token.text.back() == 'E'))) {
+        token.kind = Tok::Float;
+        token.text += advance();
+      } else {
+        break;
+      }
+    }
+    return token;
+  }
+
+  std::string_view text_;
+  size_t pos_ = 0;
+  int line_ = 1, column_ = 1;
+};
+
+class Parser {
+public:
+  explicit Parser(std::string_view text) : lexer_(text) { token_ = lexer_.next(); }
+
+  Expected<std::unique_ptr<Graph>> parse() {
+    auto graph = std::make_unique<Graph>();
+    graph_ = graph.get();
+    CUVIL_TRY(expectIdent("graph"));
+    if (token_.kind != Tok::AtName)
+      return error("expected '@name' after 'graph'");
+    graph->setName(token_.text);
+    consume();
+    CUVIL_TRY(expectPunct('('));
+    while (!isPunct(')')) {
+      std::string name;
+      CUVIL_TRY(parseValueName(name));
+      CUVIL_TRY(expectPunct(':'));
+      TensorType type;
+      CUVIL_TRY(parseTensorType(type));
+      if (graph->findValue(name))
+        return error(fmt::format("redefinition of %{}", name));
+      graph->addInput(name, type);
+      if (!isPunct(')'))
+        CUVIL_TRY(expectPunct(','));
+    }
+    consume();
+    CUVIL_TRY(expectPunct('{'));
+    while (!(token_.kind == Tok::Ident && token_.text == "return")) {
+      if (token_.kind == Tok::Eof)
+        return error("expected 'return' before the end of the graph");
+      CUVIL_TRY(parseStatement());
+    }
+    consume();
+    CUVIL_TRY(parseReturn());
+    CUVIL_TRY(expectPunct('}'));
+    if (token_.kind != Tok::Eof)
+      return error("unexpected text after the graph");
+    return std::move(graph);
+  }
+
+private:
+  Status error(const std::string &message) const {
+    std::string detail = token_.kind == Tok::Error ? token_.text : message;
+    return Status::error(fmt::format("{}:{}: {}", token_.line, token_.column, detail));
+  }
+  void consume() { token_ = lexer_.next(); }
+  bool isPunct(char c) const { return token_.kind == Tok::Punct && token_.text[0] == c; }
+  Status expectPunct(char c) {
+    if (!isPunct(c))
+      return error(fmt::format("expected '{}'", c));
+    consume();
+    return Status::success();
+  }
+  Status expectIdent(std::string_view word) {
+    if (token_.kind != Tok::Ident || token_.text != word)
+      return error(fmt::format("expected '{}'", word));
+    consume();
+    return Status::success();
+  }
+  Status parseValueName(std::string &name) {
+    if (token_.kind != Tok::ValueName)
+      return error("expected a value name like %x");
+    name = token_.text;
+    consume();
+    return Status::success();
+  }
+  Status parseInteger(int64_t &value) {
+    if (token_.kind != Tok::Integer)
+      return error("expected an integer");
+    auto [ptr, ec] =
+        std::from_chars(token_.text.data(), token_.text.data() + token_.text.size(), value);
+    if (ec != std::errc() || ptr != token_.text.data() + token_.text.size()) {
+      // Large u64 constants print as unsigned decimals.
+      uint64_t unsignedValue = 0;
+      auto [uptr, uec] = std::from_chars(token_.text.data(),
+                                         token_.text.data() + token_.text.size(), unsignedValue);
+      if (uec != std::errc() || uptr != token_.text.data() + token_.text.size())
+        return error(fmt::format("integer '{}' out of range", token_.text));
+      value = int64_t(unsignedValue);
+    }
+    consume();
+    return Status::success();
+  }
+  bool atNumber() const {
+    return token_.kind == Tok::Integer || token_.kind == Tok::Float ||
+           (token_.kind == Tok::Ident && (token_.text == "nan" || token_.text == "inf"));
+  }
+  Status parseNumber(double &value) {
+    if (!atNumber())
+      return error("expected a number");
+    const std::string &text = token_.text;
+    if (text == "nan")
+      value = std::numeric_limits<double>::quiet_NaN();
+    else if (text == "inf" || text == "-inf")
+      value = text[0] == '-' ? -INFINITY : INFINITY;
+    else
+      value = std::strtod(text.c_str(), nullptr);
+    consume();
+    return Status::success();
+  }
+
+  Status parseShape(Shape &shape) {
+    CUVIL_TRY(expectPunct('['));
+    while (!isPunct(']')) {
+      int64_t dim = 0;
+      CUVIL_TRY(parseInteger(dim));
+      if (dim < 0)
+        return error("dimensions must not be negative");
+      shape.push_back(dim);
+      if (!isPunct(']'))
+        CUVIL_TRY(expectPunct(','));
+    }
+    consume();
+    return Status::success();
+  }
+
+  Status parseTensorType(TensorType &type) {
+    if (token_.kind != Tok::Ident)
+      return error("expected a tensor type like f32[1,3]");
+    auto dtype = dtypeFromName(token_.text);
+    if (!dtype)
+      return error(fmt::format("unknown element type '{}'", token_.text));
+    type.dtype = *dtype;
+    consume();
+    return parseShape(type.shape);
+  }
+
+  // `?` | type [`@arena[N]` | `@inputI[N]` | `@outputI[N]`]
+  Status parseResultType(Value *value) {
+    if (isPunct('?')) {
+      consume();
+      return Status::success();
+    }
+    TensorType type;
+    CUVIL_TRY(parseTensorType(type));
+    value->setType(type);
+    if (token_.kind != Tok::AtName)
+      return Status::success();
+    Storage storage;
+    std::string space = token_.text;
+    auto parseIndex = [&](std::string_view prefix) {
+      std::string digits = space.substr(prefix.size());
+      storage.index = digits.empty() ? 0u : unsigned(std::stoul(digits));
+    };
+    if (space == "arena") {
+      storage.space = StorageSpace::Arena;
+    } else if (space.rfind("input", 0) == 0 && space.size() > 5 &&
+               std::all_of(space.begin() + 5, space.end(), ::isdigit)) {
+      storage.space = StorageSpace::Input;
+      parseIndex("input");
+    } else if (space.rfind("output", 0) == 0 && space.size() > 6 &&
+               std::all_of(space.begin() + 6, space.end(), ::isdigit)) {
+      storage.space = StorageSpace::Output;
+      parseIndex("output");
+    } else {
+      return error(fmt::format("unknown storage '@{}'", space));
+    }
+    consume();
+    CUVIL_TRY(expectPunct('['));
+    int64_t offset = 0;
+    CUVIL_TRY(parseInteger(offset));
+    storage.offset = uint64_t(offset);
+    CUVIL_TRY(expectPunct(']'));
+    value->setStorage(storage);
+    return Status::success();
+  }
+
+  // dense<TYPE, [numbers]> | dense<TYPE, "0xHEX">
+  Status parseDense(std::optional<Tensor> &result) {
+    CUVIL_TRY(expectIdent("dense"));
+    CUVIL_TRY(expectPunct('<'));
+    TensorType type;
+    CUVIL_TRY(parseTensorType(type));
+    CUVIL_TRY(expectPunct(','));
+    Tensor tensor(type);
+    if (token_.kind == Tok::String) {
+      const std::string &hex = token_.text;
+      if (hex.rfind("0x", 0) != 0 || hex.size() != 2 + 2 * tensor.byteSize())
+        return error(
+            fmt::format("expected {} bytes of hex data for {}", tensor.byteSize(), type.str()));
+      uint8_t *bytes = tensor.mutableBytes();
+      for (size_t i = 0; i < tensor.byteSize(); ++i) {
+        auto [ptr, ec] =
+            std::from_chars(hex.data() + 2 + 2 * i, hex.data() + 4 + 2 * i, bytes[i], 16);
+        if (ec != std::errc() || ptr != hex.data() + 4 + 2 * i)
+          return error("malformed hex data");
+      }
+      consume();
+    } else {
+      if (isPunct('.'))
+        return error("elided constant data cannot be parsed");
+      CUVIL_TRY(expectPunct('['));
+      int64_t count = 0;
+      while (!isPunct(']')) {
+        if (count >= tensor.numElements())
+          return error(fmt::format("too many elements for {}", type.str()));
+        if (!isFloat(type.dtype) && token_.kind == Tok::Integer) {
+          int64_t value = 0;
+          CUVIL_TRY(parseInteger(value));
+          tensor.setInt(count++, value);
+        } else {
+          double value = 0;
+          CUVIL_TRY(parseNumber(value));
+          tensor.setDouble(count++, value);
+        }
+        if (!isPunct(']'))
+          CUVIL_TRY(expectPunct(','));
+      }
+      consume();
+      if (count != tensor.numElements())
+        return error(
+            fmt::format("{} has {} elements, got {}", type.str(), tensor.numElements(), count));
+    }
+    CUVIL_TRY(expectPunct('>'));
+    result = std::move(tensor);
+    return Status::success();
+  }
+
+  Status parseAttribute(Attribute &attr) {
+    if (token_.kind == Tok::String) {
+      attr = token_.text;
+      consume();
+      return Status::success();
+    }
+    if (token_.kind == Tok::Ident && token_.text == "dense") {
+      std::optional<Tensor> tensor;
+      CUVIL_TRY(parseDense(tensor));
+      attr = std::move(*tensor);
+      return Status::success();
+    }
+    if (token_.kind == Tok::Integer) {
+      int64_t value = 0;
+      CUVIL_TRY(parseInteger(value));
+      attr = value;
+      return Status::success();
+    }
+    if (atNumber()) {
+      double value = 0;
+      CUVIL_TRY(parseNumber(value));
+      attr = float(value);
+      return Status::success();
+    }
+    if (!isPunct('['))
+      return error("expected an attribute value");
+    consume();
+    // The first element decides the list kind; an empty list reads as ints.
+    std::vector<int64_t> ints;
+    std::vector<float> floats;
+    std::vector<std::string> strings;
+    enum { Ints, Floats, Strings } kind = Ints;
+    bool first = true;
+    while (!isPunct(']')) {
+      if (first && token_.kind == Tok::String)
+        kind = Strings;
+      else if (first && token_.kind != Tok::Integer)
+        kind = Floats;
+      first = false;
+      if (kind == Strings) {
+        if (token_.kind != Tok::String)
+          return error("expected a string");
+        strings.push_back(token_.text);
+        consume();
+      } else if (kind == Ints) {
+        int64_t value = 0;
+        CUVIL_TRY(parseInteger(value));
+        ints.push_back(value);
+      } else {
+        double value = 0;
+        CUVIL_TRY(parseNumber(value));
+        floats.push_back(float(value));
+      }
+      if (!isPunct(']'))
+        CUVIL_TRY(expectPunct(','));
+    }
+    consume();
+    if (kind == Strings)
+      attr = std::move(strings);
+    else if (kind == Floats)
+      attr = std::move(floats);
+    else
+      attr = std::move(ints);
+    return Status::success();
+  }
+
+  Status parseStatement() {
+    std::vector<std::string> results;
+    do {
+      if (!results.empty())
+        consume(); // ','
+      std::string name;
+      CUVIL_TRY(parseValueName(name));
+      if (graph_->findValue(name))
+        return error(fmt::format("redefinition of %{}", name));
+      results.push_back(name);
+    } while (isPunct(','));
+    CUVIL_TRY(expectPunct('='));
+    if (token_.kind != Tok::Ident)
+      return error("expected an op name or 'constant'");
+    std::string op = token_.text;
+    consume();
+    if (op == "constant") {
+      if (results.size() != 1)
+        return error("a constant defines exactly one value");
+      std::optional<Tensor> tensor;
+      CUVIL_TRY(parseDense(tensor));
+      graph_->addConstant(results[0], std::move(*tensor));
+      return Status::success();
+    }
+    CUVIL_TRY(expectPunct('('));
+    std::vector<Value *> operands;
+    while (!isPunct(')')) {
+      if (token_.kind == Tok::Ident && token_.text == "_") {
+        operands.push_back(nullptr);
+        consume();
+      } else {
+        std::string name;
+        CUVIL_TRY(parseValueName(name));
+        Value *value = graph_->findValue(name);
+        if (!value)
+          return error(fmt::format("use of undefined value %{}", name));
+        operands.push_back(value);
+      }
+      if (!isPunct(')'))
+        CUVIL_TRY(expectPunct(','));
+    }
+    consume();
+    std::map<std::string, Attribute> attributes;
+    if (isPunct('{')) {
+      consume();
+      while (!isPunct('}')) {
+        if (token_.kind != Tok::Ident)
+          return error("expected an attribute name");
+        std::string name = token_.text;
+        consume();
+        CUVIL_TRY(expectPunct('='));
+        Attribute attr;
+        CUVIL_TRY(parseAttribute(attr));
+        attributes[name] = std::move(attr);
+        if (!isPunct('}'))
+          CUVIL_TRY(expectPunct(','));
+      }
+      consume();
+    }
+    CUVIL_TRY(expectPunct(':'));
+    Node *node = graph_->addNode(op, operands, results);
+    for (auto &[name, attr] : attributes)
+      node->setAttr(name, std::move(attr));
+    for (size_t i = 0; i < results.size(); ++i) {
+      if (i)
+        CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(parseResultType(node->output(i)));
+    }
+    if (token_.kind == Tok::Ident && token_.text == "loc") {
+      consume();
+      CUVIL_TRY(expectPunct('('));
+      if (token_.kind != Tok::String)
+        return error("expected a quoted node name");
+      node->setName(token_.text);
+      consume();
+      CUVIL_TRY(expectPunct(')'));
+    }
+    return Status::success();
+  }
+
+  Status parseReturn() {
+    while (!isPunct('}')) {
+      std::string name;
+      CUVIL_TRY(parseValueName(name));
+      Value *value = graph_->findValue(name);
+      if (!value)
+        return error(fmt::format("use of undefined value %{}", name));
+      std::string outputName = name;
+      if (token_.kind == Tok::Ident && token_.text == "as") {
+        consume();
+        if (token_.kind != Tok::String)
+          return error("expected a quoted output name after 'as'");
+        outputName = token_.text;
+        consume();
+      }
+      graph_->addOutput(value, outputName);
+      if (!isPunct('}'))
+        CUVIL_TRY(expectPunct(','));
+    }
+    return Status::success();
+  }
+
+  Lexer lexer_;
+  Token token_;
+  Graph *graph_ = nullptr;
+};
+
+} // namespace
+
+Expected<std::unique_ptr<Graph>> parseGraph(std::string_view text) { return Parser(text).parse(); }
+
+} // namespace cuvil

@@ -1,0 +1,102 @@
+#include "cuvil/ir/Verifier.h"
+
+#include "cuvil/ir/OpSchema.h"
+
+#include <algorithm>
+#include <unordered_set>
+
+namespace cuvil {
+namespace {
+
+Status verifyAttributes(const Node &node, const OpSchema &schema) {
+  for (const auto &[name, attr] : node.attributes()) {
+    auto spec = std::find_if(schema.attributes.begin(), schema.attributes.end(),
+                             [&](const AttrSpec &s) { return s.name == name; });
+    if (spec == schema.attributes.end())
+      return Status::error(fmt::format("unknown attribute '{}'", name));
+    AttrKind kind = attrKind(attr);
+    bool emptyList = kind == AttrKind::Ints && std::get<std::vector<int64_t>>(attr).empty();
+    bool intForFloat = kind == AttrKind::Int && spec->kind == AttrKind::Float;
+    if (kind != spec->kind && !(emptyList && spec->kind == AttrKind::Floats) && !intForFloat)
+      return Status::error(fmt::format("attribute '{}' must be {}, not {}", name,
+                                       attrKindName(spec->kind), attrKindName(kind)));
+  }
+  return Status::success();
+}
+
+Status verifyTypesAgainstShapeRule(const Node &node, const OpSchema &schema) {
+  // Re-run the shape rule on a scratch copy of the output types.
+  std::vector<std::optional<TensorType>> recorded;
+  for (Value *result : node.outputs())
+    recorded.push_back(result->maybeType());
+  InferContext context(node);
+  Status status = schema.infer(context);
+  std::vector<std::optional<TensorType>> inferred;
+  for (size_t i = 0; i < node.numOutputs(); ++i) {
+    inferred.push_back(node.output(i)->maybeType());
+    if (recorded[i])
+      node.output(i)->setType(*recorded[i]);
+  }
+  CUVIL_TRY(status);
+  for (size_t i = 0; i < node.numOutputs(); ++i)
+    if (recorded[i] && inferred[i] && *recorded[i] != *inferred[i])
+      return Status::error(fmt::format("result {} is typed {} but the shape rule gives {}", i,
+                                       recorded[i]->str(), inferred[i]->str()));
+  return Status::success();
+}
+
+Status verifyNode(const Node &node, const std::unordered_set<const Value *> &defined,
+                  const VerifyOptions &options) {
+  const OpSchema *schema = OpRegistry::instance().find(node.op());
+  if (!schema)
+    return Status::error("unknown op");
+  int inputs = int(node.numInputs()), outputs = int(node.numOutputs());
+  if (inputs < schema->minInputs || inputs > schema->maxInputs)
+    return Status::error(
+        fmt::format("takes {} to {} inputs, has {}", schema->minInputs, schema->maxInputs, inputs));
+  if (outputs < schema->minOutputs || outputs > schema->maxOutputs)
+    return Status::error(fmt::format("has {} to {} results, has {}", schema->minOutputs,
+                                     schema->maxOutputs, outputs));
+  for (int i = 0; i < schema->minInputs; ++i)
+    if (!node.hasInput(size_t(i)))
+      return Status::error(fmt::format("input {} is required", i));
+  bool inputsTyped = true;
+  for (Value *input : node.inputs()) {
+    if (!input)
+      continue;
+    if (!defined.count(input))
+      return Status::error(fmt::format("uses %{} before its definition", input->name()));
+    inputsTyped &= input->hasType();
+  }
+  CUVIL_TRY(verifyAttributes(node, *schema));
+  for (Value *result : node.outputs())
+    if (options.requireTypes && !result->hasType())
+      return Status::error(fmt::format("result %{} has no type", result->name()));
+  if (inputsTyped)
+    CUVIL_TRY(verifyTypesAgainstShapeRule(node, *schema));
+  return Status::success();
+}
+
+} // namespace
+
+Status verifyGraph(const Graph &graph, const VerifyOptions &options) {
+  std::unordered_set<const Value *> defined;
+  for (const Value *input : graph.inputs()) {
+    if (!input->hasType())
+      return Status::error(fmt::format("graph input %{} has no type", input->name()));
+    defined.insert(input);
+  }
+  for (const Value *constant : graph.constants())
+    defined.insert(constant);
+  for (const auto &node : graph.nodes()) {
+    CUVIL_TRY(verifyNode(*node, defined, options).withContext(node->describe()));
+    for (Value *result : node->outputs())
+      defined.insert(result);
+  }
+  for (const Value *output : graph.outputs())
+    if (!defined.count(output))
+      return Status::error(fmt::format("graph output %{} is never defined", output->name()));
+  return Status::success();
+}
+
+} // namespace cuvil

@@ -1,0 +1,70 @@
+// Row-wise normalisations: Softmax / LogSoftmax along an axis and
+// LayerNormalization over trailing dimensions.
+#include "KernelSupport.h"
+
+using namespace cuvil::kernels;
+
+// Sums may be reordered so that they vectorise (ONNX Runtime does the same).
+#pragma clang fp reassociate(on)
+
+// Softmax over `axisLen` elements spaced `inner` apart; a task is one of the
+// outer * inner independent vectors:
+//   m = max(x); e = exp(x - m); y = e / sum(e)      (log: x - m - log(sum e))
+CUVIL_KERNEL void cuvil_softmax_f32(const float *x, float *y, int64_t axisLen, int64_t inner,
+                                    int64_t isLog, int64_t begin, int64_t end) {
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t base = (task / inner) * axisLen * inner + task % inner;
+    const float *xv = x + base;
+    float *yv = y + base;
+    float maxValue = -__builtin_inff();
+    for (int64_t i = 0; i < axisLen; ++i)
+      maxValue = maxf(maxValue, xv[i * inner]);
+    float sum = 0.0f;
+    for (int64_t i = 0; i < axisLen; ++i) {
+      float e = expf(xv[i * inner] - maxValue);
+      sum += e;
+      if (!isLog)
+        yv[i * inner] = e;
+    }
+    if (isLog) {
+      const float shift = maxValue + logf(sum);
+      for (int64_t i = 0; i < axisLen; ++i)
+        yv[i * inner] = xv[i * inner] - shift;
+    } else {
+      const float scale = 1.0f / sum;
+      for (int64_t i = 0; i < axisLen; ++i)
+        yv[i * inner] *= scale;
+    }
+  }
+}
+
+// LayerNormalization of rows of `cols` elements; a task is a row:
+//   mean = sum(x) / cols; var = sum((x - mean)^2) / cols
+//   y = (x - mean) / sqrt(var + eps) * scale + bias
+// scale/bias have `cols` elements, or 1 when their stride is 0. mean and
+// invStdDev (optional outputs) get one value per row.
+CUVIL_KERNEL void cuvil_layernorm_f32(const float *x, const float *scale, const float *bias,
+                                      float *y, float *meanOut, float *invStdOut, int64_t cols,
+                                      float epsilon, int64_t scaleStride, int64_t biasStride,
+                                      int64_t begin, int64_t end) {
+  for (int64_t row = begin; row < end; ++row) {
+    const float *xr = x + row * cols;
+    float *yr = y + row * cols;
+    float sum = 0.0f;
+    for (int64_t i = 0; i < cols; ++i)
+      sum += xr[i];
+    const float mean = sum / float(cols);
+    float squares = 0.0f;
+    for (int64_t i = 0; i < cols; ++i)
+      squares += (xr[i] - mean) * (xr[i] - mean);
+    const float invStd = 1.0f / __builtin_sqrtf(squares / float(cols) + epsilon);
+    for (int64_t i = 0; i < cols; ++i) {
+      float normalized = (xr[i] - mean) * invStd * scale[i * scaleStride];
+      yr[i] = bias ? normalized + bias[i * biasStride] : normalized;
+    }
+    if (meanOut)
+      meanOut[row] = mean;
+    if (invStdOut)
+      invStdOut[row] = invStd;
+  }
+}

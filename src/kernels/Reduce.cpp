@@ -1,0 +1,91 @@
+// Reductions over any set of axes. The lowering splits the input's dims into
+// kept dims (the output's index space) and reduced dims, each padded to rank 6
+// with element strides; a task is one output element:
+//   base = offset of the output element's coordinates in x
+//   acc = init; for every reduced coordinate r: acc = op(acc, x[base + r.stride])
+//   y[task] = finish(acc)
+// Reducing the innermost, contiguous dims (the common case) leaves a
+// unit-stride innermost loop that vectorises.
+#include "KernelSupport.h"
+
+using namespace cuvil::kernels;
+
+// Sums may be reordered so that they vectorise (ONNX Runtime does the same).
+#pragma clang fp reassociate(on)
+
+namespace {
+enum ReduceParam {
+  kKeptShape = 0,
+  kKeptStrides = 6,
+  kRedShape = 12,
+  kRedStrides = 18,
+  kRedCount = 24
+};
+
+CUVIL_INLINE float reduceInit(int64_t op) {
+  switch (op) {
+  case CUVIL_REDUCE_MAX:
+    return -__builtin_inff();
+  case CUVIL_REDUCE_MIN:
+    return __builtin_inff();
+  case CUVIL_REDUCE_PROD:
+    return 1.0f;
+  default:
+    return 0.0f;
+  }
+}
+
+CUVIL_INLINE float reduceStep(int64_t op, float acc, float v) {
+  switch (op) {
+  case CUVIL_REDUCE_MAX:
+    return maxf(acc, v);
+  case CUVIL_REDUCE_MIN:
+    return minf(acc, v);
+  case CUVIL_REDUCE_PROD:
+    return acc * v;
+  case CUVIL_REDUCE_SUM_SQUARE:
+  case CUVIL_REDUCE_L2:
+    return acc + v * v;
+  case CUVIL_REDUCE_L1:
+    return acc + absf(v);
+  default:
+    return acc + v;
+  }
+}
+
+CUVIL_INLINE float reduceFinish(int64_t op, float acc, int64_t count) {
+  switch (op) {
+  case CUVIL_REDUCE_MEAN:
+    return acc / float(count);
+  case CUVIL_REDUCE_L2:
+    return __builtin_sqrtf(acc);
+  default:
+    return acc;
+  }
+}
+} // namespace
+
+CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, int64_t op, const int64_t *p,
+                                   int64_t begin, int64_t end) {
+  const int64_t *rs = p + kRedShape;
+  const int64_t *rt = p + kRedStrides;
+  for (int64_t out = begin; out < end; ++out) {
+    int64_t rest = out, base = 0;
+    for (int d = 5; d >= 0; --d) {
+      base += (rest % p[kKeptShape + d]) * p[kKeptStrides + d];
+      rest /= p[kKeptShape + d];
+    }
+    float acc = reduceInit(op);
+    for (int64_t i0 = 0; i0 < rs[0]; ++i0)
+      for (int64_t i1 = 0; i1 < rs[1]; ++i1)
+        for (int64_t i2 = 0; i2 < rs[2]; ++i2)
+          for (int64_t i3 = 0; i3 < rs[3]; ++i3)
+            for (int64_t i4 = 0; i4 < rs[4]; ++i4) {
+              const float *xr =
+                  x + base + i0 * rt[0] + i1 * rt[1] + i2 * rt[2] + i3 * rt[3] + i4 * rt[4];
+              for (int64_t i5 = 0; i5 < rs[5]; ++i5)
+                acc = reduceStep(op, acc, xr[i5 * rt[5]]);
+            }
+    y[out] = reduceFinish(op, acc, p[kRedCount]);
+  }
+}

@@ -1,0 +1,11 @@
+// Add: y = a + b, with numpy broadcasting.
+#include "Elementwise.h"
+
+namespace cuvil::ops {
+namespace {
+constexpr BinaryTraits kTraits{"Add", CUVIL_BINARY_ADD, BinaryKind::Arithmetic,
+                               [](double a, double b) -> double { return a + b; },
+                               [](int64_t a, int64_t b) -> int64_t { return a + b; }};
+} // namespace
+extern const OpDefinition kAddOp = BinaryOp<kTraits>::definition();
+} // namespace cuvil::ops

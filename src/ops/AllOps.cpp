@@ -1,0 +1,95 @@
+// The table of every op Cuvil supports. Adding an op: write src/ops/<Op>.cpp
+// defining k<Op>Op (schema, shape rule, reference, lowering) and list it here.
+#include "cuvil/ops/AllOps.h"
+
+#include "OpSupport.h"
+
+#define CUVIL_OP_LIST(X)                                                                           \
+  X(Abs)                                                                                           \
+  X(Add)                                                                                           \
+  X(And)                                                                                           \
+  X(AveragePool)                                                                                   \
+  X(BatchNormalization)                                                                            \
+  X(Cast)                                                                                          \
+  X(Ceil)                                                                                          \
+  X(Clip)                                                                                          \
+  X(Concat)                                                                                        \
+  X(ConstantOfShape)                                                                               \
+  X(Conv)                                                                                          \
+  X(Div)                                                                                           \
+  X(Dropout)                                                                                       \
+  X(Equal)                                                                                         \
+  X(Erf)                                                                                           \
+  X(Exp)                                                                                           \
+  X(Expand)                                                                                        \
+  X(Flatten)                                                                                       \
+  X(Floor)                                                                                         \
+  X(FusedConv)                                                                                     \
+  X(FusedMatMul)                                                                                   \
+  X(Gather)                                                                                        \
+  X(Gemm)                                                                                          \
+  X(GlobalAveragePool)                                                                             \
+  X(GlobalMaxPool)                                                                                 \
+  X(Greater)                                                                                       \
+  X(GreaterOrEqual)                                                                                \
+  X(HardSigmoid)                                                                                   \
+  X(HardSwish)                                                                                     \
+  X(Identity)                                                                                      \
+  X(LayerNormalization)                                                                            \
+  X(LeakyRelu)                                                                                     \
+  X(Less)                                                                                          \
+  X(LessOrEqual)                                                                                   \
+  X(Log)                                                                                           \
+  X(LogSoftmax)                                                                                    \
+  X(MatMul)                                                                                        \
+  X(MaxPool)                                                                                       \
+  X(Mul)                                                                                           \
+  X(Neg)                                                                                           \
+  X(Or)                                                                                            \
+  X(Pow)                                                                                           \
+  X(Reciprocal)                                                                                    \
+  X(ReduceL1)                                                                                      \
+  X(ReduceL2)                                                                                      \
+  X(ReduceMax)                                                                                     \
+  X(ReduceMean)                                                                                    \
+  X(ReduceMin)                                                                                     \
+  X(ReduceProd)                                                                                    \
+  X(ReduceSum)                                                                                     \
+  X(ReduceSumSquare)                                                                               \
+  X(Relu)                                                                                          \
+  X(Reshape)                                                                                       \
+  X(Shape)                                                                                         \
+  X(Sigmoid)                                                                                       \
+  X(Slice)                                                                                         \
+  X(Softmax)                                                                                       \
+  X(Split)                                                                                         \
+  X(Sqrt)                                                                                          \
+  X(Squeeze)                                                                                       \
+  X(Sub)                                                                                           \
+  X(Tanh)                                                                                          \
+  X(Transpose)                                                                                     \
+  X(Unsqueeze)                                                                                     \
+  X(Where)                                                                                         \
+  X(Xor)
+
+namespace cuvil::ops {
+#define CUVIL_DECLARE_OP(Name) extern const OpDefinition k##Name##Op;
+CUVIL_OP_LIST(CUVIL_DECLARE_OP)
+#undef CUVIL_DECLARE_OP
+} // namespace cuvil::ops
+
+namespace cuvil {
+
+void registerAllOps() {
+  static const bool registered = [] {
+#define CUVIL_REGISTER_OP(Name)                                                                    \
+  OpRegistry::instance().add(&ops::k##Name##Op.schema);                                            \
+  LoweringRegistry::instance().add(ops::k##Name##Op.schema.name, ops::k##Name##Op.lower);
+    CUVIL_OP_LIST(CUVIL_REGISTER_OP)
+#undef CUVIL_REGISTER_OP
+    return true;
+  }();
+  (void)registered;
+}
+
+} // namespace cuvil

@@ -1,0 +1,69 @@
+// Concat: joins the inputs along `axis`. Each input is a strided copy into
+// its slab of the output.
+#include "OpSupport.h"
+
+namespace cuvil::ops {
+namespace {
+
+Status infer(InferContext &ctx) {
+  const Shape &first = ctx.inputShape(0);
+  Expected<int64_t> axis = normalizeAxis(ctx.node().getInt("axis", 0), int64_t(first.size()));
+  CUVIL_TRY(axis.status());
+  Shape out = first;
+  out[size_t(*axis)] = 0;
+  for (size_t i = 0; i < ctx.numInputs(); ++i) {
+    const Shape &shape = ctx.inputShape(i);
+    if (ctx.inputDType(i) != ctx.inputDType(0) || shape.size() != first.size())
+      return ctx.error("input {} is {}, incompatible with input 0 ({})", i, ctx.inputType(i).str(),
+                       ctx.inputType(0).str());
+    for (size_t d = 0; d < shape.size(); ++d)
+      if (d != size_t(*axis) && shape[d] != first[d])
+        return ctx.error("input {} has shape [{}], input 0 [{}]", i, shapeToString(shape),
+                         shapeToString(first));
+    out[size_t(*axis)] += shape[size_t(*axis)];
+  }
+  ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  return Status::success();
+}
+
+// Calls `copy(input, elementOffsetInOutput)` for each input.
+template <typename Copy> void forEachSlab(const Node &node, Copy copy) {
+  const Shape &out = node.output(0)->type().shape;
+  int64_t axis = *normalizeAxis(node.getInt("axis", 0), int64_t(out.size()));
+  int64_t stride = contiguousStrides(out)[size_t(axis)];
+  int64_t position = 0;
+  for (size_t i = 0; i < node.numInputs(); ++i) {
+    copy(i, position * stride);
+    position += node.input(i)->type().shape[size_t(axis)];
+  }
+}
+
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  std::vector<int64_t> outStrides = contiguousStrides(out[0].shape());
+  forEachSlab(node, [&](size_t i, int64_t offset) {
+    copyStrided(*in[i], 0, contiguousStrides(in[i]->shape()), out[0], offset, outStrides,
+                in[i]->shape());
+  });
+  return Status::success();
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  const Value *result = node.output(0);
+  std::vector<int64_t> outStrides = contiguousStrides(result->type().shape);
+  int64_t elementSize = int64_t(dtypeSize(result->type().dtype));
+  Status status;
+  forEachSlab(node, [&](size_t i, int64_t offset) {
+    const Shape &shape = node.input(i)->type().shape;
+    if (status.ok())
+      status = emitStridedCopy(ctx, node.input(i), 0, contiguousStrides(shape), result,
+                               offset * elementSize, outStrides, shape);
+  });
+  return status;
+}
+
+} // namespace
+
+extern const OpDefinition kConcatOp = {
+    OpSchema{"Concat", 1, 1 << 20, 1, 1, {{"axis", AttrKind::Int}}, infer, eval}, lower};
+
+} // namespace cuvil::ops

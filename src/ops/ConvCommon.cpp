@@ -1,0 +1,107 @@
+#include "ConvCommon.h"
+
+namespace cuvil::ops {
+
+std::vector<AttrSpec> convAttributes(std::vector<AttrSpec> extra) {
+  extra.push_back({"group", AttrKind::Int});
+  return windowAttributes(std::move(extra));
+}
+
+Expected<WindowGeometry> convGeometry(const Node &node, const Shape &x, const Shape &w) {
+  if (x.size() < 3 || w.size() != x.size())
+    return Status::error(fmt::format("X [{}] and W [{}] are not N-C-spatial tensors of one rank",
+                                     shapeToString(x), shapeToString(w)));
+  int64_t group = node.getInt("group", 1);
+  if (group <= 0 || x[1] % group != 0 || w[0] % group != 0 || w[1] * group != x[1])
+    return Status::error(fmt::format("{} input channels, W [{}] and group {} do not agree", x[1],
+                                     shapeToString(w), group));
+  std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  if (node.hasAttr("kernel_shape") && node.getInts("kernel_shape") != kernel)
+    return Status::error("kernel_shape disagrees with W");
+  return windowGeometry(node, Shape(x.begin() + 2, x.end()), kernel, false);
+}
+
+Status inferConv(InferContext &ctx) {
+  const Shape &x = ctx.inputShape(0), &w = ctx.inputShape(1);
+  Expected<WindowGeometry> g = convGeometry(ctx.node(), x, w);
+  CUVIL_TRY(g.status());
+  if (ctx.hasInput(2) && ctx.inputShape(2) != Shape{w[0]})
+    return ctx.error("bias has shape [{}], expected [{}]", shapeToString(ctx.inputShape(2)), w[0]);
+  Shape out = {x[0], w[0]};
+  out.insert(out.end(), g->output.begin(), g->output.end());
+  ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  return Status::success();
+}
+
+Status evalConv(const Node &node, const Tensor &x, const Tensor &w, const Tensor *b,
+                const Tensor *residual, const FusedActivation &activation, Tensor &y) {
+  Expected<WindowGeometry> geometry = convGeometry(node, x.shape(), w.shape());
+  CUVIL_TRY(geometry.status());
+  if (geometry->input.size() > 2)
+    return Status::error("only 1-D and 2-D convolutions are supported");
+  WindowGeometry::Window2D g = geometry->as2D();
+  int64_t N = x.shape()[0], C = x.shape()[1], M = w.shape()[0];
+  int64_t groups = node.getInt("group", 1), Cg = C / groups, Mg = M / groups;
+  for (int64_t n = 0; n < N; ++n)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t oh = 0; oh < g.OH; ++oh)
+        for (int64_t ow = 0; ow < g.OW; ++ow) {
+          double sum = b ? b->getDouble(m) : 0.0;
+          for (int64_t c = 0; c < Cg; ++c)
+            for (int64_t kh = 0; kh < g.KH; ++kh)
+              for (int64_t kw = 0; kw < g.KW; ++kw) {
+                int64_t ih = oh * g.SH - g.PT + kh * g.DH, iw = ow * g.SW - g.PL + kw * g.DW;
+                if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W)
+                  continue;
+                int64_t xi = ((n * C + (m / Mg) * Cg + c) * g.H + ih) * g.W + iw;
+                int64_t wi = ((m * Cg + c) * g.KH + kh) * g.KW + kw;
+                sum += x.getDouble(xi) * w.getDouble(wi);
+              }
+          int64_t yi = ((n * M + m) * g.OH + oh) * g.OW + ow;
+          if (residual)
+            sum += residual->getDouble(yi);
+          y.setDouble(yi, applyActivation(activation, sum));
+        }
+  return Status::success();
+}
+
+Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
+                 const FusedActivation &activation) {
+  const Value *x = node.input(0), *w = node.input(1);
+  if (x->type().dtype != DType::F32)
+    return Status::error(
+        fmt::format("element type {} is not supported", dtypeName(x->type().dtype)));
+  Expected<WindowGeometry> geometry = convGeometry(node, x->type().shape, w->type().shape);
+  CUVIL_TRY(geometry.status());
+  if (geometry->input.size() > 2)
+    return Status::error("only 1-D and 2-D convolutions are supported");
+  WindowGeometry::Window2D g = geometry->as2D();
+  int64_t N = x->type().shape[0], C = x->type().shape[1], M = w->type().shape[0];
+  std::vector<int64_t> params = {N,
+                                 C,
+                                 g.H,
+                                 g.W,
+                                 M,
+                                 g.OH,
+                                 g.OW,
+                                 g.KH,
+                                 g.KW,
+                                 g.SH,
+                                 g.SW,
+                                 g.PT,
+                                 g.PL,
+                                 g.DH,
+                                 g.DW,
+                                 node.getInt("group", 1),
+                                 activation.code};
+  ctx.callKernel("cuvil_conv2d_nchw_f32",
+                 {KernelArg::pointer(x), KernelArg::pointer(w),
+                  KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(residual),
+                  KernelArg::pointer(node.output(0)), KernelArg::constantArray(params),
+                  KernelArg::constantF32(activation.alpha),
+                  KernelArg::constantF32(activation.beta)},
+                 N * M);
+  return Status::success();
+}
+
+} // namespace cuvil::ops

@@ -1,0 +1,11 @@
+// Div: y = a / b (integers truncate toward zero), with numpy broadcasting.
+#include "Elementwise.h"
+
+namespace cuvil::ops {
+namespace {
+constexpr BinaryTraits kTraits{"Div", CUVIL_BINARY_DIV, BinaryKind::Arithmetic,
+                               [](double a, double b) -> double { return a / b; },
+                               [](int64_t a, int64_t b) -> int64_t { return b == 0 ? 0 : a / b; }};
+} // namespace
+extern const OpDefinition kDivOp = BinaryOp<kTraits>::definition();
+} // namespace cuvil::ops

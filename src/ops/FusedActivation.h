@@ -1,0 +1,18 @@
+// The activation a fused op (cuvil.FusedConv, cuvil.FusedMatMul) applies in
+// its epilogue: attribute `activation` names the ONNX op it absorbed,
+// `activation_params` holds that op's parameters (Clip bounds, alpha...).
+#pragma once
+
+#include "OpSupport.h"
+
+namespace cuvil::ops {
+
+struct FusedActivation {
+  cuvil_unary_op code = CUVIL_UNARY_IDENTITY;
+  float alpha = 0, beta = 0;
+};
+
+Expected<FusedActivation> fusedActivation(const Node &node);
+double applyActivation(const FusedActivation &activation, double x);
+
+} // namespace cuvil::ops

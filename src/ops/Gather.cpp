@@ -1,0 +1,75 @@
+// Gather: out[o, j..., i] = data[o, indices[j...], i] along `axis`; negative
+// indices count from the end. Indices may be run-time data (token ids).
+#include "OpSupport.h"
+
+#include <algorithm>
+
+namespace cuvil::ops {
+namespace {
+
+struct GatherGeometry {
+  int64_t outer, axisDim, inner;
+};
+
+GatherGeometry geometry(const Shape &data, int64_t axis) {
+  std::span<const int64_t> dims(data);
+  return {numElements(dims.first(size_t(axis))), data[size_t(axis)],
+          numElements(dims.subspan(size_t(axis) + 1))};
+}
+
+Status infer(InferContext &ctx) {
+  const Shape &data = ctx.inputShape(0);
+  Expected<int64_t> axis = normalizeAxis(ctx.node().getInt("axis", 0), int64_t(data.size()));
+  CUVIL_TRY(axis.status());
+  DType indexType = ctx.inputDType(1);
+  if (indexType != DType::I64 && indexType != DType::I32)
+    return ctx.error("indices must be i32 or i64, got {}", dtypeName(indexType));
+  Shape out(data.begin(), data.begin() + *axis);
+  const Shape &indices = ctx.inputShape(1);
+  out.insert(out.end(), indices.begin(), indices.end());
+  out.insert(out.end(), data.begin() + *axis + 1, data.end());
+  ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  return Status::success();
+}
+
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  const Tensor &data = *in[0], &indices = *in[1];
+  int64_t axis = *normalizeAxis(node.getInt("axis", 0), data.type().rank());
+  GatherGeometry g = geometry(data.shape(), axis);
+  size_t elementSize = dtypeSize(data.dtype());
+  int64_t count = indices.numElements();
+  for (int64_t o = 0; o < g.outer; ++o) {
+    for (int64_t j = 0; j < count; ++j) {
+      int64_t index = indices.getInt(j);
+      index = index < 0 ? index + g.axisDim : index;
+      if (index < 0 || index >= g.axisDim)
+        return Status::error(fmt::format("index {} is out of range for a dimension of {}",
+                                         indices.getInt(j), g.axisDim));
+      std::copy_n(data.bytes() + ((o * g.axisDim + index) * g.inner) * int64_t(elementSize),
+                  g.inner * int64_t(elementSize),
+                  out[0].mutableBytes() + ((o * count + j) * g.inner) * int64_t(elementSize));
+    }
+  }
+  return Status::success();
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  const Value *data = node.input(0), *indices = node.input(1);
+  int64_t axis = *normalizeAxis(node.getInt("axis", 0), data->type().rank());
+  GatherGeometry g = geometry(data->type().shape, axis);
+  int64_t count = indices->type().numElements();
+  ctx.callKernel(fmt::format("cuvil_gather_{}_{}", dtypeSize(data->type().dtype),
+                             dtypeName(indices->type().dtype)),
+                 {KernelArg::pointer(data), KernelArg::pointer(indices),
+                  KernelArg::pointer(node.output(0)), KernelArg::constant(g.axisDim),
+                  KernelArg::constant(g.inner), KernelArg::constant(count)},
+                 g.outer * count);
+  return Status::success();
+}
+
+} // namespace
+
+extern const OpDefinition kGatherOp = {
+    OpSchema{"Gather", 2, 2, 1, 1, {{"axis", AttrKind::Int}}, infer, eval}, lower};
+
+} // namespace cuvil::ops

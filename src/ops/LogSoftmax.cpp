@@ -1,0 +1,20 @@
+// LogSoftmax: y = x - max - log(sum(exp(x - max))) along axis (default -1).
+#include "SoftmaxCommon.h"
+
+namespace cuvil::ops {
+namespace {
+
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  return evalSoftmax(node, *in[0], out[0], /*log=*/true);
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  return lowerSoftmax(node, ctx, /*log=*/true);
+}
+
+} // namespace
+
+extern const OpDefinition kLogSoftmaxOp = {
+    OpSchema{"LogSoftmax", 1, 1, 1, 1, {{"axis", AttrKind::Int}}, inferSoftmax, eval}, lower};
+
+} // namespace cuvil::ops

@@ -1,0 +1,21 @@
+// MaxPool: the maximum of each window (padding never wins).
+#include "PoolCommon.h"
+
+namespace cuvil::ops {
+namespace {
+
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  return evalPool(node, *in[0], out[0], PoolKind::Max);
+}
+
+Status lower(const Node &node, LoweringContext &ctx) { return lowerPool(node, ctx, PoolKind::Max); }
+
+} // namespace
+
+extern const OpDefinition kMaxPoolOp = {
+    OpSchema{"MaxPool", 1, 1, 1, 2,
+             windowAttributes({{"ceil_mode", AttrKind::Int}, {"storage_order", AttrKind::Int}}),
+             inferPool, eval},
+    lower};
+
+} // namespace cuvil::ops

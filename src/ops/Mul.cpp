@@ -1,0 +1,11 @@
+// Mul: y = a * b, with numpy broadcasting.
+#include "Elementwise.h"
+
+namespace cuvil::ops {
+namespace {
+constexpr BinaryTraits kTraits{"Mul", CUVIL_BINARY_MUL, BinaryKind::Arithmetic,
+                               [](double a, double b) -> double { return a * b; },
+                               [](int64_t a, int64_t b) -> int64_t { return a * b; }};
+} // namespace
+extern const OpDefinition kMulOp = BinaryOp<kTraits>::definition();
+} // namespace cuvil::ops

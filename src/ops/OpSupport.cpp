@@ -1,0 +1,149 @@
+#include "OpSupport.h"
+
+#include <algorithm>
+
+namespace cuvil::ops {
+
+Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
+  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+    return Status::error(fmt::format("axis {} is out of range for rank {}", axis, rank));
+  return axis < 0 ? axis + rank : axis;
+}
+
+Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank) {
+  std::vector<int64_t> result;
+  for (int64_t axis : axes) {
+    Expected<int64_t> normalized = normalizeAxis(axis, rank);
+    CUVIL_TRY(normalized.status());
+    if (std::count(result.begin(), result.end(), *normalized))
+      return Status::error(fmt::format("axis {} is repeated", axis));
+    result.push_back(*normalized);
+  }
+  return result;
+}
+
+Expected<Shape> broadcastShapes(const Shape &a, const Shape &b) {
+  size_t rank = std::max(a.size(), b.size());
+  Shape out(rank);
+  for (size_t i = 0; i < rank; ++i) {
+    int64_t da = i < rank - a.size() ? 1 : a[i - (rank - a.size())];
+    int64_t db = i < rank - b.size() ? 1 : b[i - (rank - b.size())];
+    if (da != db && da != 1 && db != 1)
+      return Status::error(
+          fmt::format("shapes [{}] and [{}] do not broadcast", shapeToString(a), shapeToString(b)));
+    out[i] = da == 1 ? db : da;
+  }
+  return out;
+}
+
+std::vector<int64_t> broadcastStrides(const Shape &operand, const Shape &out) {
+  std::vector<int64_t> strides(out.size(), 0);
+  std::vector<int64_t> own = contiguousStrides(operand);
+  size_t offset = out.size() - operand.size();
+  for (size_t i = 0; i < operand.size(); ++i)
+    strides[offset + i] = operand[i] == 1 ? 0 : own[i];
+  return strides;
+}
+
+Expected<StridedSpace> makeStridedSpace(const Shape &shape,
+                                        const std::vector<std::vector<int64_t>> &strides) {
+  // Drop size-1 dims, then merge dim d into d+1 when every operand steps over
+  // d exactly as if d and d+1 were one dimension.
+  std::vector<int64_t> dims;
+  std::vector<std::vector<int64_t>> operandStrides(strides.size());
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 1)
+      continue;
+    dims.push_back(shape[d]);
+    for (size_t o = 0; o < strides.size(); ++o)
+      operandStrides[o].push_back(strides[o][d]);
+  }
+  for (size_t d = dims.size(); d-- > 1;) {
+    bool mergeable = std::all_of(operandStrides.begin(), operandStrides.end(),
+                                 [&](auto &s) { return s[d - 1] == s[d] * dims[d]; });
+    if (!mergeable)
+      continue;
+    dims[d - 1] *= dims[d];
+    dims.erase(dims.begin() + int64_t(d));
+    for (auto &s : operandStrides) {
+      s[d - 1] = s[d];
+      s.erase(s.begin() + int64_t(d));
+    }
+  }
+  if (dims.size() > CUVIL_MAX_RANK)
+    return Status::error(fmt::format("needs a rank-{} iteration space; kernels take at most {}",
+                                     dims.size(), CUVIL_MAX_RANK));
+  StridedSpace space;
+  size_t pad = CUVIL_MAX_RANK - dims.size();
+  space.shape.assign(pad, 1);
+  space.shape.insert(space.shape.end(), dims.begin(), dims.end());
+  for (auto &s : operandStrides) {
+    std::vector<int64_t> padded(pad, 0);
+    padded.insert(padded.end(), s.begin(), s.end());
+    space.strides.push_back(std::move(padded));
+  }
+  return space;
+}
+
+Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOffset,
+                       const std::vector<int64_t> &srcStrides, const Value *dst,
+                       int64_t dstByteOffset, const std::vector<int64_t> &dstStrides,
+                       const Shape &shape) {
+  if (numElements(shape) == 0)
+    return Status::success();
+  Expected<StridedSpace> space = makeStridedSpace(shape, {srcStrides, dstStrides});
+  CUVIL_TRY(space.status());
+  size_t elementSize = dtypeSize(src->type().dtype);
+  ctx.callKernel(fmt::format("cuvil_copy_{}", elementSize),
+                 {KernelArg::pointer(src, srcByteOffset), KernelArg::pointer(dst, dstByteOffset),
+                  KernelArg::constantArray(space->shape),
+                  KernelArg::constantArray(space->strides[0]),
+                  KernelArg::constantArray(space->strides[1])},
+                 space->rows());
+  return Status::success();
+}
+
+Status lowerViewOrCopy(const Node &node, LoweringContext &ctx) {
+  const Value *src = node.input(0), *dst = node.output(0);
+  if (ctx.sameStorage(src, dst))
+    return Status::success();
+  // Views keep the bytes in order: copy them as one flat run.
+  Shape flat = {dst->type().numElements()};
+  return emitStridedCopy(ctx, src, 0, {1}, dst, 0, {1}, flat);
+}
+
+void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t> &srcStrides,
+                 Tensor &dst, int64_t dstOffset, const std::vector<int64_t> &dstStrides,
+                 const Shape &shape) {
+  size_t elementSize = dtypeSize(src.dtype());
+  const uint8_t *from = src.bytes();
+  uint8_t *to = dst.mutableBytes();
+  std::vector<int64_t> index(shape.size(), 0);
+  for (int64_t flat = 0, n = numElements(shape); flat < n; ++flat) {
+    int64_t s = srcOffset, d = dstOffset;
+    for (size_t i = 0; i < shape.size(); ++i) {
+      s += index[i] * srcStrides[i];
+      d += index[i] * dstStrides[i];
+    }
+    std::copy_n(from + s * int64_t(elementSize), elementSize, to + d * int64_t(elementSize));
+    for (int64_t i = int64_t(shape.size()) - 1; i >= 0; --i) {
+      if (++index[size_t(i)] < shape[size_t(i)])
+        break;
+      index[size_t(i)] = 0;
+    }
+  }
+}
+
+std::string kernelTypeSuffix(DType dtype) { return std::string(dtypeName(dtype)); }
+
+Expected<std::vector<int64_t>> constantInts(const InferContext &ctx, size_t input,
+                                            const char *what) {
+  const Tensor *tensor = ctx.constantInput(input);
+  if (!tensor)
+    return Status::error(fmt::format("{} (input {}) must be known at compile time; it is "
+                                     "computed from run-time data",
+                                     what, input));
+  return tensor->toInt64s();
+}
+
+} // namespace cuvil::ops

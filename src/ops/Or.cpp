@@ -1,0 +1,11 @@
+// Or: y = a or b, with numpy broadcasting.
+#include "Elementwise.h"
+
+namespace cuvil::ops {
+namespace {
+constexpr BinaryTraits kTraits{"Or", CUVIL_BINARY_OR, BinaryKind::Logical,
+                               [](double a, double b) -> double { return a != 0 || b != 0; },
+                               [](int64_t a, int64_t b) -> int64_t { return a != 0 || b != 0; }};
+} // namespace
+extern const OpDefinition kOrOp = BinaryOp<kTraits>::definition();
+} // namespace cuvil::ops

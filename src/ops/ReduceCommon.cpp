@@ -1,0 +1,163 @@
+#include "ReduceCommon.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace cuvil::ops {
+
+std::vector<AttrSpec> reduceAttributes() {
+  return {{"keepdims", AttrKind::Int}, {"noop_with_empty_axes", AttrKind::Int}};
+}
+
+Expected<std::vector<int64_t>> reduceAxes(const Node &node, int64_t rank) {
+  std::vector<int64_t> axes;
+  if (node.hasInput(1)) {
+    if (!node.input(1)->isConstant())
+      return Status::error("axes must be known at compile time");
+    axes = node.input(1)->constant().toInt64s();
+  }
+  if (axes.empty()) {
+    if (node.getInt("noop_with_empty_axes", 0))
+      return axes;
+    axes.resize(size_t(rank));
+    std::iota(axes.begin(), axes.end(), 0);
+  }
+  Expected<std::vector<int64_t>> normalized = normalizeAxes(axes, rank);
+  CUVIL_TRY(normalized.status());
+  std::sort(normalized->begin(), normalized->end());
+  return normalized;
+}
+
+Status inferReduce(InferContext &ctx) {
+  const Shape &x = ctx.inputShape(0);
+  Expected<std::vector<int64_t>> axes = reduceAxes(ctx.node(), int64_t(x.size()));
+  CUVIL_TRY(axes.status());
+  bool keep = ctx.node().getInt("keepdims", 1) != 0;
+  Shape out;
+  for (size_t d = 0; d < x.size(); ++d) {
+    bool reduced = std::binary_search(axes->begin(), axes->end(), int64_t(d));
+    if (!reduced)
+      out.push_back(x[d]);
+    else if (keep)
+      out.push_back(1);
+  }
+  if (!isFloat(ctx.inputDType(0)))
+    return ctx.error("expects a float tensor");
+  ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  return Status::success();
+}
+
+namespace {
+
+// Kept and reduced dims of x with their strides, size-1 dims dropped and
+// neighbours that are contiguous merged.
+struct ReduceSplit {
+  std::vector<int64_t> keptShape, keptStrides, redShape, redStrides;
+};
+
+void appendMerged(std::vector<int64_t> &shape, std::vector<int64_t> &strides, int64_t dim,
+                  int64_t stride) {
+  if (dim == 1)
+    return;
+  if (!shape.empty() && strides.back() == stride * dim) {
+    shape.back() *= dim;
+    strides.back() = stride;
+    return;
+  }
+  shape.push_back(dim);
+  strides.push_back(stride);
+}
+
+ReduceSplit splitDims(const Shape &x, const std::vector<int64_t> &axes) {
+  ReduceSplit split;
+  std::vector<int64_t> strides = contiguousStrides(x);
+  for (size_t d = 0; d < x.size(); ++d) {
+    bool reduced = std::binary_search(axes.begin(), axes.end(), int64_t(d));
+    if (reduced)
+      appendMerged(split.redShape, split.redStrides, x[d], strides[d]);
+    else
+      appendMerged(split.keptShape, split.keptStrides, x[d], strides[d]);
+  }
+  return split;
+}
+
+double initial(cuvil_reduce_op op) {
+  return op == CUVIL_REDUCE_MAX    ? -INFINITY
+         : op == CUVIL_REDUCE_MIN  ? INFINITY
+         : op == CUVIL_REDUCE_PROD ? 1.0
+                                   : 0.0;
+}
+
+double step(cuvil_reduce_op op, double acc, double v) {
+  switch (op) {
+  case CUVIL_REDUCE_MAX:
+    return std::max(acc, v);
+  case CUVIL_REDUCE_MIN:
+    return std::min(acc, v);
+  case CUVIL_REDUCE_PROD:
+    return acc * v;
+  case CUVIL_REDUCE_SUM_SQUARE:
+  case CUVIL_REDUCE_L2:
+    return acc + v * v;
+  case CUVIL_REDUCE_L1:
+    return acc + std::fabs(v);
+  default:
+    return acc + v;
+  }
+}
+
+} // namespace
+
+Status evalReduce(const Tensor &x, const std::vector<int64_t> &axes, cuvil_reduce_op op,
+                  Tensor &y) {
+  ReduceSplit split = splitDims(x.shape(), axes);
+  int64_t outputs = numElements(split.keptShape), count = numElements(split.redShape);
+  for (int64_t out = 0; out < outputs; ++out) {
+    int64_t base = 0, rest = out;
+    for (int64_t d = int64_t(split.keptShape.size()) - 1; d >= 0; --d) {
+      base += (rest % split.keptShape[size_t(d)]) * split.keptStrides[size_t(d)];
+      rest /= split.keptShape[size_t(d)];
+    }
+    double acc = initial(op);
+    for (int64_t r = 0; r < count; ++r) {
+      int64_t offset = base, remaining = r;
+      for (int64_t d = int64_t(split.redShape.size()) - 1; d >= 0; --d) {
+        offset += (remaining % split.redShape[size_t(d)]) * split.redStrides[size_t(d)];
+        remaining /= split.redShape[size_t(d)];
+      }
+      acc = step(op, acc, x.getDouble(offset));
+    }
+    if (op == CUVIL_REDUCE_MEAN)
+      acc /= double(count);
+    if (op == CUVIL_REDUCE_L2)
+      acc = std::sqrt(acc);
+    y.setDouble(out, acc);
+  }
+  return Status::success();
+}
+
+Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &axes,
+                   cuvil_reduce_op op, LoweringContext &ctx) {
+  if (x->type().dtype != DType::F32)
+    return Status::error("only f32 is supported");
+  ReduceSplit split = splitDims(x->type().shape, axes);
+  if (split.keptShape.size() > 6 || split.redShape.size() > 6)
+    return Status::error("too many non-contiguous dimensions to reduce");
+  auto padded = [](std::vector<int64_t> values, int64_t fill) {
+    values.insert(values.begin(), 6 - values.size(), fill);
+    return values;
+  };
+  std::vector<int64_t> params = padded(split.keptShape, 1);
+  for (const auto &part :
+       {padded(split.keptStrides, 0), padded(split.redShape, 1), padded(split.redStrides, 0)})
+    params.insert(params.end(), part.begin(), part.end());
+  params.push_back(numElements(split.redShape));
+  ctx.callKernel("cuvil_reduce_f32",
+                 {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::constant(op),
+                  KernelArg::constantArray(params)},
+                 y->type().numElements());
+  return Status::success();
+}
+
+} // namespace cuvil::ops

@@ -1,0 +1,62 @@
+#include "SoftmaxCommon.h"
+
+#include <cmath>
+
+namespace cuvil::ops {
+namespace {
+
+struct AxisSplit {
+  int64_t outer, axis, inner;
+};
+
+Expected<AxisSplit> split(const Node &node, const Shape &shape) {
+  Expected<int64_t> axis = normalizeAxis(node.getInt("axis", -1), int64_t(shape.size()));
+  CUVIL_TRY(axis.status());
+  std::span<const int64_t> dims(shape);
+  return AxisSplit{numElements(dims.first(size_t(*axis))), shape[size_t(*axis)],
+                   numElements(dims.subspan(size_t(*axis) + 1))};
+}
+
+} // namespace
+
+Status inferSoftmax(InferContext &ctx) {
+  CUVIL_TRY(split(ctx.node(), ctx.inputShape(0)).status());
+  if (!isFloat(ctx.inputDType(0)))
+    return ctx.error("expects a float tensor");
+  ctx.setOutput(0, ctx.inputType(0));
+  return Status::success();
+}
+
+Status evalSoftmax(const Node &node, const Tensor &x, Tensor &y, bool log) {
+  Expected<AxisSplit> s = split(node, x.shape());
+  CUVIL_TRY(s.status());
+  for (int64_t o = 0; o < s->outer; ++o)
+    for (int64_t i = 0; i < s->inner; ++i) {
+      auto at = [&](int64_t a) { return (o * s->axis + a) * s->inner + i; };
+      double maxValue = -INFINITY, sum = 0;
+      for (int64_t a = 0; a < s->axis; ++a)
+        maxValue = std::max(maxValue, x.getDouble(at(a)));
+      for (int64_t a = 0; a < s->axis; ++a)
+        sum += std::exp(x.getDouble(at(a)) - maxValue);
+      for (int64_t a = 0; a < s->axis; ++a) {
+        double shifted = x.getDouble(at(a)) - maxValue;
+        y.setDouble(at(a), log ? shifted - std::log(sum) : std::exp(shifted) / sum);
+      }
+    }
+  return Status::success();
+}
+
+Status lowerSoftmax(const Node &node, LoweringContext &ctx, bool log) {
+  if (node.input(0)->type().dtype != DType::F32)
+    return Status::error("only f32 is supported");
+  Expected<AxisSplit> s = split(node, node.input(0)->type().shape);
+  CUVIL_TRY(s.status());
+  ctx.callKernel("cuvil_softmax_f32",
+                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
+                  KernelArg::constant(s->axis), KernelArg::constant(s->inner),
+                  KernelArg::constant(log ? 1 : 0)},
+                 s->outer * s->inner);
+  return Status::success();
+}
+
+} // namespace cuvil::ops

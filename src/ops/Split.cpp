@@ -1,0 +1,98 @@
+// Split: cuts the input along `axis` into the sizes of the constant `split`
+// input, or into equal parts (num_outputs, opset 18, or one per result).
+#include "OpSupport.h"
+
+namespace cuvil::ops {
+namespace {
+
+Expected<std::vector<int64_t>> splitSizes(const Node &node, int64_t dim) {
+  size_t parts = node.numOutputs();
+  if (node.hasInput(1)) {
+    const Value *split = node.input(1);
+    if (!split->isConstant())
+      return Status::error("the split sizes must be known at compile time");
+    std::vector<int64_t> sizes = split->constant().toInt64s();
+    int64_t total = 0;
+    for (int64_t size : sizes)
+      total += size;
+    if (sizes.size() != parts || total != dim)
+      return Status::error(
+          fmt::format("split sizes [{}] do not cut a dimension of {} into {} parts",
+                      fmt::join(sizes, ","), dim, parts));
+    return sizes;
+  }
+  // Equal parts, the last one smaller when the dimension does not divide.
+  int64_t chunk = (dim + int64_t(parts) - 1) / int64_t(parts);
+  std::vector<int64_t> sizes;
+  for (size_t i = 0; i < parts; ++i)
+    sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - chunk * int64_t(i))));
+  return sizes;
+}
+
+Status infer(InferContext &ctx) {
+  const Shape &in = ctx.inputShape(0);
+  Expected<int64_t> axis = normalizeAxis(ctx.node().getInt("axis", 0), int64_t(in.size()));
+  CUVIL_TRY(axis.status());
+  if (ctx.node().hasAttr("num_outputs") &&
+      ctx.node().getInt("num_outputs", 0) != int64_t(ctx.node().numOutputs()))
+    return ctx.error("num_outputs is {} but the node has {} results",
+                     ctx.node().getInt("num_outputs", 0), ctx.node().numOutputs());
+  Expected<std::vector<int64_t>> sizes = splitSizes(ctx.node(), in[size_t(*axis)]);
+  CUVIL_TRY(sizes.status());
+  for (size_t i = 0; i < sizes->size(); ++i) {
+    Shape out = in;
+    out[size_t(*axis)] = (*sizes)[i];
+    ctx.setOutput(i, TensorType{ctx.inputDType(0), out});
+  }
+  return Status::success();
+}
+
+template <typename Copy> void forEachPart(const Node &node, Copy copy) {
+  const Shape &in = node.input(0)->type().shape;
+  int64_t axis = *normalizeAxis(node.getInt("axis", 0), int64_t(in.size()));
+  int64_t stride = contiguousStrides(in)[size_t(axis)];
+  std::vector<int64_t> sizes = *splitSizes(node, in[size_t(axis)]);
+  int64_t position = 0;
+  for (size_t i = 0; i < sizes.size(); ++i) {
+    copy(i, position * stride);
+    position += sizes[i];
+  }
+}
+
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  std::vector<int64_t> inStrides = contiguousStrides(in[0]->shape());
+  forEachPart(node, [&](size_t i, int64_t offset) {
+    copyStrided(*in[0], offset, inStrides, out[i], 0, contiguousStrides(out[i].shape()),
+                out[i].shape());
+  });
+  return Status::success();
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  const Value *input = node.input(0);
+  std::vector<int64_t> inStrides = contiguousStrides(input->type().shape);
+  int64_t elementSize = int64_t(dtypeSize(input->type().dtype));
+  Status status;
+  forEachPart(node, [&](size_t i, int64_t offset) {
+    const Shape &shape = node.output(i)->type().shape;
+    if (status.ok())
+      status = emitStridedCopy(ctx, input, offset * elementSize, inStrides, node.output(i), 0,
+                               contiguousStrides(shape), shape);
+  });
+  return status;
+}
+
+} // namespace
+
+extern const OpDefinition kSplitOp = {
+    OpSchema{"Split",
+             1,
+             2,
+             1,
+             1 << 20,
+             {{"axis", AttrKind::Int}, {"num_outputs", AttrKind::Int}},
+             infer,
+             eval},
+    lower};
+
+} // namespace cuvil::ops

@@ -1,0 +1,28 @@
+// Sliding-window geometry shared by Conv and the pooling ops: kernel,
+// strides, dilations, pads (explicit or from auto_pad) and output sizes.
+#pragma once
+
+#include "OpSupport.h"
+
+namespace cuvil::ops {
+
+struct WindowGeometry {
+  std::vector<int64_t> input, kernel, strides, dilations, padsBegin, padsEnd, output;
+
+  // The 2-D view kernels take: 1-D windows become 1 x W.
+  struct Window2D {
+    int64_t H, W, KH, KW, SH, SW, DH, DW, PT, PL, PB, PR, OH, OW;
+  };
+  Window2D as2D() const;
+};
+
+// `spatial` are the input's spatial dims, `kernel` the window size.
+// ceil_mode rounds output sizes up (pooling), dropping a last window that
+// would start inside the end padding, as ONNX Runtime does.
+Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
+                                        const std::vector<int64_t> &kernel, bool ceilMode);
+
+// Attributes every windowed op accepts.
+std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra);
+
+} // namespace cuvil::ops

@@ -1,0 +1,149 @@
+// canonicalize: rewrites ops into the smaller set the backend lowers, one
+// rewrite per op in a table:
+//   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
+//   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
+//   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
+//                         b = B - mean * a, shaped [C, 1, ...] (folds when
+//                         the parameters are constants)
+#include "PassUtils.h"
+
+#include "cuvil/passes/Passes.h"
+
+#include <array>
+
+namespace cuvil {
+namespace {
+
+Value *scalarConstant(Graph &graph, float value, const std::string &name) {
+  return graph.addConstant(name, Tensor::scalarF32(value));
+}
+
+Status forwardInput(Graph &graph, Node &node) {
+  graph.replaceAllUsesWith(node.output(0), node.input(0));
+  if (node.numOutputs() > 1 &&
+      (!node.output(1)->uses().empty() || node.output(1)->isGraphOutput())) {
+    Tensor mask(node.output(1)->type());
+    for (int64_t i = 0, n = mask.numElements(); i < n; ++i)
+      mask.setInt(i, 1);
+    graph.replaceAllUsesWith(node.output(1), graph.addConstant(node.output(1)->name(), mask));
+  }
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
+Status rewriteGemm(Graph &graph, Node &gemm) {
+  std::string base = gemm.output(0)->name();
+  Value *a = gemm.input(0), *b = gemm.input(1);
+  if (gemm.getInt("transA", 0)) {
+    Expected<Value *> t = insertNode(graph, "Transpose", {a}, &gemm, base + ".At");
+    CUVIL_TRY(t.status());
+    a = *t;
+  }
+  if (gemm.getInt("transB", 0)) {
+    Expected<Value *> t = insertNode(graph, "Transpose", {b}, &gemm, base + ".Bt");
+    CUVIL_TRY(t.status());
+    b = *t;
+  }
+  float alpha = gemm.getFloat("alpha", 1.0f), beta = gemm.getFloat("beta", 1.0f);
+  // Scaling constant weights folds away; otherwise scale the product.
+  if (alpha != 1.0f && b->isConstant()) {
+    Expected<Value *> scaled = insertNode(
+        graph, "Mul", {b, scalarConstant(graph, alpha, base + ".alpha")}, &gemm, base + ".Bs");
+    CUVIL_TRY(scaled.status());
+    b = *scaled;
+    alpha = 1.0f;
+  }
+  Expected<Value *> product = insertNode(graph, "MatMul", {a, b}, &gemm, base + ".mm");
+  CUVIL_TRY(product.status());
+  Value *result = *product;
+  if (alpha != 1.0f) {
+    Expected<Value *> scaled =
+        insertNode(graph, "Mul", {result, scalarConstant(graph, alpha, base + ".alpha")}, &gemm,
+                   base + ".scaled");
+    CUVIL_TRY(scaled.status());
+    result = *scaled;
+  }
+  if (Value *c = gemm.input(2); c && beta != 0.0f) {
+    if (beta != 1.0f) {
+      Expected<Value *> scaledC = insertNode(
+          graph, "Mul", {c, scalarConstant(graph, beta, base + ".beta")}, &gemm, base + ".Cs");
+      CUVIL_TRY(scaledC.status());
+      c = *scaledC;
+    }
+    Expected<Value *> sum = insertNode(graph, "Add", {result, c}, &gemm, base + ".bias");
+    CUVIL_TRY(sum.status());
+    result = *sum;
+  }
+  graph.replaceAllUsesWith(gemm.output(0), result);
+  graph.eraseNode(&gemm);
+  return Status::success();
+}
+
+Status rewriteBatchNorm(Graph &graph, Node &bn) {
+  std::string base = bn.output(0)->name();
+  int64_t rank = bn.input(0)->type().rank();
+  auto add = [&](const std::string &op, std::vector<Value *> inputs, const std::string &suffix) {
+    return insertNode(graph, op, inputs, &bn, base + suffix);
+  };
+  Expected<Value *> shifted =
+      add("Add", {bn.input(4), scalarConstant(graph, bn.getFloat("epsilon", 1e-5f), base + ".eps")},
+          ".var");
+  CUVIL_TRY(shifted.status());
+  Expected<Value *> deviation = add("Sqrt", {*shifted}, ".std");
+  CUVIL_TRY(deviation.status());
+  Expected<Value *> a = add("Div", {bn.input(1), *deviation}, ".a");
+  CUVIL_TRY(a.status());
+  Expected<Value *> meanA = add("Mul", {bn.input(3), *a}, ".ma");
+  CUVIL_TRY(meanA.status());
+  Expected<Value *> b = add("Sub", {bn.input(2), *meanA}, ".b");
+  CUVIL_TRY(b.status());
+  // [C] -> [C, 1, ..., 1] so that it broadcasts along dim 1 of x.
+  std::vector<int64_t> perChannel(size_t(rank - 1), 1);
+  perChannel[0] = -1;
+  Value *shape = graph.addConstant(base + ".shape",
+                                   Tensor::fromInt64s(perChannel, {int64_t(perChannel.size())}));
+  Expected<Value *> a2 = add("Reshape", {*a, shape}, ".a2");
+  CUVIL_TRY(a2.status());
+  Expected<Value *> b2 = add("Reshape", {*b, shape}, ".b2");
+  CUVIL_TRY(b2.status());
+  Expected<Value *> scaled = add("Mul", {bn.input(0), *a2}, ".scaled");
+  CUVIL_TRY(scaled.status());
+  Expected<Value *> result = add("Add", {*scaled, *b2}, ".affine");
+  CUVIL_TRY(result.status());
+  graph.replaceAllUsesWith(bn.output(0), *result);
+  graph.eraseNode(&bn);
+  return Status::success();
+}
+
+struct Rewrite {
+  std::string_view op;
+  Status (*apply)(Graph &, Node &);
+};
+
+constexpr std::array<Rewrite, 4> kRewrites = {{
+    {"Identity", forwardInput},
+    {"Dropout", forwardInput},
+    {"Gemm", rewriteGemm},
+    {"BatchNormalization", rewriteBatchNorm},
+}};
+
+} // namespace
+
+Status runCanonicalize(Graph &graph, PassContext &) {
+  std::vector<Node *> nodes;
+  for (const auto &node : graph.nodes())
+    nodes.push_back(node.get());
+  for (Node *node : nodes) {
+    for (const Rewrite &rewrite : kRewrites) {
+      if (node->op() != rewrite.op)
+        continue;
+      std::string where = node->describe(); // the rewrite erases the node
+      CUVIL_TRY(rewrite.apply(graph, *node).withContext(where));
+      break;
+    }
+  }
+  graph.eraseUnusedConstants();
+  return Status::success();
+}
+
+} // namespace cuvil

@@ -1,0 +1,205 @@
+// fuse-epilogues: folds the elementwise tail of a Conv or MatMul into one
+// fused op whose kernel applies it before storing:
+//   Conv   -> [Add bias] -> [Add residual] -> [activation]   => cuvil.FusedConv
+//   MatMul -> [Add bias]                   -> [activation]   => cuvil.FusedMatMul
+// A bias is a constant broadcasting along the output channel (Conv: [M,1,1],
+// MatMul: [N]); a residual is any tensor of the result's shape. Each absorbed
+// value must have no other use. The fused node takes the place of the last
+// absorbed node, where all its inputs are defined.
+#include "PassUtils.h"
+
+#include "cuvil/passes/Passes.h"
+
+#include <array>
+
+namespace cuvil {
+namespace {
+
+struct ActivationPattern {
+  std::string_view op;
+  // activation_params from the node, or false when it cannot be fused.
+  bool (*params)(const Node &node, std::vector<float> &params);
+};
+
+bool noParams(const Node &, std::vector<float> &) { return true; }
+
+bool clipParams(const Node &node, std::vector<float> &params) {
+  float bounds[2] = {-INFINITY, INFINITY};
+  for (size_t i = 1; i < 3; ++i) {
+    const Value *bound = node.input(i);
+    if (!bound)
+      continue;
+    if (!bound->isConstant() || bound->constant().numElements() != 1)
+      return false;
+    bounds[i - 1] = float(bound->constant().getDouble(0));
+  }
+  params = {bounds[0], bounds[1]};
+  return true;
+}
+
+constexpr std::array<ActivationPattern, 8> kActivations = {{
+    {"Relu", noParams},
+    {"Clip", clipParams},
+    {"Sigmoid", noParams},
+    {"Tanh", noParams},
+    {"HardSwish", noParams},
+    {"LeakyRelu",
+     [](const Node &node, std::vector<float> &params) {
+       params = {node.getFloat("alpha", 0.01f)};
+       return true;
+     }},
+    {"HardSigmoid",
+     [](const Node &node, std::vector<float> &params) {
+       params = {node.getFloat("alpha", 0.2f), node.getFloat("beta", 0.5f)};
+       return true;
+     }},
+    {"Gelu", [](const Node &node,
+                std::vector<float> &) { return node.getString("approximate", "none") == "none"; }},
+}};
+
+// The single node consuming `value`, if `value` has exactly one use.
+Node *soleUser(const Value *value) { return value->hasOneUse() ? value->uses()[0].node : nullptr; }
+
+// The operand of binary `add` that is not `value`.
+Value *otherOperand(const Node &add, const Value *value) {
+  return add.input(0) == value ? add.input(1) : add.input(0);
+}
+
+// A constant that adds one value per output channel `channels` along `axis`
+// counted from the end (Conv: axis 3 of [.., M, H, W]; MatMul: the last).
+std::optional<Tensor> channelBias(const Value *value, int64_t channels, size_t fromEnd,
+                                  int64_t outRank) {
+  if (!value->isConstant() || value->type().dtype != DType::F32)
+    return std::nullopt;
+  const Shape &shape = value->type().shape;
+  if (int64_t(shape.size()) > outRank || value->type().numElements() != channels)
+    return std::nullopt;
+  // Every dim but the channel one must be 1.
+  for (size_t i = 0; i < shape.size(); ++i) {
+    bool channelDim = shape.size() - i == fromEnd;
+    if (!channelDim && shape[i] != 1)
+      return std::nullopt;
+    if (channelDim && shape[i] != channels)
+      return std::nullopt;
+  }
+  return value->constant().reshaped({channels});
+}
+
+struct Fusion {
+  Node *root;
+  std::optional<Tensor> bias;
+  Value *residual = nullptr;
+  std::string activation;
+  std::vector<float> activationParams;
+  Value *result; // the value the fused node replaces
+  Node *last;    // the last absorbed node
+  std::vector<Node *> absorbed;
+};
+
+Fusion match(Node &root) {
+  bool conv = root.op() == "Conv";
+  Fusion fusion{&root};
+  fusion.result = root.output(0);
+  fusion.last = &root;
+  const Shape &outShape = root.output(0)->type().shape;
+  int64_t channels = conv ? outShape[1] : outShape.back();
+  size_t channelFromEnd = conv ? outShape.size() - 1 : 1;
+  if (conv && root.hasInput(2))
+    fusion.bias = root.input(2)->constant();
+
+  Node *next = soleUser(fusion.result);
+  // Bias: a constant per-channel Add (summed into the Conv's own bias).
+  if (next && next->op() == "Add") {
+    std::optional<Tensor> bias = channelBias(otherOperand(*next, fusion.result), channels,
+                                             channelFromEnd, int64_t(outShape.size()));
+    if (bias && (!conv || !root.hasInput(2) || root.input(2)->isConstant())) {
+      if (fusion.bias) {
+        for (int64_t c = 0; c < channels; ++c)
+          bias->setDouble(c, bias->getDouble(c) + fusion.bias->getDouble(c));
+      }
+      fusion.bias = std::move(bias);
+      fusion.absorbed.push_back(next);
+      fusion.result = next->output(0);
+      fusion.last = next;
+      next = soleUser(fusion.result);
+    }
+  }
+  // Residual: a same-shaped Add (Conv only).
+  if (conv && next && next->op() == "Add") {
+    Value *other = otherOperand(*next, fusion.result);
+    if (other != fusion.result && other->type() == fusion.result->type()) {
+      fusion.residual = other;
+      fusion.absorbed.push_back(next);
+      fusion.result = next->output(0);
+      fusion.last = next;
+      next = soleUser(fusion.result);
+    }
+  }
+  // Activation.
+  if (next) {
+    for (const ActivationPattern &pattern : kActivations) {
+      std::vector<float> params;
+      if (next->op() == pattern.op && pattern.params(*next, params)) {
+        fusion.activation = std::string(pattern.op);
+        fusion.activationParams = params;
+        fusion.absorbed.push_back(next);
+        fusion.result = next->output(0);
+        fusion.last = next;
+        break;
+      }
+    }
+  }
+  return fusion;
+}
+
+void apply(Graph &graph, Fusion &fusion) {
+  Node &root = *fusion.root;
+  bool conv = root.op() == "Conv";
+  std::vector<Value *> inputs = {root.input(0), root.input(1)};
+  if (fusion.bias)
+    inputs.push_back(graph.addConstant(root.output(0)->name() + ".bias", *fusion.bias));
+  if (fusion.residual) {
+    if (!fusion.bias)
+      inputs.push_back(nullptr);
+    inputs.push_back(fusion.residual);
+  }
+  Node *fused = graph.addNode(conv ? "cuvil.FusedConv" : "cuvil.FusedMatMul", inputs,
+                              {fusion.result->name() + ".fused"}, fusion.last);
+  fused->setName(root.name());
+  for (const auto &[name, attr] : root.attributes())
+    fused->setAttr(name, attr);
+  if (!fusion.activation.empty()) {
+    fused->setAttr("activation", fusion.activation);
+    if (!fusion.activationParams.empty())
+      fused->setAttr("activation_params", fusion.activationParams);
+  }
+  fused->output(0)->setType(fusion.result->type());
+  graph.replaceAllUsesWith(fusion.result, fused->output(0));
+  for (auto it = fusion.absorbed.rbegin(); it != fusion.absorbed.rend(); ++it)
+    graph.eraseNode(*it);
+  graph.eraseNode(&root);
+}
+
+} // namespace
+
+Status runFuseEpilogues(Graph &graph, PassContext &) {
+  std::vector<Node *> roots;
+  for (const auto &node : graph.nodes()) {
+    if (node->output(0)->type().dtype != DType::F32)
+      continue;
+    bool conv = node->op() == "Conv" && (!node->hasInput(2) || node->input(2)->isConstant());
+    bool matMul = node->op() == "MatMul" && node->input(0)->type().rank() >= 2 &&
+                  node->input(1)->type().rank() >= 2;
+    if (conv || matMul)
+      roots.push_back(node.get());
+  }
+  for (Node *root : roots) {
+    Fusion fusion = match(*root);
+    if (!fusion.absorbed.empty())
+      apply(graph, fusion);
+  }
+  graph.eraseUnusedConstants();
+  return Status::success();
+}
+
+} // namespace cuvil

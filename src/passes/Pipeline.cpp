@@ -1,0 +1,64 @@
+#include "cuvil/passes/Pipeline.h"
+
+#include "cuvil/ir/Printer.h"
+#include "cuvil/ir/Verifier.h"
+#include "cuvil/passes/Passes.h"
+
+#include <algorithm>
+#include <array>
+#include <fmt/format.h>
+
+namespace cuvil {
+namespace {
+
+// The compilation pipeline, in order. Every entry has a lit test in
+// tests/lit/passes/<name>.cir.
+constexpr std::array<PassInfo, 9> kPipeline = {{
+    {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference},
+    {"fold-batchnorm", "merge BatchNormalization into the preceding Conv", runFoldBatchNorm},
+    {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
+     runCanonicalize},
+    {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},
+    {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
+    {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
+    {"materialize-outputs", "give every graph output a node writing it", runMaterializeOutputs},
+    {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
+    {"plan-memory", "assign arena offsets by liveness", runPlanMemory},
+}};
+
+} // namespace
+
+std::span<const PassInfo> defaultPipeline() { return kPipeline; }
+
+const PassInfo *findPass(std::string_view name) {
+  for (const PassInfo &pass : kPipeline)
+    if (pass.name == name)
+      return &pass;
+  return nullptr;
+}
+
+std::vector<std::string_view> passNames() {
+  std::vector<std::string_view> names;
+  for (const PassInfo &pass : kPipeline)
+    if (std::find(names.begin(), names.end(), pass.name) == names.end())
+      names.push_back(pass.name);
+  return names;
+}
+
+Status runPasses(Graph &graph, std::span<const PassInfo *const> passes, PassContext &context,
+                 const PipelineOptions &options) {
+  for (const PassInfo *pass : passes) {
+    CUVIL_TRY(pass->run(graph, context).withContext(fmt::format("in pass {}", pass->name)));
+    if (options.verifyEach)
+      CUVIL_TRY(
+          verifyGraph(graph).withContext(fmt::format("IR invalid after pass {}", pass->name)));
+    bool print = options.printAfterAll || options.printAfter.count(pass->name);
+    if (print && options.printStream) {
+      *options.printStream << "// ----- IR after " << pass->name << " -----\n";
+      printGraph(graph, *options.printStream, PrintOptions{/*elideLargeConstants=*/true});
+    }
+  }
+  return Status::success();
+}
+
+} // namespace cuvil

@@ -1,0 +1,79 @@
+#include "DType.h"
+
+#include "cuvil/runtime/ModelABI.h"
+
+#include <array>
+#include <bit>
+#include <cmath>
+
+namespace cuvil::runtime {
+namespace {
+
+// bf16 comes after u16 so that a '<u2' .npy file reads back as u16.
+constexpr std::array<DTypeInfo, 13> kDTypes = {{
+    {CUVIL_DTYPE_F32, "f32", 4, "f4"},
+    {CUVIL_DTYPE_F16, "f16", 2, "f2"},
+    {CUVIL_DTYPE_F64, "f64", 8, "f8"},
+    {CUVIL_DTYPE_I8, "i8", 1, "i1"},
+    {CUVIL_DTYPE_U8, "u8", 1, "u1"},
+    {CUVIL_DTYPE_I16, "i16", 2, "i2"},
+    {CUVIL_DTYPE_U16, "u16", 2, "u2"},
+    {CUVIL_DTYPE_I32, "i32", 4, "i4"},
+    {CUVIL_DTYPE_U32, "u32", 4, "u4"},
+    {CUVIL_DTYPE_I64, "i64", 8, "i8"},
+    {CUVIL_DTYPE_U64, "u64", 8, "u8"},
+    {CUVIL_DTYPE_BOOL, "bool", 1, "b1"},
+    {CUVIL_DTYPE_BF16, "bf16", 2, "u2"},
+}};
+
+} // namespace
+
+const DTypeInfo *findDType(int32_t code) {
+  for (const DTypeInfo &entry : kDTypes)
+    if (entry.code == code)
+      return &entry;
+  return nullptr;
+}
+
+const DTypeInfo *findDTypeByNpyType(std::string_view npyType) {
+  for (const DTypeInfo &entry : kDTypes)
+    if (entry.npyType == npyType)
+      return &entry;
+  return nullptr;
+}
+
+std::string dtypeName(int32_t code) {
+  if (const DTypeInfo *info = findDType(code))
+    return std::string(info->name);
+  // Name the ONNX types a user is likely to meet so that rejections are clear.
+  switch (code) {
+  case 0:
+    return "undefined";
+  case 8:
+    return "string";
+  case 14:
+    return "complex64";
+  case 15:
+    return "complex128";
+  default:
+    return "ONNX data type " + std::to_string(code);
+  }
+}
+
+float halfToFloat(uint16_t bits) {
+  uint32_t sign = uint32_t(bits & 0x8000u) << 16;
+  uint32_t exponent = (bits >> 10) & 0x1fu;
+  uint32_t mantissa = bits & 0x3ffu;
+  if (exponent == 0x1f)
+    return std::bit_cast<float>(sign | 0x7f800000u | (mantissa << 13));
+  if (exponent == 0) {
+    // Zero or subnormal: mantissa * 2^-24, exact in float.
+    float magnitude = std::ldexp(float(mantissa), -24);
+    return sign ? -magnitude : magnitude;
+  }
+  return std::bit_cast<float>(sign | ((exponent + 112) << 23) | (mantissa << 13));
+}
+
+float bfloat16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
+
+} // namespace cuvil::runtime

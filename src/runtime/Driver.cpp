@@ -1,0 +1,99 @@
+#include "Driver.h"
+
+#include "BenchStats.h"
+#include "CommandLine.h"
+#include "Inputs.h"
+#include "Outputs.h"
+#include "Report.h"
+#include "ThreadPool.h"
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <new>
+#include <stdexcept>
+
+namespace cuvil::runtime {
+namespace {
+
+int64_t monotonicNs() {
+  timespec now;
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelRunFn runModel) {
+  // Checked before anything else reads the struct, whose layout it versions.
+  if (model.abi_version != CUVIL_ABI_VERSION)
+    throw std::runtime_error("the model was compiled for runtime ABI version " +
+                             std::to_string(model.abi_version) + ", but this runtime implements " +
+                             std::to_string(CUVIL_ABI_VERSION));
+  Options options = parseCommandLine(argc, argv);
+  if (options.help) {
+    std::fputs(usage(argc > 0 ? argv[0] : "infer.bin").c_str(), stdout);
+    return 0;
+  }
+  if (options.info) {
+    printModelInfo(stdout, model, options.json);
+    return 0;
+  }
+
+  std::vector<HostTensor> inputs = loadInputs(options.inputs, model);
+  std::vector<HostTensor> outputs = allocateOutputs(model);
+  std::vector<void *> inputPtrs, outputPtrs;
+  for (HostTensor &tensor : inputs)
+    inputPtrs.push_back(tensor.data());
+  for (HostTensor &tensor : outputs)
+    outputPtrs.push_back(tensor.data());
+  unsigned threads = options.threads.value_or(availableCpus());
+  setNumThreads(threads);
+
+  if (!options.benchRuns) {
+    runModel(inputPtrs.data(), outputPtrs.data());
+    if (options.outputDir)
+      writeOutputs(*options.outputDir, model, outputs);
+    else
+      printOutputSummary(stdout, model, outputs);
+    return 0;
+  }
+
+  uint64_t totalRuns = options.warmupRuns + *options.benchRuns;
+  std::vector<double> samplesMs;
+  samplesMs.reserve(*options.benchRuns);
+  for (uint64_t i = 0; i < totalRuns; ++i) {
+    int64_t start = monotonicNs();
+    runModel(inputPtrs.data(), outputPtrs.data());
+    int64_t elapsedNs = monotonicNs() - start;
+    if (i >= options.warmupRuns)
+      samplesMs.push_back(double(elapsedNs) * 1e-6);
+    // Written between runs so that the file I/O stays out of every sample.
+    if (i == 0 && options.outputDir)
+      writeOutputs(*options.outputDir, model, outputs);
+  }
+  printBenchReport(stdout, model, computeBenchStats(std::move(samplesMs)), options.warmupRuns,
+                   threads, options.json);
+  return 0;
+}
+
+} // namespace
+
+int runInfer(int argc, const char *const *argv, const cuvil_model_info &model,
+             ModelRunFn runModel) {
+  try {
+    int status = run(argc, argv, model, runModel);
+    // Report a full disk or closed pipe instead of exiting 0 with lost output.
+    if (std::fflush(stdout) != 0)
+      throw std::runtime_error(std::string("cannot write to standard output: ") +
+                               std::strerror(errno));
+    return status;
+  } catch (const std::bad_alloc &) {
+    std::fprintf(stderr, "error: out of memory\n");
+  } catch (const std::exception &error) {
+    std::fprintf(stderr, "error: %s\n", error.what());
+  }
+  return 1;
+}
+
+} // namespace cuvil::runtime

@@ -1,0 +1,60 @@
+#include "HostTensor.h"
+
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace cuvil::runtime {
+
+uint64_t checkedNumElements(const std::vector<int64_t> &shape) {
+  uint64_t count = 1;
+  for (int64_t dim : shape) {
+    if (dim < 0)
+      throw std::runtime_error("shape " + formatShape(shape) + " has a negative dimension");
+    if (__builtin_mul_overflow(count, uint64_t(dim), &count))
+      throw std::runtime_error("shape " + formatShape(shape) + " is too large");
+  }
+  return count;
+}
+
+size_t checkedByteSize(const DTypeInfo &info, const std::vector<int64_t> &shape) {
+  size_t bytes;
+  // Cap at PTRDIFF_MAX: no object can be larger, and offsets must stay signed.
+  if (__builtin_mul_overflow(checkedNumElements(shape), info.size, &bytes) ||
+      bytes > size_t(PTRDIFF_MAX))
+    throw std::runtime_error("shape " + formatShape(shape) + " is too large");
+  return bytes;
+}
+
+HostTensor::HostTensor(int32_t dtype, std::vector<int64_t> shape)
+    : dtype_(dtype), shape_(std::move(shape)) {
+  const DTypeInfo *info = findDType(dtype);
+  if (!info)
+    throw std::runtime_error("unsupported data type " + dtypeName(dtype));
+  numElements_ = checkedNumElements(shape_);
+  byteSize_ = checkedByteSize(*info, shape_);
+  // Never hand the model a null pointer, even for an empty tensor.
+  size_t allocBytes = byteSize_ ? byteSize_ : kTensorAlignment;
+  data_.reset(
+      static_cast<std::byte *>(::operator new[](allocBytes, std::align_val_t(kTensorAlignment))));
+  std::memset(data_.get(), 0, allocBytes);
+}
+
+void HostTensor::AlignedDelete::operator()(std::byte *ptr) const {
+  ::operator delete[](ptr, std::align_val_t(kTensorAlignment));
+}
+
+std::string formatShape(const std::vector<int64_t> &shape) {
+  if (shape.empty())
+    return "scalar";
+  std::string text;
+  for (size_t i = 0; i < shape.size(); ++i) {
+    if (i)
+      text += 'x';
+    text += std::to_string(shape[i]);
+  }
+  return text;
+}
+
+} // namespace cuvil::runtime

@@ -1,0 +1,32 @@
+#ifndef CUVIL_RUNTIME_OUTPUTS_H
+#define CUVIL_RUNTIME_OUTPUTS_H
+
+#include "HostTensor.h"
+#include "cuvil/runtime/ModelABI.h"
+
+#include <cstdio>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuvil::runtime {
+
+/// Zero-filled buffers for every model output, in model order.
+std::vector<HostTensor> allocateOutputs(const cuvil_model_info &model);
+
+/// The file --output-dir writes an output to: its name with every character
+/// outside [A-Za-z0-9._-] replaced by '_', plus ".npy".
+std::string outputFileName(std::string_view outputName);
+
+/// Writes every output to dir/<outputFileName>, creating dir if needed.
+/// Throws if two outputs would share a file or a write fails.
+void writeOutputs(const std::string &dir, const cuvil_model_info &model,
+                  const std::vector<HostTensor> &outputs);
+
+/// Prints each output's name, dtype, shape and first few values.
+void printOutputSummary(std::FILE *out, const cuvil_model_info &model,
+                        const std::vector<HostTensor> &outputs);
+
+} // namespace cuvil::runtime
+
+#endif // CUVIL_RUNTIME_OUTPUTS_H

@@ -1,0 +1,123 @@
+#include "Report.h"
+
+#include "HostTensor.h"
+#include "Inputs.h"
+#include "NpyFormat.h"
+#include "Outputs.h"
+
+#include <string>
+#include <string_view>
+
+namespace cuvil::runtime {
+namespace {
+
+// The model's strings come from the compiler; tolerate a null one anyway.
+const char *text(const char *s) { return s ? s : ""; }
+
+std::string jsonString(std::string_view s) {
+  std::string quoted = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') {
+      quoted += '\\';
+      quoted += c;
+    } else if (uint8_t(c) < 0x20) {
+      char escape[8];
+      std::snprintf(escape, sizeof escape, "\\u%04x", unsigned(c));
+      quoted += escape;
+    } else {
+      quoted += c;
+    }
+  }
+  return quoted + '"';
+}
+
+std::string jsonTensor(const cuvil_tensor_info &info, bool isOutput) {
+  std::string shape;
+  for (int32_t d = 0; d < info.rank; ++d)
+    shape += (d ? ", " : "") + std::to_string(info.dims[d]);
+  std::string json = "{\"name\": " + jsonString(text(info.name)) +
+                     ", \"dtype\": " + jsonString(dtypeName(info.dtype)) + ", \"shape\": [" +
+                     shape + "]";
+  if (isOutput) {
+    json += ", \"file\": " + jsonString(outputFileName(text(info.name)));
+    if (const DTypeInfo *dtype = findDType(info.dtype))
+      json += ", \"npy_descr\": " + jsonString(npyDescr(*dtype));
+  }
+  return json + "}";
+}
+
+std::string jsonTensors(const cuvil_tensor_info *infos, uint32_t count, bool isOutput) {
+  std::string json = "[";
+  for (uint32_t i = 0; i < count; ++i)
+    json += (i ? ", " : "") + jsonTensor(infos[i], isOutput);
+  return json + "]";
+}
+
+void printTensorLine(std::FILE *out, const cuvil_tensor_info &info, bool isOutput) {
+  std::string line = "  " + std::string(text(info.name)) + ": " + dtypeName(info.dtype) + " " +
+                     formatShape(modelShape(info));
+  if (isOutput) {
+    line += " -> " + outputFileName(text(info.name));
+    if (info.dtype == CUVIL_DTYPE_BF16)
+      line += " (as '<u2' raw bfloat16 bits: numpy has no bfloat16)";
+  }
+  std::fprintf(out, "%s\n", line.c_str());
+}
+
+} // namespace
+
+void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
+  if (json) {
+    std::fprintf(out,
+                 "{\"model_name\": %s, \"target\": %s, \"cpu\": %s, \"compiler_version\": %s, "
+                 "\"abi_version\": %u, \"arena_bytes\": %llu, \"weights_bytes\": %llu, "
+                 "\"inputs\": %s, \"outputs\": %s}\n",
+                 jsonString(text(model.model_name)).c_str(), jsonString(text(model.target)).c_str(),
+                 jsonString(text(model.cpu)).c_str(),
+                 jsonString(text(model.compiler_version)).c_str(), model.abi_version,
+                 (unsigned long long)model.arena_bytes, (unsigned long long)model.weights_bytes,
+                 jsonTensors(model.inputs, model.num_inputs, false).c_str(),
+                 jsonTensors(model.outputs, model.num_outputs, true).c_str());
+    return;
+  }
+  std::fprintf(out,
+               "model:         %s\n"
+               "target:        %s\n"
+               "cpu:           %s\n"
+               "compiler:      %s\n"
+               "arena bytes:   %llu\n"
+               "weights bytes: %llu\n"
+               "inputs:\n",
+               text(model.model_name), text(model.target), text(model.cpu),
+               text(model.compiler_version), (unsigned long long)model.arena_bytes,
+               (unsigned long long)model.weights_bytes);
+  for (uint32_t i = 0; i < model.num_inputs; ++i)
+    printTensorLine(out, model.inputs[i], false);
+  std::fprintf(out, "outputs:\n");
+  for (uint32_t i = 0; i < model.num_outputs; ++i)
+    printTensorLine(out, model.outputs[i], true);
+}
+
+void printBenchReport(std::FILE *out, const cuvil_model_info &model, const BenchStats &stats,
+                      uint64_t warmupRuns, unsigned threads, bool json) {
+  if (json) {
+    std::fprintf(out,
+                 "{\"model_name\": %s, \"runs\": %zu, \"warmup\": %llu, \"threads\": %u, "
+                 "\"median_ms\": %.6f, \"p90_ms\": %.6f, \"p99_ms\": %.6f, \"min_ms\": %.6f, "
+                 "\"max_ms\": %.6f, \"mean_ms\": %.6f, \"throughput_per_s\": %.3f}\n",
+                 jsonString(text(model.model_name)).c_str(), stats.runs,
+                 (unsigned long long)warmupRuns, threads, stats.medianMs, stats.p90Ms, stats.p99Ms,
+                 stats.minMs, stats.maxMs, stats.meanMs, stats.throughputPerSecond());
+    return;
+  }
+  std::fprintf(out,
+               "model:      %s\n"
+               "runs:       %zu timed after %llu warm-up, %u threads\n"
+               "latency ms: median %.6g  p90 %.6g  p99 %.6g  min %.6g  mean %.6g\n"
+               "throughput: %.1f inferences/s\n",
+               text(model.model_name), stats.runs, (unsigned long long)warmupRuns, threads,
+               stats.medianMs, stats.p90Ms, stats.p99Ms, stats.minMs, stats.meanMs,
+               stats.throughputPerSecond());
+}
+
+} // namespace cuvil::runtime

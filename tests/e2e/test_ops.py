@@ -1,0 +1,1062 @@
+#!/usr/bin/env python3
+"""End-to-end op tests: small ONNX models compiled by cuvil, checked against ONNX Runtime.
+
+Every case builds a model with onnx.helper, compiles it with
+`cuvil compile --target x86_64-linux`, runs the executable on seeded random
+inputs and compares each output with ONNX Runtime (ORT_ENABLE_ALL). Negative
+cases check that unsupported ops make `cuvil compile` fail naming every
+offending node, and that infer.bin rejects bad inputs.
+
+    python tests/e2e/test_ops.py --cuvil PATH [-k FILTER] [-j JOBS] [--list] [--workdir DIR]
+    python tests/e2e/test_ops.py --self-check        # no cuvil: ORT vs onnx.reference
+    python -m pytest tests/e2e/test_ops.py --cuvil PATH   (or CUVIL_BIN=PATH; or --self-check)
+
+--self-check replaces the compiled binary by onnx.reference.ReferenceEvaluator,
+which proves every generated model valid, accepted by ORT and that ORT agrees
+with the ONNX reference semantics the cases intend to test.
+"""
+
+import argparse
+import concurrent.futures
+import dataclasses
+import os
+import shutil
+import sys
+import tempfile
+import traceback
+import zlib
+from typing import Callable, Optional
+
+import numpy as np
+import onnx
+import onnxruntime as ort
+from onnx import helper, numpy_helper
+from onnx.reference import ReferenceEvaluator
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuvil_e2e as e2e  # noqa: E402
+
+F32, I64, I32, BOOL = np.float32, np.int64, np.int32, np.bool_
+INT64_MAX, INT64_MIN = np.iinfo(np.int64).max, np.iinfo(np.int64).min
+IR_VERSION = 8
+
+
+# --------------------------------------------------------------------------
+# Case description and model building
+# --------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class In:
+    """A runtime graph input: static shape, dtype and an optional value generator gen(rng, shape)."""
+    shape: tuple
+    dtype: type = F32
+    gen: Optional[Callable] = None
+
+    def sample(self, rng):
+        """Draw a seeded value for this input."""
+        if self.gen is not None:
+            value = self.gen(rng, self.shape)
+        elif self.dtype == BOOL:
+            value = rng.random(self.shape) < 0.5
+        elif np.issubdtype(self.dtype, np.integer):
+            value = rng.integers(-20, 20, self.shape)
+        else:
+            value = rng.standard_normal(self.shape)
+        return np.asarray(value).astype(self.dtype)
+
+
+def positive(rng, shape):
+    """Values in [0.5, 3): safe for Sqrt, Pow with fractional exponents."""
+    return rng.uniform(0.5, 3.0, shape)
+
+
+def nonzero(rng, shape):
+    """Values with |v| in [0.5, 2): safe divisors."""
+    return rng.choice([-1.0, 1.0], shape) * rng.uniform(0.5, 2.0, shape)
+
+
+def coarse(rng, shape):
+    """Small integers as floats, so that equality and zeros actually occur."""
+    return rng.integers(-2, 3, shape)
+
+
+def scaled(k):
+    """Standard normal values times k."""
+    return lambda rng, shape: rng.standard_normal(shape) * k
+
+
+def indices(n, negative=True):
+    """Valid Gather indices for an axis of size n (optionally negative ones too)."""
+    return lambda rng, shape: rng.integers(-n if negative else 0, n, shape)
+
+
+@dataclasses.dataclass
+class Case:
+    """One end-to-end test case.
+
+    kind: "compare" (outputs must match ORT), "compile_error" (cuvil compile
+    must exit 1 with every string of `expect` on stderr) or "bad_input"
+    (infer.bin run with `feeds` and `extra_args` must exit 1 with `expect`
+    on stderr). reference_bug: why onnx.reference gets this case wrong (the
+    self-check then compares ORT with ORT without graph optimisations).
+    """
+    name: str
+    model: onnx.ModelProto
+    feeds: dict
+    kind: str = "compare"
+    atol: float = e2e.DEFAULT_ATOL
+    rtol: float = e2e.DEFAULT_RTOL
+    expect: tuple = ()
+    extra_args: tuple = ()
+    reference_bug: str = ""  # filled in from REFERENCE_BUGS
+
+
+def _seed(name):
+    return zlib.crc32(name.encode())
+
+
+def make_model(nodes, inputs, outputs, inits=None, opset=17, opsets=(), infer=True, output_types=None):
+    """Build and check a ModelProto.
+
+    inputs: {name: In}; outputs: list of names, typed by shape inference unless
+    output_types ({name: (dtype, shape)}) is given; inits: {name: ndarray}
+    (float64 arrays are stored as float32). Shapes are inferred even with
+    output_types, which is for outputs that ONNX shape inference cannot type.
+    """
+    inits = {k: np.asarray(v) for k, v in (inits or {}).items()}
+    inits = {k: v.astype(F32) if v.dtype == np.float64 else v for k, v in inits.items()}
+    for i, node in enumerate(nodes):
+        if not node.name:
+            node.name = f"n{i}_{node.op_type}"
+    graph_inputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(np.dtype(s.dtype)), s.shape)
+                    for n, s in inputs.items()]
+    if output_types:
+        graph_outputs = [helper.make_tensor_value_info(n, helper.np_dtype_to_tensor_dtype(np.dtype(output_types[n][0])),
+                                                       output_types[n][1]) for n in outputs]
+    else:
+        graph_outputs = [helper.make_empty_tensor_value_info(n) for n in outputs]
+    graph = helper.make_graph(nodes, "test", graph_inputs, graph_outputs,
+                              initializer=[numpy_helper.from_array(v, k) for k, v in inits.items()])
+    model = helper.make_model(graph, ir_version=IR_VERSION, producer_name="cuvil-test_ops",
+                              opset_imports=[helper.make_opsetid("", opset)]
+                              + [helper.make_opsetid(d, v) for d, v in opsets])
+    if infer:
+        model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
+    onnx.checker.check_model(model, full_check=infer)
+    return model
+
+
+def feeds_for(name, inputs):
+    """Seeded random values for every runtime input."""
+    rng = np.random.default_rng(_seed(name))
+    return {n: spec.sample(rng) for n, spec in inputs.items()}
+
+
+def graph(name, nodes, inputs, outputs, inits=None, opset=17, output_types=None, **case_args):
+    """A comparison case from explicit nodes (output_types as in make_model)."""
+    model = make_model(nodes, inputs, outputs, inits, opset, output_types=output_types)
+    return Case(name, model, feeds_for(name, inputs), **case_args)
+
+
+def single(name, op_type, args, attrs=None, opset=17, outputs=1, output_types=None, **case_args):
+    """A comparison case with one node.
+
+    args: In -> runtime input; None -> omitted optional input; anything else
+    -> initializer (constant) with that value.
+    """
+    inputs, inits, names = {}, {}, []
+    for i, arg in enumerate(args):
+        if arg is None:
+            names.append("")
+        elif isinstance(arg, In):
+            names.append(f"in{i}")
+            inputs[names[-1]] = arg
+        else:
+            names.append(f"const{i}")
+            inits[names[-1]] = arg
+    while names and names[-1] == "":
+        names.pop()
+    outs = [f"out{j}" for j in range(outputs)]
+    node = helper.make_node(op_type, names, outs, name=op_type.lower(), **(attrs or {}))
+    return graph(name, [node], inputs, outs, inits, opset, output_types, **case_args)
+
+
+def node(op_type, inputs, outputs, **attrs):
+    """Shorthand for helper.make_node."""
+    return helper.make_node(op_type, inputs, outputs, **attrs)
+
+
+def i64(*values):
+    """int64 1-D constant."""
+    return np.array(values, dtype=I64)
+
+
+def f32(*values):
+    """float32 1-D constant."""
+    return np.array(values, dtype=F32)
+
+
+def scalar(value, dtype=F32):
+    """0-d constant."""
+    return np.array(value, dtype=dtype)
+
+
+# --------------------------------------------------------------------------
+# Op families
+# --------------------------------------------------------------------------
+
+def conv_cases():
+    """Conv: kernel sizes, strides, pads, dilations, groups, auto_pad, bias."""
+    rng = np.random.default_rng(1)
+
+    def w(*shape):
+        fan_in = int(np.prod(shape[1:]))
+        return rng.standard_normal(shape) / np.sqrt(fan_in)
+
+    def b(n):
+        return rng.standard_normal(n) * 0.1
+
+    specs = [
+        ("1x1_nobias", (1, 8, 7, 9), w(5, 8, 1, 1), None, {}),
+        ("1x1_stride2", (1, 8, 9, 9), w(16, 8, 1, 1), b(16), dict(strides=[2, 2])),
+        ("3x3_pad1_bias", (1, 3, 11, 13), w(4, 3, 3, 3), b(4), dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])),
+        ("3x3_nopad_batch2", (2, 3, 10, 9), w(6, 3, 3, 3), b(6), {}),
+        ("3x3_stride2_asym_pads", (1, 3, 12, 11), w(4, 3, 3, 3), b(4), dict(strides=[2, 2], pads=[1, 0, 0, 1])),
+        ("3x3_stride_2x1", (1, 2, 9, 8), w(3, 2, 3, 3), b(3), dict(strides=[2, 1], pads=[1, 1, 1, 1])),
+        ("5x5_pad2", (1, 4, 12, 12), w(8, 4, 5, 5), b(8), dict(pads=[2, 2, 2, 2])),
+        ("7x7_stride2_pad3", (1, 3, 29, 31), w(8, 3, 7, 7), b(8), dict(strides=[2, 2], pads=[3, 3, 3, 3])),
+        ("dilation2", (1, 3, 15, 15), w(4, 3, 3, 3), b(4), dict(dilations=[2, 2], pads=[2, 2, 2, 2])),
+        ("dilation_2x3_stride_1x2", (1, 3, 14, 17), w(4, 3, 3, 3), None, dict(dilations=[2, 3], strides=[1, 2])),
+        ("group2", (1, 4, 9, 9), w(6, 2, 3, 3), b(6), dict(group=2, pads=[1, 1, 1, 1])),
+        ("group4_1x1", (1, 8, 5, 6), w(8, 2, 1, 1), None, dict(group=4)),
+        ("depthwise_3x3", (1, 6, 10, 10), w(6, 1, 3, 3), b(6), dict(group=6, pads=[1, 1, 1, 1])),
+        ("depthwise_3x3_stride2", (1, 8, 15, 15), w(8, 1, 3, 3), b(8),
+         dict(group=8, strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("depthwise_multiplier2", (1, 3, 8, 8), w(6, 1, 3, 3), None, dict(group=3)),
+        ("depthwise_5x5", (1, 5, 11, 11), w(5, 1, 5, 5), b(5), dict(group=5, pads=[2, 2, 2, 2])),
+        ("kernel_1x3", (1, 3, 6, 7), w(4, 3, 1, 3), b(4), dict(pads=[0, 1, 0, 1])),
+        ("kernel_3x1_nonsquare_input", (1, 3, 5, 13), w(4, 3, 3, 1), b(4), dict(pads=[1, 0, 1, 0])),
+        ("same_upper_k2", (1, 3, 9, 9), w(4, 3, 2, 2), b(4), dict(auto_pad="SAME_UPPER")),
+        ("same_upper_stride2", (1, 3, 10, 12), w(4, 3, 3, 3), b(4), dict(auto_pad="SAME_UPPER", strides=[2, 2])),
+        ("same_lower_k2", (1, 3, 9, 9), w(4, 3, 2, 2), b(4), dict(auto_pad="SAME_LOWER")),
+        ("same_lower_stride2", (1, 3, 10, 12), w(4, 3, 3, 3), None, dict(auto_pad="SAME_LOWER", strides=[2, 2])),
+        ("valid", (1, 3, 8, 9), w(4, 3, 3, 3), b(4), dict(auto_pad="VALID")),
+        ("valid_stride2", (1, 3, 11, 11), w(4, 3, 3, 3), b(4), dict(auto_pad="VALID", strides=[2, 2])),
+        ("wide_channels", (1, 32, 6, 6), w(48, 32, 3, 3), b(48), dict(pads=[1, 1, 1, 1])),
+    ]
+    for name, x, weight, bias, attrs in specs:
+        args = [In(x), weight] + ([bias] if bias is not None else [])
+        yield single(f"conv/{name}", "Conv", args, attrs)
+    yield single("conv/weights_as_input", "Conv", [In((1, 3, 7, 7)), In((4, 3, 3, 3)), In((4,))],
+                 dict(pads=[1, 1, 1, 1]))
+
+
+def batchnorm_cases():
+    """BatchNormalization (inference) at opsets 9, 14, 15 and ranks 2-4, plus Conv+BN fusions."""
+    rng = np.random.default_rng(2)
+
+    def params(c):
+        return [rng.uniform(0.5, 1.5, c), rng.standard_normal(c) * 0.1,
+                rng.standard_normal(c) * 0.2, rng.uniform(0.5, 2.0, c)]
+
+    for opset in (9, 14, 15):
+        yield single(f"batchnorm/4d_opset{opset}", "BatchNormalization", [In((1, 5, 7, 9))] + params(5), opset=opset)
+    yield single("batchnorm/3d_eps1e-3", "BatchNormalization", [In((2, 3, 6))] + params(3), dict(epsilon=1e-3))
+    yield single("batchnorm/2d", "BatchNormalization", [In((4, 6))] + params(6))
+    yield single("batchnorm/batch3", "BatchNormalization", [In((3, 4, 5, 5))] + params(4), dict(epsilon=1e-2))
+    yield single("batchnorm/params_as_inputs", "BatchNormalization",
+                 [In((1, 4, 3, 3)), In((4,)), In((4,)), In((4,)), In((4,), gen=positive)])
+    weight = rng.standard_normal((6, 3, 3, 3)) / np.sqrt(27)
+    for bias in (True, False):
+        nodes = [node("Conv", ["x", "w"] + (["b"] if bias else []), ["c"], pads=[1, 1, 1, 1]),
+                 node("BatchNormalization", ["c", "s", "beta", "m", "v"], ["bn"]),
+                 node("Relu", ["bn"], ["y"])]
+        inits = dict(zip(["s", "beta", "m", "v"], params(6)), w=weight, b=rng.standard_normal(6) * 0.1)
+        if not bias:
+            del inits["b"]
+        yield graph(f"batchnorm/conv_bn_relu_{'bias' if bias else 'nobias'}", nodes, {"x": In((1, 3, 8, 8))},
+                    ["y"], inits)
+
+
+def relu_clip_cases():
+    """Relu on several ranks; Clip with attributes (opsets 7, 9) and inputs (11, 13)."""
+    for shape in [(7,), (2, 3, 5), (1, 4, 9, 11), ()]:
+        yield single(f"relu/{'x'.join(map(str, shape)) or 'scalar'}", "Relu", [In(shape)])
+    x = In((3, 4, 5), gen=scaled(3))
+    yield single("clip/opset13_min_max", "Clip", [x, scalar(-0.5), scalar(0.8)], opset=13)
+    yield single("clip/opset13_min_only", "Clip", [x, scalar(-0.5)], opset=13)
+    yield single("clip/opset13_max_only", "Clip", [x, None, scalar(0.8)], opset=13)
+    yield single("clip/opset13_no_bounds", "Clip", [x], opset=13)
+    yield single("clip/opset13_relu6", "Clip", [In((1, 8, 5, 5), gen=scaled(5)), scalar(0.0), scalar(6.0)])
+    yield single("clip/opset13_runtime_bounds", "Clip", [x, In((), gen=lambda r, s: -r.uniform(0, 1)),
+                                                         In((), gen=lambda r, s: r.uniform(0, 1))], opset=13)
+    yield single("clip/opset11_min_max", "Clip", [x, scalar(-1.0), scalar(1.5)], opset=11)
+    yield single("clip/opset9_attr_min_max", "Clip", [x], dict(min=-0.5, max=0.8), opset=9)
+    yield single("clip/opset7_attr_min_only", "Clip", [x], dict(min=0.1), opset=7)
+    yield single("clip/opset7_attr_max_only", "Clip", [x], dict(max=-0.2), opset=7)
+
+
+def pool_cases():
+    """MaxPool, AveragePool and GlobalAveragePool attribute variants."""
+    negative = In((1, 3, 9, 9), gen=lambda r, s: -np.abs(r.standard_normal(s)) - 1.0)
+    maxpool = [
+        ("k2_s2", (1, 3, 8, 8), dict(kernel_shape=[2, 2], strides=[2, 2])),
+        ("k2_s2_odd_floor", (1, 3, 9, 11), dict(kernel_shape=[2, 2], strides=[2, 2])),
+        ("k3_s2_p1", (1, 4, 15, 15), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("k3_s2_p1_even", (2, 4, 16, 16), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("k3_s1_p1", (1, 2, 7, 6), dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])),
+        ("asym_pads", (1, 2, 8, 9), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 0, 0, 2])),
+        ("dilation2", (1, 2, 11, 11), dict(kernel_shape=[3, 3], dilations=[2, 2])),
+        ("dilation2_stride2_pad", (1, 2, 12, 12), dict(kernel_shape=[2, 2], dilations=[2, 2], strides=[2, 2],
+                                                        pads=[1, 1, 1, 1])),
+        ("ceil_k3_s2", (1, 3, 10, 10), dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)),
+        ("ceil_k2_s2_odd", (1, 3, 9, 7), dict(kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)),
+        ("ceil_pads", (1, 2, 10, 11), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], ceil_mode=1)),
+        ("same_upper_s2", (1, 2, 10, 11), dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER")),
+        ("same_lower_k2", (1, 2, 7, 7), dict(kernel_shape=[2, 2], auto_pad="SAME_LOWER")),
+        ("valid_s2", (1, 2, 9, 9), dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="VALID")),
+        ("rect_k3x2_s1x2", (1, 2, 8, 9), dict(kernel_shape=[3, 2], strides=[1, 2])),
+    ]
+    for name, shape, attrs in maxpool:
+        yield single(f"maxpool/{name}", "MaxPool", [In(shape)], attrs)
+    yield single("maxpool/negative_inputs_pads", "MaxPool", [negative],
+                 dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]))
+    yield single("maxpool/opset11", "MaxPool", [In((1, 3, 8, 8))],
+                 dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]), opset=11)
+
+    avgpool = [
+        ("k2_s2", (1, 3, 8, 8), dict(kernel_shape=[2, 2], strides=[2, 2])),
+        ("k3_s1_p1_exclude_pad", (1, 2, 7, 6), dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1], count_include_pad=0)),
+        ("k3_s1_p1_include_pad", (1, 2, 7, 6), dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1], count_include_pad=1)),
+        ("k3_s2_p1_include_pad", (1, 2, 9, 10), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                                                     count_include_pad=1)),
+        ("asym_pads_exclude_pad", (1, 2, 8, 8), dict(kernel_shape=[2, 3], pads=[0, 1, 1, 2])),
+        ("asym_pads_include_pad", (1, 2, 8, 8), dict(kernel_shape=[2, 3], pads=[0, 1, 1, 2], count_include_pad=1)),
+        ("ceil_k3_s2", (1, 3, 10, 10), dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)),
+        ("ceil_k2_s2_odd", (1, 3, 9, 7), dict(kernel_shape=[2, 2], strides=[2, 2], ceil_mode=1)),
+        ("ceil_pads_exclude_pad", (1, 2, 10, 11), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                                                       ceil_mode=1)),
+        ("ceil_pads_include_pad", (1, 2, 10, 11), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1],
+                                                       ceil_mode=1, count_include_pad=1)),
+        ("rect_k2x3_s1x2", (1, 2, 7, 9), dict(kernel_shape=[2, 3], strides=[1, 2])),
+        ("same_upper_s2", (1, 2, 10, 11), dict(kernel_shape=[3, 3], strides=[2, 2], auto_pad="SAME_UPPER")),
+        ("valid", (1, 2, 9, 9), dict(kernel_shape=[3, 3], auto_pad="VALID")),
+        ("k7_global_like", (1, 4, 7, 7), dict(kernel_shape=[7, 7])),
+    ]
+    for name, shape, attrs in avgpool:
+        yield single(f"averagepool/{name}", "AveragePool", [In(shape)], attrs)
+    yield single("averagepool/opset11_include_pad", "AveragePool", [In((1, 2, 6, 6))],
+                 dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1], count_include_pad=1), opset=11)
+
+    for shape in [(1, 8, 7, 7), (2, 3, 5, 9), (1, 16, 1, 1), (1, 4, 10)]:
+        yield single(f"globalaveragepool/{'x'.join(map(str, shape))}", "GlobalAveragePool", [In(shape)])
+
+
+def elementwise_cases():
+    """Add/Sub/Mul/Div (float and int), Pow, Sqrt, Erf, Tanh with broadcasting."""
+    rng = np.random.default_rng(3)
+    shapes = [
+        ("same_shape", (2, 3, 5), (2, 3, 5)),
+        ("broadcast_both", (2, 1, 4), (3, 1)),
+        ("broadcast_lhs", (5,), (2, 3, 5)),
+        ("broadcast_rank4_channel", (1, 8, 5, 5), (8, 1, 1)),
+        ("one_element", (3, 4), (1,)),
+        ("scalar_input", (3, 4), ()),
+        ("odd_shapes", (7, 1, 13), (1, 11, 1)),
+    ]
+    for op in ("Add", "Sub", "Mul", "Div"):
+        rhs_gen = nonzero if op == "Div" else None
+        for name, a, b in shapes:
+            yield single(f"{op.lower()}/{name}", op, [In(a), In(b, gen=rhs_gen)])
+        yield single(f"{op.lower()}/scalar_constant", op, [In((2, 3, 4)), scalar(1.75)])
+        yield single(f"{op.lower()}/constant_lhs", op,
+                     [rng.standard_normal((4, 1)) + (3.0 if op == "Div" else 0.0), In((3, 4, 5), gen=rhs_gen)])
+        yield graph(f"{op.lower()}/same_operand_twice", [node(op, ["x", "x"], ["y"])],
+                    {"x": In((3, 7), gen=rhs_gen)}, ["y"])
+        int_rhs = (lambda r, s: r.integers(1, 7, s)) if op == "Div" else None
+        yield single(f"{op.lower()}/int64_broadcast", op, [In((2, 3, 4), I64), In((3, 1), I64, gen=int_rhs)])
+        yield single(f"{op.lower()}/int64_scalar_constant", op, [In((5, 3), I64), scalar(3, I64)])
+    yield single("div/int64_negative_truncates", "Div",
+                 [In((4, 5), I64), In((4, 5), I64, gen=lambda r, s: r.choice([-1, 1], s) * r.integers(1, 7, s))])
+    yield single("add/int32", "Add", [In((3, 4), I32), In((4,), I32)])
+
+    yield single("pow/positive_base_runtime_exp", "Pow", [In((3, 4), gen=positive), In((3, 4), gen=scaled(1.5))])
+    yield single("pow/square", "Pow", [In((2, 3, 4)), scalar(2.0)])
+    yield single("pow/cube_negative_base", "Pow", [In((5, 6), gen=scaled(2)), scalar(3.0)])
+    yield single("pow/sqrt_exponent", "Pow", [In((5, 6), gen=positive), scalar(0.5)])
+    yield single("pow/negative_exponent", "Pow", [In((5, 6), gen=positive), f32(-1.5)])
+    yield single("pow/broadcast", "Pow", [In((3, 1), gen=positive), In((1, 4), gen=scaled(2))])
+    yield single("pow/int64_exponent", "Pow", [In((2, 5)), scalar(3, I64)])
+    yield single("pow/int64_base_and_exponent", "Pow",
+                 [In((2, 5), I64, gen=lambda r, s: r.integers(-5, 6, s)),
+                  In((5,), I64, gen=lambda r, s: r.integers(0, 4, s))])
+
+    for shape in [(3, 4, 5), (17,), ()]:
+        suffix = "x".join(map(str, shape)) or "scalar"
+        yield single(f"sqrt/{suffix}", "Sqrt", [In(shape, gen=positive)])
+        yield single(f"erf/{suffix}", "Erf", [In(shape, gen=scaled(2))])
+        yield single(f"tanh/{suffix}", "Tanh", [In(shape, gen=scaled(3))])
+    yield single("sqrt/with_zeros", "Sqrt", [In((4, 4), gen=lambda r, s: np.abs(coarse(r, s)))])
+    yield single("tanh/large_magnitude", "Tanh", [In((1, 2, 7, 7), gen=scaled(30))])
+    yield single("erf/large_magnitude", "Erf", [In((1, 2, 7, 7), gen=scaled(10))])
+    yield graph("erf/gelu_as_exported", [
+        node("Div", ["x", "sqrt2"], ["d"]), node("Erf", ["d"], ["e"]), node("Add", ["e", "one"], ["a"]),
+        node("Mul", ["x", "a"], ["m"]), node("Mul", ["m", "half"], ["y"])],
+        {"x": In((2, 7, 24), gen=scaled(3))}, ["y"], dict(sqrt2=scalar(np.sqrt(2)), one=scalar(1.0), half=scalar(0.5)))
+
+
+def gemm_matmul_cases():
+    """Gemm (transA/transB/alpha/beta, C shapes; opsets 9, 11, 13) and MatMul ranks/broadcast."""
+    rng = np.random.default_rng(4)
+    m, k, n = 3, 5, 4
+    a, at = In((m, k)), In((k, m))
+    b, bt = rng.standard_normal((k, n)), rng.standard_normal((n, k))
+    gemms = [
+        ("plain_no_c", [a, b], {}, 13),
+        ("transA", [at, b], dict(transA=1), 13),
+        ("transB", [a, bt], dict(transB=1), 13),
+        ("transA_transB", [at, bt], dict(transA=1, transB=1), 13),
+        ("alpha_beta_c_1d", [a, b, rng.standard_normal(n)], dict(alpha=0.5, beta=2.0), 13),
+        ("c_2d_full", [a, b, rng.standard_normal((m, n))], dict(beta=-1.0), 13),
+        ("c_row", [a, b, rng.standard_normal((1, n))], {}, 13),
+        ("c_column", [a, b, rng.standard_normal((m, 1))], {}, 13),
+        ("c_scalar", [a, b, scalar(0.25)], dict(alpha=2.0), 13),
+        ("c_one_element", [a, b, f32(-0.5)], {}, 13),
+        ("c_runtime", [a, bt, In((n,))], dict(transB=1, alpha=1.5, beta=0.5), 13),
+        ("b_runtime", [a, In((k, n))], {}, 13),
+        ("alpha_zero_ish", [a, b, rng.standard_normal(n)], dict(alpha=1e-3), 13),
+        ("opset11_no_c", [at, bt], dict(transA=1, transB=1, alpha=0.75), 11),
+        ("opset9_c_1d", [a, b, rng.standard_normal(n)], dict(alpha=0.5, beta=2.0), 9),
+        ("opset9_transB_c_2d", [a, bt, rng.standard_normal((m, n))], dict(transB=1), 9),
+        ("opset9_c_scalar", [at, b, scalar(1.5)], dict(transA=1, beta=0.5), 9),
+        ("classifier_1x512x100", [In((1, 512)), rng.standard_normal((100, 512)) / 20, rng.standard_normal(100)],
+         dict(transB=1), 13),
+    ]
+    for name, args, attrs, opset in gemms:
+        yield single(f"gemm/{name}", "Gemm", args, attrs, opset=opset)
+
+    matmuls = [
+        ("2d_odd", (7, 13), (13, 5)),
+        ("3d_batched", (2, 4, 6), (2, 6, 3)),
+        ("4d_batched", (2, 3, 4, 5), (2, 3, 5, 6)),
+        ("broadcast_batch", (2, 1, 4, 5), (3, 5, 6)),
+        ("broadcast_batch_rhs", (4, 5), (2, 3, 5, 6)),
+        ("3d_x_2d", (2, 4, 6), (6, 3)),
+        ("1d_x_2d", (6,), (6, 3)),
+        ("2d_x_1d", (4, 6), (6,)),
+        ("1d_x_1d", (6,), (6,)),
+        ("1d_x_3d", (6,), (2, 6, 3)),
+        ("3d_x_1d", (2, 4, 6), (6,)),
+        ("attention_scores", (1, 2, 5, 8), (1, 2, 8, 5)),
+        ("outer_k1", (4, 1), (1, 3)),
+        ("gemv_wide", (1, 300), (300, 33)),
+    ]
+    for name, sa, sb in matmuls:
+        yield single(f"matmul/{name}", "MatMul", [In(sa), In(sb)])
+    yield single("matmul/constant_weight_3d", "MatMul", [In((2, 7, 16)), rng.standard_normal((16, 9))])
+    yield single("matmul/constant_lhs", "MatMul", [rng.standard_normal((3, 8)), In((2, 8, 5))])
+
+
+def softmax_layernorm_cases():
+    """Softmax (every axis; opset 11 coerce-to-2D vs opset 13) and LayerNormalization."""
+    x4 = In((2, 3, 4, 5))
+    for axis in (0, 1, 2, 3, -1, -2, -3, -4):
+        yield single(f"softmax/opset13_4d_axis{axis}", "Softmax", [x4], dict(axis=axis), opset=13)
+    yield single("softmax/opset13_default_axis_3d", "Softmax", [In((2, 3, 7))], opset=13)
+    yield single("softmax/opset13_2d_axis0", "Softmax", [In((3, 7))], dict(axis=0), opset=13)
+    yield single("softmax/opset13_1d", "Softmax", [In((9,))], opset=13)
+    yield single("softmax/opset13_large_magnitude", "Softmax", [In((2, 3, 17), gen=scaled(50))], opset=13)
+    yield single("softmax/opset11_3d_axis1_coerced", "Softmax", [In((2, 3, 4))], dict(axis=1), opset=11)
+    yield single("softmax/opset11_4d_axis1_coerced", "Softmax", [x4], dict(axis=1), opset=11)
+    yield single("softmax/opset11_4d_axis2_coerced", "Softmax", [x4], dict(axis=2), opset=11)
+    yield single("softmax/opset11_4d_axis0_coerced", "Softmax", [x4], dict(axis=0), opset=11)
+    yield single("softmax/opset11_default_axis_3d", "Softmax", [In((2, 3, 4))], opset=11)
+    yield single("softmax/opset11_axis_last", "Softmax", [In((2, 3, 4))], dict(axis=-1), opset=11)
+    yield single("softmax/opset11_2d", "Softmax", [In((4, 6))], dict(axis=1), opset=11)
+    yield graph("softmax/masked_attention", [node("Add", ["s", "mask"], ["a"]), node("Softmax", ["a"], ["p"], axis=-1)],
+                {"s": In((1, 2, 6, 6))}, ["p"],
+                dict(mask=np.array([0, 0, 0, 0, -10000.0, -10000.0]).reshape(1, 1, 1, 6)))
+
+    rng = np.random.default_rng(5)
+
+    def affine(*shape):
+        return [rng.uniform(0.5, 1.5, shape), rng.standard_normal(shape) * 0.1]
+
+    yield single("layernorm/axis_last_bias", "LayerNormalization", [In((2, 5, 16))] + affine(16), dict(axis=-1))
+    yield single("layernorm/axis_last_no_bias", "LayerNormalization", [In((2, 5, 16)), affine(16)[0]], dict(axis=-1))
+    yield single("layernorm/default_axis_eps1e-12", "LayerNormalization", [In((1, 7, 24))] + affine(24),
+                 dict(epsilon=1e-12))
+    yield single("layernorm/eps1e-3", "LayerNormalization", [In((3, 10))] + affine(10), dict(epsilon=1e-3))
+    yield single("layernorm/axis_minus2", "LayerNormalization", [In((2, 5, 6))] + affine(5, 6), dict(axis=-2))
+    yield single("layernorm/axis_minus2_no_bias", "LayerNormalization", [In((2, 3, 5, 6)), affine(5, 6)[0]],
+                 dict(axis=-2))
+    yield single("layernorm/axis1_3d", "LayerNormalization", [In((2, 4, 6))] + affine(4, 6), dict(axis=1))
+    yield single("layernorm/axis0", "LayerNormalization", [In((3, 4))] + affine(3, 4), dict(axis=0))
+    yield single("layernorm/runtime_scale_bias", "LayerNormalization", [In((2, 3, 8)), In((8,)), In((8,))])
+    yield single("layernorm/offset_inputs", "LayerNormalization",
+                 [In((1, 4, 32), gen=lambda r, s: r.standard_normal(s) * 0.1 + 100.0)] + affine(32))
+
+
+def gather_concat_cases():
+    """Gather (axes, index types, negative and scalar indices) and Concat."""
+    rng = np.random.default_rng(6)
+    yield single("gather/axis0_int64_runtime", "Gather", [In((5, 4)), In((3,), I64, gen=indices(5))], dict(axis=0))
+    yield single("gather/axis1_int64_constant", "Gather", [In((5, 4)), i64(3, 0, 3, 1)], dict(axis=1))
+    yield single("gather/axis_minus1_3d_2d_indices", "Gather", [In((2, 3, 6)), In((2, 2), I64, gen=indices(6))],
+                 dict(axis=-1))
+    yield single("gather/axis1_int32_indices", "Gather", [In((2, 5, 3)), In((4,), I32, gen=indices(5))], dict(axis=1))
+    yield single("gather/int32_constant_indices", "Gather", [In((6, 2)), np.array([5, 0, -1], dtype=I32)])
+    yield single("gather/negative_constant_indices", "Gather", [In((4, 5)), i64(-1, -4, 2)], dict(axis=0))
+    yield single("gather/scalar_index_axis0", "Gather", [In((4, 5)), scalar(2, I64)], dict(axis=0))
+    yield single("gather/scalar_index_axis1_runtime", "Gather", [In((2, 6, 3)), In((), I64, gen=indices(6))],
+                 dict(axis=1))
+    yield single("gather/scalar_negative_index_last_axis", "Gather", [In((2, 3, 4)), scalar(-1, I64)], dict(axis=-1))
+    yield single("gather/embedding_lookup", "Gather",
+                 [rng.standard_normal((50, 8)), In((2, 7), I64, gen=indices(50, negative=False))])
+    yield single("gather/int64_data", "Gather", [In((6, 3), I64), In((4,), I64, gen=indices(6))], dict(axis=0))
+    yield single("gather/repeated_indices", "Gather", [In((3, 4)), i64(1, 1, 1, 0, 2, 2)], dict(axis=1))
+
+    concats = [
+        ("axis0_2inputs", [(2, 3), (4, 3)], 0),
+        ("axis1_3inputs_3d", [(2, 1, 4), (2, 3, 4), (2, 2, 4)], 1),
+        ("axis_minus1_4inputs_4d", [(1, 2, 3, 1), (1, 2, 3, 4), (1, 2, 3, 2), (1, 2, 3, 3)], -1),
+        ("axis2_4d", [(1, 3, 2, 5), (1, 3, 4, 5)], 2),
+        ("axis3_4d", [(2, 2, 3, 5), (2, 2, 3, 1)], 3),
+        ("axis_minus3_3d", [(1, 4, 2), (3, 4, 2)], -3),
+        ("axis1_4d_channels", [(1, 3, 5, 5), (1, 5, 5, 5), (1, 2, 5, 5)], 1),
+        ("1d", [(3,), (5,), (1,)], 0),
+    ]
+    for name, shapes, axis in concats:
+        yield single(f"concat/{name}", "Concat", [In(s) for s in shapes], dict(axis=axis))
+    yield single("concat/with_constant", "Concat", [In((2, 3)), rng.standard_normal((2, 2))], dict(axis=1))
+    yield single("concat/int64", "Concat", [In((2, 3), I64), In((1, 3), I64)], dict(axis=0))
+    yield graph("concat/same_input_twice", [node("Concat", ["x", "x"], ["y"], axis=-1)], {"x": In((2, 3))}, ["y"])
+
+
+def shape_manipulation_cases():
+    """Reshape, Flatten, Transpose, Squeeze, Unsqueeze, Expand."""
+    x = In((2, 3, 4))
+    reshapes = [("to_4_minus1", i64(4, -1), 14), ("zero_keeps_dim", i64(0, -1), 14),
+                ("zero_zero_split", i64(0, 0, 2, 2), 14), ("flatten_minus1", i64(-1), 14),
+                ("minus1_middle", i64(2, -1, 2), 13), ("add_unit_dims", i64(1, 1, 24), 13),
+                ("zero_and_minus1_4d", i64(0, 3, -1, 1), 13)]
+    for name, shape, opset in reshapes:
+        attrs = dict(allowzero=0) if opset >= 14 else {}
+        yield single(f"reshape/{name}_opset{opset}", "Reshape", [x, shape], attrs, opset=opset)
+    yield single("reshape/int64_data", "Reshape", [In((2, 6), I64), i64(0, 3, -1)])
+
+    for rank_shape in [(2, 3, 4, 5), (3, 4, 5)]:
+        for axis in list(range(len(rank_shape) + 1)) + [-1, -len(rank_shape)]:
+            yield single(f"flatten/rank{len(rank_shape)}_axis{axis}", "Flatten", [In(rank_shape)], dict(axis=axis))
+    yield single("flatten/default_axis", "Flatten", [In((2, 3, 4))])
+
+    transposes = [("2d_default", (3, 5), None), ("3d_default", (2, 3, 4), None), ("4d_default", (2, 3, 4, 5), None),
+                  ("nchw_to_nhwc", (1, 3, 4, 5), [0, 2, 3, 1]), ("nhwc_to_nchw", (1, 4, 5, 3), [0, 3, 1, 2]),
+                  ("3d_swap_first", (2, 3, 4), [1, 0, 2]), ("3d_swap_last", (2, 3, 4), [0, 2, 1]),
+                  ("attention_heads", (1, 5, 2, 4), [0, 2, 1, 3]), ("5d", (2, 1, 3, 2, 4), [0, 2, 1, 4, 3]),
+                  ("identity_perm", (2, 3, 4), [0, 1, 2])]
+    for name, shape, perm in transposes:
+        yield single(f"transpose/{name}", "Transpose", [In(shape)], {} if perm is None else dict(perm=perm))
+    yield single("transpose/int64", "Transpose", [In((2, 3, 4), I64)], dict(perm=[2, 0, 1]))
+
+    for name, shape, axes in [("front", (2, 3), [0]), ("back_negative", (2, 3), [-1]), ("two", (2, 3), [1, 3]),
+                              ("unsorted", (2, 3), [3, 1]), ("mixed_negative", (2, 3), [-1, 0]),
+                              ("scalar", (), [0])]:
+        yield single(f"unsqueeze/opset13_{name}", "Unsqueeze", [In(shape), i64(*axes)], opset=13)
+    yield single("unsqueeze/opset11_attr", "Unsqueeze", [In((2, 3))], dict(axes=[0, 2]), opset=11)
+    yield single("unsqueeze/opset11_attr_negative", "Unsqueeze", [In((2, 3))], dict(axes=[-1]), opset=11)
+    for name, shape, axes in [("one", (2, 1, 3), [1]), ("negative", (2, 3, 1), [-1]), ("two", (1, 3, 1, 4), [0, 2]),
+                              ("to_scalar", (1, 1), [0, 1]), ("no_axes", (1, 3, 1, 4, 1), None)]:
+        args = [In(shape)] + ([] if axes is None else [i64(*axes)])
+        yield single(f"squeeze/opset13_{name}", "Squeeze", args, opset=13)
+    yield single("squeeze/opset11_attr", "Squeeze", [In((1, 3, 1, 4))], dict(axes=[0, -2]), opset=11)
+    yield single("squeeze/opset11_no_axes", "Squeeze", [In((1, 3, 1))], opset=11)
+
+    expands = [("rank_up", (3, 1), i64(2, 3, 4)), ("shape_has_ones", (1, 4), i64(3, 1)),
+               ("1d_to_3d", (4,), i64(2, 1, 4)), ("scalar", (), i64(2, 3)),
+               ("shape_smaller_than_input", (2, 3), i64(1, 1)), ("both_broadcast", (3, 1, 5), i64(2, 1, 4, 1))]
+    for name, shape, target in expands:
+        yield single(f"expand/{name}", "Expand", [In(shape), target])
+    yield single("expand/int64", "Expand", [In((1, 3), I64), i64(4, 3)])
+
+
+def shape_op_cases():
+    """Shape (opset 15 start/end), ConstantOfShape, shape subgraphs on inputs and as outputs."""
+    x = In((2, 3, 4, 5))
+    yield single("shape/plain", "Shape", [x])
+    yield single("shape/1d", "Shape", [In((7,))])
+    yield single("shape/opset13", "Shape", [x], opset=13)
+    for name, attrs in [("start1", dict(start=1)), ("end_minus1", dict(end=-1)), ("start_minus2", dict(start=-2)),
+                        ("start1_end3", dict(start=1, end=3)), ("end_large", dict(start=2, end=100))]:
+        yield single(f"shape/opset15_{name}", "Shape", [x], attrs, opset=15)
+
+    def const_of_shape(value):
+        return {} if value is None else dict(value=numpy_helper.from_array(value))
+
+    for name, value in [("default_float_zero", None), ("float", f32(1.5)), ("int64", i64(7)),
+                        ("int32", np.array([-3], dtype=I32))]:
+        yield graph(f"constantofshape/{name}", [node("ConstantOfShape", ["s"], ["c"], **const_of_shape(value)),
+                                                node("Identity", ["x"], ["y"])],
+                    {"x": In((2,))}, ["c", "y"], dict(s=i64(2, 3)))
+    yield graph("constantofshape/from_shape_of_input", [
+        node("Shape", ["x"], ["s"]), node("ConstantOfShape", ["s"], ["c"], value=numpy_helper.from_array(f32(2.5))),
+        node("Add", ["x", "c"], ["y"])], {"x": In((2, 3, 4))}, ["c", "y", "s"])
+    yield graph("shape/reshape_from_input_shape", [
+        node("Shape", ["x"], ["s"]), node("Slice", ["s", "zero", "one"], ["n"]),
+        node("Concat", ["n", "minus1"], ["target"], axis=0), node("Reshape", ["y", "target"], ["out"])],
+        {"x": In((3, 5)), "y": In((3, 2, 4))}, ["out", "target"],
+        dict(zero=i64(0), one=i64(1), minus1=i64(-1)))
+    yield graph("shape/expand_to_shape_of_input", [node("Shape", ["x"], ["s"]), node("Expand", ["b", "s"], ["y"])],
+                {"x": In((2, 3, 4)), "b": In((3, 1))}, ["y"])
+    yield graph("shape/gather_dim_scale", [
+        node("Shape", ["x"], ["s"]), node("Gather", ["s", "idx"], ["d"], axis=0),
+        node("Cast", ["d"], ["df"], to=onnx.TensorProto.FLOAT), node("Sqrt", ["df"], ["r"]),
+        node("Div", ["x", "r"], ["y"])], {"x": In((2, 3, 16))}, ["y", "d"], dict(idx=scalar(-1, I64)))
+    yield graph("shape/of_intermediate", [
+        node("Transpose", ["x"], ["t"], perm=[2, 0, 1]), node("Shape", ["t"], ["s"]),
+        node("ConstantOfShape", ["s"], ["ones"], value=numpy_helper.from_array(f32(1.0))),
+        node("Mul", ["t", "ones"], ["y"])], {"x": In((2, 3, 4))}, ["s", "y"])
+    yield graph("shape/bert_position_ids", [
+        node("Shape", ["ids"], ["s"]), node("Gather", ["s", "one"], ["seq"], axis=0),
+        node("Unsqueeze", ["seq", "zero"], ["seq1"]), node("Slice", ["pos", "zero", "seq1", "axis1"], ["p"]),
+        node("Gather", ["table", "p"], ["pe"], axis=0), node("Gather", ["table", "ids"], ["we"], axis=0),
+        node("Add", ["we", "pe"], ["y"])],
+        {"ids": In((1, 6), I64, gen=indices(16, negative=False))}, ["y"],
+        dict(one=scalar(1, I64), zero=i64(0), axis1=i64(1), pos=np.arange(16, dtype=I64).reshape(1, 16),
+             table=np.random.default_rng(7).standard_normal((16, 4))))
+
+
+def slice_split_cases():
+    """Slice (opset 9 attributes vs opset 13 inputs) and Split (opsets 11, 13, 18)."""
+    x = In((6, 7))
+    slices = [
+        ("basic_axis0", [i64(1), i64(4), i64(0)]),
+        ("negative_starts_ends", [i64(-3), i64(-1), i64(1)]),
+        ("reverse_all", [i64(-1), i64(INT64_MIN), i64(1), i64(-1)]),
+        ("reverse_step2", [i64(5), i64(0), i64(0), i64(-2)]),
+        ("step2", [i64(0), i64(7), i64(1), i64(2)]),
+        ("step3_negative_start", [i64(-6), i64(6), i64(1), i64(3)]),
+        ("axes_omitted", [i64(1, 2), i64(5, 6)]),
+        ("steps_omitted", [i64(2), i64(6), i64(-1)]),
+        ("ends_int64_max", [i64(2), i64(INT64_MAX), i64(0)]),
+        ("ends_clamped", [i64(-100), i64(100), i64(1)]),
+        ("negative_axis", [i64(1), i64(-1), i64(-1)]),
+        ("two_axes_unsorted", [i64(1, 0), i64(6, 5), i64(1, 0), i64(2, 1)]),
+    ]
+    for name, args in slices:
+        yield single(f"slice/opset13_{name}", "Slice", [x] + args, opset=13)
+    yield single("slice/opset13_4d_channels", "Slice", [In((1, 8, 3, 3)), i64(2), i64(6), i64(1)], opset=13)
+    yield single("slice/opset13_3d_reverse_last", "Slice",
+                 [In((2, 3, 5)), i64(-1, 2), i64(INT64_MIN, 0), i64(-1, 1), i64(-1, -1)], opset=13)
+    yield single("slice/opset13_int64_data", "Slice", [In((10,), I64), i64(1), i64(9), i64(0), i64(3)], opset=13)
+    yield single("slice/opset13_runtime_data_constant_params_on_shape", "Slice",
+                 [In((3, 4, 5)), i64(0, 1), i64(2, -1)], opset=13)
+    for name, attrs in [("axes", dict(starts=[1], ends=[4], axes=[1])),
+                        ("axes_omitted", dict(starts=[1, 0], ends=[5, 3])),
+                        ("negative_and_int64_max", dict(starts=[-4], ends=[INT64_MAX], axes=[0]))]:
+        yield single(f"slice/opset9_attr_{name}", "Slice", [x], attrs, opset=9)
+    # ONNX shape inference leaves the shape open for unsorted axes at opset 9.
+    yield single("slice/opset9_attr_two_axes_unsorted", "Slice", [x], dict(starts=[0, 2], ends=[-1, 6], axes=[1, 0]),
+                 opset=9, output_types={"out0": (F32, (4, 6))})
+
+    y = In((6, 9))
+    yield single("split/opset13_equal_3", "Split", [y], dict(axis=0), opset=13, outputs=3)
+    yield single("split/opset13_equal_axis1", "Split", [y], dict(axis=1), opset=13, outputs=3)
+    yield single("split/opset13_sizes", "Split", [y, i64(2, 3, 1)], dict(axis=0), opset=13, outputs=3)
+    yield single("split/opset13_sizes_negative_axis", "Split", [y, i64(1, 8)], dict(axis=-1), opset=13, outputs=2)
+    yield single("split/opset13_4d_channels", "Split", [In((1, 6, 2, 2)), i64(4, 2)], dict(axis=1), opset=13,
+                 outputs=2)
+    yield single("split/opset11_attr_sizes", "Split", [y], dict(axis=1, split=[2, 4, 3]), opset=11, outputs=3)
+    yield single("split/opset11_equal", "Split", [y], dict(axis=0), opset=11, outputs=2)
+    yield single("split/opset18_num_outputs_even", "Split", [y], dict(axis=1, num_outputs=3), opset=18, outputs=3)
+    yield single("split/opset18_num_outputs_uneven", "Split", [In((7, 2))], dict(axis=0, num_outputs=3), opset=18,
+                 outputs=3)
+    yield single("split/opset18_sizes_input", "Split", [y, i64(1, 2, 6)], dict(axis=-1), opset=18, outputs=3)
+    yield single("split/int64", "Split", [In((4, 3), I64), i64(1, 3)], dict(axis=0), opset=13, outputs=2)
+
+
+def pad_cases():
+    """Pad: attributes at opset 2, inputs at opsets 11/13, axes input at opset 18; all modes."""
+    x = In((2, 3, 4))
+    for mode in ("constant", "reflect", "edge"):
+        attrs = dict(mode=mode, pads=[0, 1, 2, 1, 0, 1])
+        if mode == "constant":
+            attrs["value"] = 1.5
+        yield single(f"pad/opset2_attr_{mode}", "Pad", [x], attrs, opset=2)
+        yield single(f"pad/opset13_{mode}", "Pad", [x, i64(1, 0, 2, 0, 1, 1)], dict(mode=mode), opset=13)
+    yield single("pad/opset11_constant_value", "Pad", [x, i64(0, 0, 1, 0, 0, 2), scalar(-2.0)], opset=11)
+    yield single("pad/opset13_default_zero", "Pad", [In((1, 3, 5, 5)), i64(0, 0, 1, 1, 0, 0, 1, 1)], opset=13)
+    yield single("pad/opset13_negative_crops", "Pad", [x, i64(0, -1, 1, 0, 0, -2)], opset=13)
+    yield single("pad/opset13_int64", "Pad", [In((3, 4), I64), i64(1, 0, 0, 2), scalar(7, I64)], opset=13)
+    yield single("pad/opset18_axes", "Pad", [x, i64(1, 2, 0, 1), scalar(0.5), i64(-1, 1)], opset=18)
+    yield single("pad/opset18_axes_reflect", "Pad", [In((1, 2, 5, 6)), i64(2, 1, 2, 1), None, i64(2, 3)],
+                 dict(mode="reflect"), opset=18)
+
+
+def cast_where_equal_cases():
+    """Cast between f32/i64/i32/bool, Where with broadcasting, Equal."""
+    T = onnx.TensorProto
+    casts = [
+        ("f32_to_i64", In((3, 5), gen=scaled(50)), T.INT64),
+        ("i64_to_f32", In((3, 5), I64, gen=lambda r, s: r.integers(-10**6, 10**6, s)), T.FLOAT),
+        ("f32_to_bool", In((4, 4), gen=coarse), T.BOOL),
+        ("bool_to_f32", In((4, 4), BOOL), T.FLOAT),
+        ("i64_to_bool", In((4, 4), I64, gen=coarse), T.BOOL),
+        ("bool_to_i64", In((4, 4), BOOL), T.INT64),
+        ("f32_to_i32", In((2, 3, 4), gen=scaled(1000)), T.INT32),
+        ("i32_to_f32", In((2, 3, 4), I32), T.FLOAT),
+        ("i64_to_i32", In((5,), I64), T.INT32),
+        ("i32_to_i64", In((5,), I32), T.INT64),
+        ("f32_to_f32", In((5,)), T.FLOAT),
+    ]
+    for name, x, to in casts:
+        yield single(f"cast/{name}", "Cast", [x], dict(to=to))
+
+    wheres = [("same_shape", (3, 4), (3, 4), (3, 4)), ("broadcast_all", (3, 1), (1, 4), ()),
+              ("cond_1d", (4,), (2, 3, 4), (3, 1)), ("cond_scalar", (), (2, 3), (2, 3))]
+    for name, c, a, b in wheres:
+        yield single(f"where/{name}", "Where", [In(c, BOOL), In(a), In(b)])
+    yield single("where/int64", "Where", [In((2, 5), BOOL), In((2, 5), I64), In((5,), I64)])
+    yield single("where/constant_branches", "Where", [In((3, 4), BOOL), scalar(-10000.0), scalar(0.0)])
+
+    yield single("equal/f32", "Equal", [In((3, 4), gen=coarse), In((3, 4), gen=coarse)])
+    yield single("equal/f32_broadcast_scalar", "Equal", [In((2, 3, 4), gen=coarse), scalar(1.0)])
+    yield single("equal/i64_broadcast", "Equal", [In((2, 3, 4), I64, gen=coarse), In((3, 1), I64, gen=coarse)])
+    yield single("equal/bool", "Equal", [In((4, 5), BOOL), In((5,), BOOL)])
+    yield graph("equal/mask_where", [node("Equal", ["ids", "pad"], ["is_pad"]),
+                                     node("Where", ["is_pad", "neg", "x"], ["y"])],
+                {"ids": In((2, 6), I64, gen=lambda r, s: r.integers(0, 3, s)), "x": In((2, 6))}, ["y", "is_pad"],
+                dict(pad=scalar(0, I64), neg=scalar(-10000.0)))
+
+
+def reduce_dropout_cases():
+    """ReduceMean (axes attribute at opset 13, input at 18, noop_with_empty_axes) and Dropout."""
+    x = In((2, 3, 4))
+    for name, attrs in [("axis1_keep", dict(axes=[1])), ("axis1_nokeep", dict(axes=[1], keepdims=0)),
+                        ("axes_0_2", dict(axes=[0, 2])), ("negative_nokeep", dict(axes=[-1], keepdims=0)),
+                        ("all_keep", {}), ("all_nokeep", dict(keepdims=0))]:
+        yield single(f"reducemean/opset13_{name}", "ReduceMean", [x], attrs, opset=13)
+    yield single("reducemean/opset13_spatial_4d", "ReduceMean", [In((1, 8, 5, 7))], dict(axes=[-1, -2]), opset=13)
+    for name, args, attrs in [("axis1_keep", [i64(1)], {}), ("negative_nokeep", [i64(-1)], dict(keepdims=0)),
+                              ("axes_0_2", [i64(0, 2)], {}), ("no_axes_reduce_all", [], {}),
+                              ("no_axes_reduce_all_nokeep", [], dict(keepdims=0)),
+                              ("no_axes_noop", [], dict(noop_with_empty_axes=1)),
+                              ("empty_axes_noop", [np.zeros(0, I64)], dict(noop_with_empty_axes=1)),
+                              ("axes_with_noop_flag", [i64(1)], dict(noop_with_empty_axes=1))]:
+        yield single(f"reducemean/opset18_{name}", "ReduceMean", [x] + args, attrs, opset=18)
+    yield single("reducemean/opset11_negative", "ReduceMean", [In((3, 5))], dict(axes=[-2]), opset=11)
+
+    d = In((3, 4, 5))
+    yield single("dropout/opset7_ratio_attr", "Dropout", [d], dict(ratio=0.5), opset=7)
+    yield single("dropout/opset10", "Dropout", [d], dict(ratio=0.2), opset=10)
+    yield single("dropout/opset12_no_ratio", "Dropout", [d], opset=12)
+    yield single("dropout/opset12_ratio_input", "Dropout", [d, scalar(0.3)], opset=12)
+    yield single("dropout/opset13_ratio_training_false", "Dropout", [d, scalar(0.1), scalar(False, BOOL)], opset=13)
+    yield graph("dropout/between_ops", [node("MatMul", ["x", "w"], ["h"]), node("Dropout", ["h"], ["hd"]),
+                                        node("Relu", ["hd"], ["y"])],
+                {"x": In((2, 6))}, ["y"], dict(w=np.random.default_rng(8).standard_normal((6, 3))))
+
+
+def constant_identity_cases():
+    """Constant (every value attribute) and Identity."""
+    rng = np.random.default_rng(9)
+    yield graph("constant/value_tensor", [node("Constant", [], ["c"], value=numpy_helper.from_array(
+        rng.standard_normal((2, 3)).astype(F32))), node("Add", ["x", "c"], ["y"])], {"x": In((2, 3))}, ["y"])
+    yield graph("constant/value_scalar_tensor", [
+        node("Constant", [], ["c"], value=numpy_helper.from_array(scalar(2.5))), node("Mul", ["x", "c"], ["y"])],
+        {"x": In((4,))}, ["y"])
+    yield graph("constant/value_float", [node("Constant", [], ["c"], value_float=-0.75),
+                                         node("Mul", ["x", "c"], ["y"])], {"x": In((2, 3))}, ["y"])
+    yield graph("constant/value_floats", [node("Constant", [], ["c"], value_floats=[1.0, -2.0, 0.5]),
+                                          node("Add", ["x", "c"], ["y"])], {"x": In((2, 3))}, ["y"])
+    yield graph("constant/value_int_output", [node("Constant", [], ["c"], value_int=42),
+                                              node("Add", ["x", "c"], ["y"])], {"x": In((3,), I64)}, ["y", "c"])
+    yield graph("constant/value_ints_as_shape", [node("Constant", [], ["s"], value_ints=[3, -1]),
+                                                 node("Reshape", ["x", "s"], ["y"])], {"x": In((2, 3, 2))}, ["y", "s"])
+    yield graph("constant/value_int64_tensor_as_axes", [
+        node("Constant", [], ["axes"], value=numpy_helper.from_array(i64(0, 2))),
+        node("Unsqueeze", ["x", "axes"], ["y"])], {"x": In((2, 3))}, ["y"])
+    yield graph("constant/only_output", [node("Constant", [], ["c"], value=numpy_helper.from_array(
+        np.arange(6, dtype=F32).reshape(2, 3))), node("Relu", ["x"], ["y"])], {"x": In((2,))}, ["c", "y"])
+
+    yield single("identity/f32", "Identity", [In((2, 3, 4))])
+    yield single("identity/int64", "Identity", [In((5,), I64)])
+    yield single("identity/of_initializer", "Identity", [rng.standard_normal((3, 2))])
+    yield graph("identity/chain", [node("Identity", ["x"], ["a"]), node("Relu", ["a"], ["b"]),
+                                   node("Identity", ["b"], ["y"])], {"x": In((4, 4))}, ["y", "a"])
+
+
+def model_level_cases():
+    """Graph-level features: odd tensor names, shared outputs, small real-world blocks."""
+    rng = np.random.default_rng(10)
+    yield graph("graph/odd_names_sanitised", [node("Relu", ["input:0"], ["out/relu:0"]),
+                                               node("Tanh", ["out/relu:0"], ["out.tanh-1 [x]"])],
+                {"input:0": In((2, 3))}, ["out/relu:0", "out.tanh-1 [x]"])
+    yield graph("graph/intermediate_also_output", [node("Add", ["x", "y"], ["s"]), node("Tanh", ["s"], ["t"]),
+                                                   node("Mul", ["s", "t"], ["z"])],
+                {"x": In((3, 4)), "y": In((4,))}, ["z", "s", "t"])
+    yield graph("graph/two_inputs_unused_one", [node("Relu", ["x"], ["y"])], {"x": In((3,)), "unused": In((2,))},
+                ["y"])
+    yield graph("graph/conv_bn_relu_pool_block", [
+        node("Conv", ["x", "w1"], ["c1"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2]),
+        node("BatchNormalization", ["c1", "g", "b", "m", "v"], ["bn"]), node("Relu", ["bn"], ["r"]),
+        node("MaxPool", ["r"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+        node("Conv", ["p", "w2", "b2"], ["c2"], kernel_shape=[1, 1]), node("Add", ["c2", "p"], ["res"]),
+        node("Relu", ["res"], ["r2"]), node("GlobalAveragePool", ["r2"], ["gap"]),
+        node("Flatten", ["gap"], ["f"]), node("Gemm", ["f", "fc", "fcb"], ["logits"], transB=1),
+        node("Softmax", ["logits"], ["probs"], axis=1)],
+        {"x": In((1, 3, 32, 32))}, ["probs", "logits"],
+        dict(w1=rng.standard_normal((8, 3, 3, 3)) / 5, g=rng.uniform(0.5, 1.5, 8), b=rng.standard_normal(8) * 0.1,
+             m=rng.standard_normal(8) * 0.1, v=rng.uniform(0.5, 2, 8), w2=rng.standard_normal((8, 8, 1, 1)) / 3,
+             b2=rng.standard_normal(8) * 0.1, fc=rng.standard_normal((10, 8)) / 3, fcb=rng.standard_normal(10)))
+    h, heads, seq = 16, 2, 5
+    yield graph("graph/attention_block", [
+        node("MatMul", ["x", "wq"], ["q0"]), node("Reshape", ["q0", "split_heads"], ["q1"]),
+        node("Transpose", ["q1"], ["q"], perm=[0, 2, 1, 3]),
+        node("MatMul", ["x", "wk"], ["k0"]), node("Reshape", ["k0", "split_heads"], ["k1"]),
+        node("Transpose", ["k1"], ["k"], perm=[0, 2, 3, 1]),
+        node("MatMul", ["q", "k"], ["s0"]), node("Div", ["s0", "scale"], ["s1"]),
+        node("Unsqueeze", ["mask", "axes12"], ["m0"]), node("Cast", ["m0"], ["m1"], to=onnx.TensorProto.FLOAT),
+        node("Sub", ["one", "m1"], ["m2"]), node("Mul", ["m2", "big"], ["m3"]),
+        node("Add", ["s1", "m3"], ["s2"]), node("Softmax", ["s2"], ["p"], axis=-1),
+        node("MatMul", ["p", "q"], ["c0"]), node("Transpose", ["c0"], ["c1"], perm=[0, 2, 1, 3]),
+        node("Reshape", ["c1", "merge_heads"], ["c2"]), node("Add", ["x", "c2"], ["r"]),
+        node("LayerNormalization", ["r", "ln_g", "ln_b"], ["y"], epsilon=1e-12)],
+        {"x": In((1, seq, h)), "mask": In((1, seq), I64, gen=lambda r, s: (np.arange(s[1]) < 3)[None].astype(I64))},
+        ["y"],
+        dict(wq=rng.standard_normal((h, h)) / 4, wk=rng.standard_normal((h, h)) / 4,
+             split_heads=i64(1, seq, heads, h // heads), merge_heads=i64(1, seq, h), scale=scalar(np.sqrt(h // heads)),
+             axes12=i64(1, 2), one=scalar(1.0), big=scalar(-10000.0), ln_g=rng.uniform(0.5, 1.5, h),
+             ln_b=rng.standard_normal(h) * 0.1))
+
+
+def negative_cases():
+    """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
+    model = make_model([node("Det", ["x"], ["d"], name="det_node"),
+                        node("Hardmax", ["x"], ["h"], name="hardmax_node")],
+                       {"x": In((3, 3))}, ["d", "h"])
+    yield Case("unsupported/det_and_hardmax", model, {}, kind="compile_error",
+               expect=("det_node", "Det", "hardmax_node", "Hardmax"))
+    domain = "com.example.cuvil_test"
+    model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
+                        node("Relu", ["a"], ["b"]),
+                        node("Defrobnicate", ["b"], ["y"], name="frob_second", domain=domain)],
+                       {"x": In((2, 3))}, ["y"], opsets=[(domain, 1)], infer=False,
+                       output_types={"y": (F32, (2, 3))})
+    yield Case("unsupported/custom_domain_ops", model, {}, kind="compile_error",
+               expect=("frob_first", "Frobnicate", "frob_second", "Defrobnicate"))
+
+    pixels = In((1, 3, 4, 4))
+    model = make_model([node("Relu", ["pixels"], ["y"])], {"pixels": pixels}, ["y"])
+    rng = np.random.default_rng(11)
+    good = rng.standard_normal((1, 3, 4, 4)).astype(F32)
+    bad = [("wrong_shape", {"pixels": rng.standard_normal((1, 3, 5, 4)).astype(F32)}, (), ("pixels",)),
+           ("wrong_rank", {"pixels": rng.standard_normal((3, 4, 4)).astype(F32)}, (), ("pixels",)),
+           ("wrong_dtype", {"pixels": good.astype(np.float64)}, (), ("pixels",)),
+           ("missing_input", {}, (), ("pixels",)),
+           ("unknown_input_name", {"pixels": good, "bogus": good}, (), ("bogus",)),
+           ("nonexistent_file", {}, ("--input", "pixels=/nonexistent/cuvil/pixels.npy"), ())]
+    for name, feeds, extra, expect in bad:
+        yield Case(f"bad_input/{name}", model, feeds, kind="bad_input", extra_args=extra, expect=expect)
+
+
+# Cases where onnx.reference (onnx 1.19) deviates from the ONNX spec; ORT was
+# checked against hand-written numpy for each of them.
+_SOFTMAX_OPSET11 = "applies opset-13 Softmax semantics (no coerce-to-2D) at opset 11"
+REFERENCE_BUGS = {
+    "conv/same_upper_stride2": "mis-pads Conv auto_pad=SAME_UPPER with stride 2",
+    "conv/valid": "ignores the kernel size in the output shape for Conv auto_pad=VALID",
+    "conv/valid_stride2": "ignores the kernel size in the output shape for Conv auto_pad=VALID",
+    "batchnorm/4d_opset9": "mixes batch statistics into opset-9 BatchNormalization (momentum read as training)",
+    "softmax/opset11_3d_axis1_coerced": _SOFTMAX_OPSET11,
+    "softmax/opset11_4d_axis1_coerced": _SOFTMAX_OPSET11,
+    "softmax/opset11_4d_axis2_coerced": _SOFTMAX_OPSET11,
+    "softmax/opset11_4d_axis0_coerced": _SOFTMAX_OPSET11,
+    "softmax/opset11_default_axis_3d": _SOFTMAX_OPSET11,
+    "reducemean/opset18_empty_axes_noop": "reduces over all axes for an empty axes tensor with noop_with_empty_axes=1",
+    "pad/opset13_negative_crops": "rejects negative pads (numpy.pad cannot crop)",
+}
+
+FAMILIES = [conv_cases, batchnorm_cases, relu_clip_cases, pool_cases, elementwise_cases, gemm_matmul_cases,
+            softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
+            slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
+            model_level_cases, negative_cases]
+
+
+def all_cases():
+    """Every case, in a stable order; names are unique."""
+    cases = [case for family in FAMILIES for case in family()]
+    names = [c.name for c in cases]
+    duplicates = {n for n in names if names.count(n) > 1}
+    if duplicates:
+        raise RuntimeError(f"duplicate case names: {sorted(duplicates)}")
+    unknown = set(REFERENCE_BUGS) - set(names)
+    if unknown:
+        raise RuntimeError(f"REFERENCE_BUGS names unknown cases: {sorted(unknown)}")
+    for case in cases:
+        case.reference_bug = REFERENCE_BUGS.get(case.name, "")
+    return cases
+
+
+# --------------------------------------------------------------------------
+# Running cases
+# --------------------------------------------------------------------------
+
+class CuvilBackend:
+    """Runs models through `cuvil compile` and the produced executable."""
+    self_check = False
+
+    def __init__(self, cuvil):
+        self.cuvil = e2e.cuvil_path(cuvil)
+
+    def outputs(self, model_path, feeds, workdir, reference_bug=""):
+        """Compile and run; outputs keyed by graph output name."""
+        exe = os.path.join(workdir, "infer.bin")
+        e2e.compile(model_path, exe, cuvil=self.cuvil)
+        return e2e.cuvil_outputs(model_path, exe, feeds, workdir)
+
+
+class ReferenceBackend:
+    """Self-check stand-in for cuvil: the ONNX reference evaluator.
+
+    For cases with a known onnx.reference bug it uses ONNX Runtime with graph
+    optimisations disabled instead.
+    """
+    self_check = True
+
+    def outputs(self, model_path, feeds, workdir, reference_bug=""):
+        """Evaluate the model; outputs keyed by graph output name."""
+        if reference_bug:
+            opts = ort.SessionOptions()
+            opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_DISABLE_ALL
+            session = ort.InferenceSession(model_path, opts, providers=["CPUExecutionProvider"])
+            return dict(zip([o.name for o in session.get_outputs()], session.run(None, feeds)))
+        model = onnx.load(model_path)
+        values = ReferenceEvaluator(model).run(None, feeds)
+        return {o.name: np.asarray(v) for o, v in zip(model.graph.output, values)}
+
+
+def _expect_failure(what, proc, expect):
+    """Check a process exited with status 1 and mentioned every expected string."""
+    lines = [f"{what} exit status {proc.returncode}; stderr: {proc.stderr.strip()[:2000]!r}"]
+    ok = proc.returncode == 1 and proc.stderr.strip() != ""
+    missing = [s for s in expect if s not in proc.stderr]
+    if missing:
+        lines.append(f"stderr does not mention {missing}")
+    if proc.returncode != 1:
+        lines.append("expected exit status 1")
+    return ok and not missing, lines
+
+
+def run_case(case, backend, workdir):
+    """Run one case in workdir; return (ok, report lines)."""
+    model_path = os.path.join(workdir, "model.onnx")
+    onnx.save(case.model, model_path)
+    if case.kind == "compare":
+        ref = e2e.run_ort(model_path, case.feeds)
+        ours = backend.outputs(model_path, case.feeds, workdir, case.reference_bug)
+        ok, lines = e2e.compare_all(ours, ref, case.atol, case.rtol)
+        if backend.self_check and case.reference_bug:
+            lines.insert(0, f"self-check against ORT without optimisations: onnx.reference {case.reference_bug}")
+        return ok, lines
+    if backend.self_check:
+        if all(op.domain in ("", "ai.onnx") for op in case.model.opset_import):
+            e2e.ort_session(model_path)
+        return True, ["self-check: model is valid (and loads in ORT if standard); the failure check needs cuvil"]
+    exe = os.path.join(workdir, "infer.bin")
+    if case.kind == "compile_error":
+        proc = e2e.compile(model_path, exe, cuvil=backend.cuvil, check=False)
+        return _expect_failure("cuvil compile", proc, case.expect)
+    e2e.compile(model_path, exe, cuvil=backend.cuvil)
+    args = e2e.write_inputs(case.feeds, os.path.join(workdir, "inputs"))
+    proc = e2e.run_process([exe, *args, *case.extra_args, "--output-dir", os.path.join(workdir, "outputs")])
+    return _expect_failure("infer.bin", proc, case.expect)
+
+
+def run_case_safely(case, backend, workdir):
+    """run_case, turning exceptions into a failed result."""
+    os.makedirs(workdir, exist_ok=True)
+    try:
+        return run_case(case, backend, workdir)
+    except Exception as exc:  # report, do not abort the whole run
+        detail = str(exc) if isinstance(exc, e2e.CuvilError) else traceback.format_exc()
+        return False, [f"error: {detail.strip()}"]
+
+
+def select(cases, filters):
+    """Cases whose name contains any of the comma-separated substrings (all if empty)."""
+    keys = [f for f in (filters or "").split(",") if f]
+    return [c for c in cases if not keys or any(k in c.name for k in keys)]
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
+    parser.add_argument("--self-check", action="store_true",
+                        help="validate the cases without cuvil: compare ORT with onnx.reference")
+    parser.add_argument("-k", dest="filter", help="only cases whose name contains one of these comma-separated strings")
+    parser.add_argument("--list", action="store_true", help="list case names and exit")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--workdir", help="keep per-case files under this directory (default: a temp dir, removed)")
+    parser.add_argument("-v", "--verbose", action="store_true", help="print the report of passing cases too")
+    args = parser.parse_args(argv)
+
+    cases = select(all_cases(), args.filter)
+    if args.list:
+        for case in cases:
+            print(case.name)
+        print(f"{len(cases)} cases")
+        return 0
+    try:
+        backend = make_backend(args.cuvil or os.environ.get("CUVIL_BIN"), args.self_check)
+    except RuntimeError as exc:
+        parser.error(str(exc))
+    if backend is None:
+        parser.error("no cuvil binary: pass --cuvil PATH, set CUVIL_BIN, or use --self-check")
+    root = args.workdir or tempfile.mkdtemp(prefix="cuvil_test_ops_")
+    failed = []
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_case_safely, c, backend, os.path.join(root, e2e.sanitise(c.name)))
+                   for c in cases]
+        for case, future in zip(cases, futures):
+            ok, lines = future.result()
+            print(f"{'PASS' if ok else 'FAIL'} {case.name}", flush=True)
+            if not ok or args.verbose:
+                for line in lines:
+                    print("    " + line.replace("\n", "\n    "))
+            if not ok:
+                failed.append(case.name)
+    if not args.workdir:
+        shutil.rmtree(root, ignore_errors=True)
+    print(f"{len(cases) - len(failed)} passed, {len(failed)} failed")
+    for name in failed:
+        print(f"FAILED {name}")
+    return 1 if failed else 0
+
+
+def make_backend(cuvil, self_check):
+    """The backend for the options, or None when there is neither a cuvil binary nor --self-check."""
+    if self_check:
+        return ReferenceBackend()
+    return CuvilBackend(cuvil) if cuvil else None
+
+
+def pytest_generate_tests(metafunc):
+    """pytest hook: one test per case."""
+    if "op_case" in metafunc.fixturenames:
+        cases = all_cases()
+        metafunc.parametrize("op_case", cases, ids=[c.name for c in cases])
+
+
+def test_op_case(op_case, e2e_options, tmp_path):
+    """pytest entry point (options and the e2e_options fixture come from conftest.py)."""
+    backend = make_backend(*e2e_options)
+    if backend is None:
+        import pytest
+        pytest.skip("no cuvil binary: pass --cuvil PATH, set CUVIL_BIN, or use --self-check")
+    ok, lines = run_case(op_case, backend, str(tmp_path))
+    assert ok, "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

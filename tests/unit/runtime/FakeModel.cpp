@@ -1,0 +1,65 @@
+// A hand-written stand-in for a compiled model, linked with cuvil_runtime into
+// fake_infer so that infer.bin's behaviour can be tested without the compiler.
+//   inputs:  x f32[2,3], ids i64[4]
+//   outputs: "y:0" f32[2,3] = 2*x + 1 (through cuvil_parallel_for),
+//            "ids/sum" i64[1] = sum(ids)
+#include "cuvil/runtime/ModelABI.h"
+
+#include <cstdint>
+#include <cstdlib>
+
+namespace {
+
+const int64_t kMatrixDims[] = {2, 3};
+const int64_t kIdsDims[] = {4};
+const int64_t kSumDims[] = {1};
+
+const cuvil_tensor_info kInputs[] = {
+    {"x", CUVIL_DTYPE_F32, 2, kMatrixDims},
+    {"ids", CUVIL_DTYPE_I64, 1, kIdsDims},
+};
+const cuvil_tensor_info kOutputs[] = {
+    {"y:0", CUVIL_DTYPE_F32, 2, kMatrixDims},
+    {"ids/sum", CUVIL_DTYPE_I64, 1, kSumDims},
+};
+
+// Task functions take no context, like the compiler's, so operands go through globals.
+const float *gX;
+float *gY;
+
+void affine(int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i)
+    gY[i] = 2 * gX[i] + 1;
+}
+
+void requireAligned(const void *ptr) {
+  // The ABI promises 64-byte alignment; generated code may rely on it.
+  if (reinterpret_cast<uintptr_t>(ptr) % 64 != 0)
+    std::abort();
+}
+
+} // namespace
+
+extern "C" {
+
+const cuvil_model_info cuvil_model = {
+    CUVIL_ABI_VERSION,       2,    2, kInputs, kOutputs, "fake", "x86_64-linux", "generic",
+    "cuvil test fake model", 4096, 0,
+};
+
+void cuvil_run(void *const *inputs, void *const *outputs) {
+  for (int i = 0; i < 2; ++i) {
+    requireAligned(inputs[i]);
+    requireAligned(outputs[i]);
+  }
+  gX = static_cast<const float *>(inputs[0]);
+  gY = static_cast<float *>(outputs[0]);
+  cuvil_parallel_for(affine, 6);
+
+  const int64_t *ids = static_cast<const int64_t *>(inputs[1]);
+  int64_t sum = 0;
+  for (int i = 0; i < 4; ++i)
+    sum += ids[i];
+  *static_cast<int64_t *>(outputs[1]) = sum;
+}
+}

@@ -1,0 +1,185 @@
+#include "ThreadPool.h"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <gtest/gtest.h>
+#include <mutex>
+#include <set>
+#include <thread>
+
+using namespace cuvil::runtime;
+
+namespace {
+
+// cuvil_task_fn carries no context, so the tasks below report through globals.
+std::vector<std::atomic<int>> *gHits;
+std::mutex gMutex;
+std::vector<std::pair<int64_t, int64_t>> gChunks;
+std::set<std::thread::id> gThreadIds;
+
+void countHits(int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i)
+    (*gHits)[size_t(i)].fetch_add(1, std::memory_order_relaxed);
+  std::lock_guard lock(gMutex);
+  gChunks.emplace_back(begin, end);
+  gThreadIds.insert(std::this_thread::get_id());
+}
+
+void resetRecords() {
+  gChunks.clear();
+  gThreadIds.clear();
+}
+
+/// The chunks the static contiguous split promises.
+std::vector<std::pair<int64_t, int64_t>> expectedChunks(int64_t n, unsigned threads) {
+  std::vector<std::pair<int64_t, int64_t>> chunks;
+  for (unsigned t = 0; t < threads; ++t) {
+    int64_t begin = int64_t(__int128(t) * n / threads);
+    int64_t end = int64_t(__int128(t + 1) * n / threads);
+    if (begin < end)
+      chunks.emplace_back(begin, end);
+  }
+  return chunks;
+}
+
+TEST(ThreadPool, CoversEveryIndexOnceWithTheStaticSplit) {
+  for (unsigned threads : {1u, 2u, 3u, 4u, 7u, 8u}) {
+    ThreadPool pool(threads);
+    EXPECT_EQ(pool.numThreads(), threads);
+    for (int64_t n : {0, 1, 2, 3, 4, 5, 7, 8, 9, 16, 100, 1001, 65537}) {
+      std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
+      gHits = &hits;
+      resetRecords();
+      pool.parallelFor(countHits, n);
+      for (int64_t i = 0; i < n; ++i)
+        ASSERT_EQ(hits[size_t(i)].load(), 1) << "index " << i << " of " << n << ", " << threads;
+      std::sort(gChunks.begin(), gChunks.end());
+      EXPECT_EQ(gChunks, expectedChunks(n, threads)) << n << " tasks, " << threads << " threads";
+      // Every non-empty chunk runs on its own participant.
+      EXPECT_EQ(gThreadIds.size(), gChunks.size());
+    }
+  }
+}
+
+TEST(ThreadPool, CallerTakesPartAndChunksRunConcurrently) {
+  constexpr unsigned kThreads = 4;
+  ThreadPool pool(kThreads);
+  static std::atomic<unsigned> arrived;
+  static std::atomic<bool> allMet;
+  arrived = 0;
+  allMet = true;
+  resetRecords();
+  // Each chunk waits until all have started: this only finishes if they run
+  // at the same time, on kThreads different threads.
+  pool.parallelFor(
+      [](int64_t begin, int64_t end) {
+        arrived.fetch_add(1);
+        auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
+        while (arrived.load() < kThreads) {
+          if (std::chrono::steady_clock::now() > deadline) {
+            allMet = false;
+            break;
+          }
+          std::this_thread::yield();
+        }
+        std::lock_guard lock(gMutex);
+        gThreadIds.insert(std::this_thread::get_id());
+      },
+      kThreads);
+  EXPECT_TRUE(allMet.load());
+  EXPECT_EQ(gThreadIds.size(), kThreads);
+  EXPECT_TRUE(gThreadIds.count(std::this_thread::get_id()));
+}
+
+std::atomic<int64_t> gSum;
+
+void addIndices(int64_t begin, int64_t end) {
+  int64_t sum = 0;
+  for (int64_t i = begin; i < end; ++i)
+    sum += i;
+  gSum.fetch_add(sum, std::memory_order_relaxed);
+}
+
+TEST(ThreadPool, ManyBackToBackCalls) {
+  for (unsigned threads : {2u, 3u, 5u}) {
+    ThreadPool pool(threads);
+    int64_t expected = 0;
+    gSum = 0;
+    for (int call = 0; call < 20000; ++call) {
+      int64_t n = call % 37;
+      pool.parallelFor(addIndices, n);
+      expected += n * (n - 1) / 2;
+      ASSERT_EQ(gSum.load(), expected) << "call " << call << ", " << threads << " threads";
+    }
+  }
+}
+
+TEST(ThreadPool, WakesWorkersThatFellAsleep) {
+  ThreadPool pool(3);
+  for (int round = 0; round < 5; ++round) {
+    // Longer than the spin budget, so the workers block on the futex.
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::vector<std::atomic<int>> hits(30);
+    gHits = &hits;
+    resetRecords();
+    pool.parallelFor(countHits, 30);
+    for (auto &hit : hits)
+      ASSERT_EQ(hit.load(), 1);
+    EXPECT_EQ(gThreadIds.size(), 3u);
+  }
+}
+
+TEST(ThreadPool, SplitsHugeRangesWithoutOverflow) {
+  ThreadPool pool(3);
+  resetRecords();
+  pool.parallelFor(
+      [](int64_t begin, int64_t end) {
+        std::lock_guard lock(gMutex);
+        gChunks.emplace_back(begin, end);
+      },
+      INT64_MAX);
+  std::sort(gChunks.begin(), gChunks.end());
+  ASSERT_EQ(gChunks.size(), 3u);
+  EXPECT_EQ(gChunks.front().first, 0);
+  EXPECT_EQ(gChunks[0].second, gChunks[1].first);
+  EXPECT_EQ(gChunks[1].second, gChunks[2].first);
+  EXPECT_EQ(gChunks.back().second, INT64_MAX);
+}
+
+TEST(ThreadPool, NegativeCountRunsNothing) {
+  ThreadPool pool(2);
+  gSum = 0;
+  pool.parallelFor([](int64_t, int64_t) { gSum = 1; }, -5);
+  EXPECT_EQ(gSum.load(), 0);
+}
+
+std::atomic<int> gInnerTasks;
+
+void innerTask(int64_t begin, int64_t end) { gInnerTasks.fetch_add(int(end - begin)); }
+
+void outerTask(int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i)
+    cuvil_parallel_for(innerTask, 10);
+}
+
+TEST(ThreadPool, GlobalPoolFollowsSetNumThreadsAndRunsNestedCallsInline) {
+  for (unsigned threads : {1u, 2u, 4u}) {
+    setNumThreads(threads);
+    std::vector<std::atomic<int>> hits(50);
+    gHits = &hits;
+    resetRecords();
+    cuvil_parallel_for(countHits, 50);
+    for (auto &hit : hits)
+      ASSERT_EQ(hit.load(), 1);
+    EXPECT_EQ(gThreadIds.size(), threads);
+
+    gInnerTasks = 0;
+    cuvil_parallel_for(outerTask, 8);
+    EXPECT_EQ(gInnerTasks.load(), 80);
+  }
+}
+
+TEST(ThreadPool, AvailableCpusIsPositive) { EXPECT_GE(availableCpus(), 1u); }
+
+} // namespace

@@ -1,0 +1,165 @@
+#!/usr/bin/env python3
+"""Benchmark cuvil-compiled executables against ONNX Runtime and write a markdown report.
+
+    python tools/bench_vs_ort.py --cuvil PATH --models-dir DIR --models resnet50,bert_2layer \\
+        --threads 1,2 --runs 50 [--rounds 5] --out docs/BENCHMARKS.md
+
+Each model is exported if missing and compiled once. For every thread count
+T, rounds of `infer.bin --bench N --json --threads T` alternate with rounds
+of N timed ONNX Runtime runs (ORT_ENABLE_ALL, intra_op_num_threads=T,
+inter_op_num_threads=1, sequential execution, after warm-up) on the same
+inputs. cuvil's figure is the median of the per-round median_ms values that
+infer.bin reports; ORT's is the median of all its individual run times.
+"""
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import shlex
+import statistics
+import sys
+import tempfile
+import time
+
+import onnxruntime as ort
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+import cuvil_e2e as e2e  # noqa: E402
+
+
+def bench_cuvil(exe, input_args, runs, threads):
+    """One round of infer.bin's own benchmark; return its JSON object."""
+    proc = e2e.run_process([exe, *input_args, "--bench", runs, "--json", "--threads", threads])
+    if proc.returncode != 0:
+        raise e2e.CuvilError(os.path.basename(exe), proc)
+    for line in reversed(proc.stdout.strip().splitlines()):
+        if line.lstrip().startswith("{"):
+            return json.loads(line)
+    raise RuntimeError(f"no JSON object in the output of {exe} --bench:\n{proc.stdout}")
+
+
+def bench_ort(session, inputs, runs):
+    """Time `runs` ORT runs individually; return the times in ms."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        session.run(None, inputs)
+        times.append((time.perf_counter() - start) * 1e3)
+    return times
+
+
+def cuvil_info(exe):
+    """First line of `infer.bin --info`, or a note that it failed."""
+    proc = e2e.run_process([exe, "--info"], timeout=60)
+    lines = proc.stdout.strip().splitlines()
+    return lines[0].strip() if proc.returncode == 0 and lines else f"unknown (--info exited {proc.returncode})"
+
+
+def cpu_model():
+    """CPU model name from /proc/cpuinfo (platform.processor() as fallback)."""
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or "unknown"
+
+
+def benchmark_model(name, args, workdir):
+    """Benchmark one model for every thread count; return (rows, cuvil info line)."""
+    model_path = e2e.ensure_model(args.models_dir, name)
+    inputs = e2e.load_model_inputs(args.models_dir, name)
+    exe = os.path.join(workdir, f"{name}.bin")
+    print(f"[{name}] compiling ...", file=sys.stderr, flush=True)
+    e2e.compile(model_path, exe, cuvil=args.cuvil)
+    input_args = e2e.write_inputs(inputs, os.path.join(workdir, f"{name}.inputs"))
+    rows = []
+    for threads in args.threads:
+        session = e2e.ort_session(model_path, threads)
+        bench_ort(session, inputs, args.warmup)
+        ours, theirs = [], []
+        for r in range(args.rounds):
+            ours.append(float(bench_cuvil(exe, input_args, args.runs, threads)["median_ms"]))
+            theirs += bench_ort(session, inputs, args.runs)
+            print(f"[{name}] threads={threads} round {r + 1}/{args.rounds}: cuvil {ours[-1]:.3f} ms, "
+                  f"ORT {statistics.median(theirs[-args.runs:]):.3f} ms", file=sys.stderr, flush=True)
+        cuvil_ms, ort_ms = statistics.median(ours), statistics.median(theirs)
+        rows.append((name, threads, cuvil_ms, ort_ms, cuvil_ms / ort_ms))
+    return rows, cuvil_info(exe)
+
+
+def markdown_table(rows):
+    """The result table as markdown lines."""
+    lines = ["| model | threads | cuvil median ms | ORT median ms | ratio cuvil/ORT |",
+             "| --- | ---: | ---: | ---: | ---: |"]
+    lines += [f"| {m} | {t} | {c:.3f} | {o:.3f} | {r:.2f} |" for m, t, c, o, r in rows]
+    return lines
+
+
+def report(rows, info, args, command):
+    """The full markdown document."""
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    return "\n".join([
+        "# Benchmarks: cuvil vs ONNX Runtime", "",
+        "Lower is better; a ratio below 1 means the cuvil executable is faster.", "",
+        *markdown_table(rows), "",
+        "## Method", "",
+        f"- Each model is compiled once; per thread count, {args.rounds} rounds alternate "
+        f"`infer.bin --bench {args.runs} --json --threads T` with {args.runs} timed ONNX Runtime runs "
+        "(time.perf_counter around each `session.run`) on the same inputs.",
+        "- cuvil: median of the per-round `median_ms` reported by infer.bin. "
+        "ORT: median of all individual run times.",
+        f"- ONNX Runtime {ort.__version__}: CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, "
+        f"inter_op_num_threads=1, sequential execution, {args.warmup} warm-up runs per session.", "",
+        "## Machine", "",
+        f"- CPU: {cpu_model()}",
+        f"- Logical cores: {os.cpu_count()}",
+        f"- OS: {platform.platform()}, Python {platform.python_version()}",
+        f"- cuvil: {info}",
+        f"- Date: {date}",
+        f"- Command: `{command}`", "",
+    ])
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
+    parser.add_argument("--models-dir", required=True, help="directory with NAME.onnx and NAME.inputs/")
+    parser.add_argument("--models", required=True, help="comma-separated model names")
+    parser.add_argument("--threads", default="1", help="comma-separated thread counts (default 1)")
+    parser.add_argument("--runs", type=int, default=50, help="timed runs per round (default 50)")
+    parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
+    parser.add_argument("--warmup", type=int, default=5, help="ORT warm-up runs per session (default 5)")
+    parser.add_argument("--out", help="markdown file to write, e.g. docs/BENCHMARKS.md")
+    parser.add_argument("--workdir", help="where executables go (default: a temp dir)")
+    args = parser.parse_args(argv)
+    try:
+        args.cuvil = e2e.cuvil_path(args.cuvil)
+    except RuntimeError as exc:
+        parser.error(str(exc))
+    args.threads = [int(t) for t in args.threads.split(",") if t]
+    command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
+
+    workdir = args.workdir or tempfile.mkdtemp(prefix="cuvil_bench_")
+    os.makedirs(workdir, exist_ok=True)
+    rows, infos = [], []
+    for name in filter(None, args.models.split(",")):
+        model_rows, info = benchmark_model(name, args, workdir)
+        rows += model_rows
+        infos.append(info)
+    info = "; ".join(sorted(set(infos)))
+    print("\n".join(markdown_table(rows)))
+    if args.out:
+        os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        with open(args.out, "w") as f:
+            f.write(report(rows, info, args, command))
+        print(f"wrote {args.out}", file=sys.stderr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

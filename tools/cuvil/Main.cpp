@@ -1,0 +1,247 @@
+// cuvil: the command-line compiler.
+//   cuvil compile --target x86_64-linux --input model.onnx --output infer.bin
+//   cuvil opt --passes=a,b file.cir     (runs passes on textual IR; lit tests)
+#include "cuvil/backend/Backend.h"
+#include "cuvil/frontend/OnnxImporter.h"
+#include "cuvil/ir/Parser.h"
+#include "cuvil/ir/Printer.h"
+#include "cuvil/ir/Verifier.h"
+#include "cuvil/ops/AllOps.h"
+#include "cuvil/passes/Pipeline.h"
+
+#include <CLI/CLI.hpp>
+#include <chrono>
+#include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <spdlog/spdlog.h>
+#include <sstream>
+
+namespace {
+
+using namespace cuvil;
+using Clock = std::chrono::steady_clock;
+
+double secondsSince(Clock::time_point start) {
+  return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+std::string mebibytes(uint64_t bytes) {
+  return fmt::format("{:.1f} MiB", double(bytes) / (1 << 20));
+}
+
+int fail(const Status &status) {
+  std::cerr << "error: " << status.message() << "\n";
+  return 1;
+}
+
+// "name=1x3x224x224"
+Status parseShapeOption(const std::string &text, ImportOptions &options) {
+  size_t equals = text.rfind('=');
+  if (equals == std::string::npos || equals == 0)
+    return Status::error(
+        fmt::format("--shape '{}' is not NAME=DIMS (e.g. input=1x3x224x224)", text));
+  Shape shape;
+  std::stringstream dims(text.substr(equals + 1));
+  std::string dim;
+  while (std::getline(dims, dim, 'x')) {
+    char *end = nullptr;
+    long long value = std::strtoll(dim.c_str(), &end, 10);
+    if (dim.empty() || *end || value < 0)
+      return Status::error(fmt::format("--shape '{}': '{}' is not a dimension", text, dim));
+    shape.push_back(value);
+  }
+  options.inputShapes[text.substr(0, equals)] = shape;
+  return Status::success();
+}
+
+Status writeText(const std::string &path, const std::string &text) {
+  if (path == "-") {
+    std::cout << text;
+    return Status::success();
+  }
+  std::ofstream out(path);
+  out << text;
+  return out ? Status::success() : Status::error(fmt::format("cannot write {}", path));
+}
+
+struct CompileOptions {
+  std::string target = "x86_64-linux";
+  std::string cpu;
+  std::string input;
+  std::string output;
+  std::string emit = "exe";
+  std::vector<std::string> shapes;
+  std::vector<std::string> printAfter;
+  bool printAfterAll = false;
+  bool keepTemporaries = false;
+  bool quiet = false;
+};
+
+int runCompile(const CompileOptions &options) {
+  static const std::map<std::string, EmitKind> kEmitKinds = {{"exe", EmitKind::Executable},
+                                                             {"obj", EmitKind::Object},
+                                                             {"asm", EmitKind::Assembly},
+                                                             {"llvm", EmitKind::LLVMIR}};
+  bool emitCir = options.emit == "cir";
+  if (!emitCir && !kEmitKinds.count(options.emit))
+    return fail(Status::error(
+        fmt::format("--emit {} is not one of cir, llvm, asm, obj, exe", options.emit)));
+  ImportOptions importOptions;
+  for (const std::string &shape : options.shapes)
+    if (Status status = parseShapeOption(shape, importOptions); !status.ok())
+      return fail(status);
+  Expected<TargetConfig> target = resolveTarget(options.target, options.cpu);
+  if (!target)
+    return fail(target.status());
+  PipelineOptions pipelineOptions;
+  for (const std::string &pass : options.printAfter) {
+    if (!findPass(pass))
+      return fail(Status::error(fmt::format("--print-after: no pass named '{}' (passes: {})", pass,
+                                            fmt::join(passNames(), ", "))));
+    pipelineOptions.printAfter.insert(pass);
+  }
+  pipelineOptions.printAfterAll = options.printAfterAll;
+  pipelineOptions.printStream = &std::cerr;
+
+  auto start = Clock::now();
+  Expected<std::unique_ptr<Graph>> graph = importOnnxModel(options.input, importOptions);
+  if (!graph)
+    return fail(graph.status().withContext(options.input));
+  double importSeconds = secondsSince(start);
+  size_t importedNodes = (*graph)->nodes().size();
+
+  start = Clock::now();
+  std::vector<const PassInfo *> passes;
+  for (const PassInfo &pass : defaultPipeline())
+    passes.push_back(&pass);
+  PassContext context;
+  if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
+    return fail(status.withContext(options.input));
+  double passSeconds = secondsSince(start);
+
+  if (emitCir)
+    return writeText(options.output, printGraph(**graph)).ok() ? 0 : 1;
+
+  BackendOptions backendOptions;
+  backendOptions.target = *target;
+  backendOptions.emit = kEmitKinds.at(options.emit);
+  backendOptions.outputPath = options.output;
+  backendOptions.keepTemporaries = options.keepTemporaries;
+  BackendStats stats;
+  if (Status status = compileToOutput(**graph, backendOptions, stats); !status.ok())
+    return fail(status.withContext(options.input));
+
+  if (!options.quiet) {
+    std::cout << fmt::format("cuvil: {} -> {} ({}, cpu {})\n", options.input, options.output,
+                             target->name, target->cpu);
+    std::cout << fmt::format("  graph: {} ONNX nodes -> {} ops, {} kernel calls, {} specialised "
+                             "kernels\n",
+                             importedNodes, (*graph)->nodes().size(), stats.kernelCalls,
+                             stats.specialisations);
+    std::cout << fmt::format("  memory: arena {} (intermediates {}, max-live lower bound {}), "
+                             "weights {}\n",
+                             mebibytes(context.memory.arenaBytes),
+                             mebibytes(context.memory.intermediateBytes),
+                             mebibytes(context.memory.maxLiveBytes), mebibytes(stats.weightsBytes));
+    std::cout << fmt::format("  time: import {:.2f} s, passes {:.2f} s, optimise {:.2f} s, "
+                             "codegen {:.2f} s, link {:.2f} s\n",
+                             importSeconds, passSeconds, stats.optimiseSeconds,
+                             stats.codegenSeconds, stats.linkSeconds);
+  }
+  return 0;
+}
+
+struct OptOptions {
+  std::string input = "-";
+  std::string output = "-";
+  std::string passes;
+};
+
+int runOpt(const OptOptions &options) {
+  std::stringstream text;
+  if (options.input == "-") {
+    text << std::cin.rdbuf();
+  } else {
+    std::ifstream in(options.input);
+    if (!in)
+      return fail(Status::error(fmt::format("cannot read {}", options.input)));
+    text << in.rdbuf();
+  }
+  Expected<std::unique_ptr<Graph>> graph = parseGraph(text.str());
+  if (!graph)
+    return fail(graph.status().withContext(options.input));
+  if (Status status = verifyGraph(**graph, VerifyOptions{/*requireTypes=*/false}); !status.ok())
+    return fail(status.withContext(options.input));
+  std::vector<const PassInfo *> passes;
+  std::stringstream names(options.passes);
+  std::string name;
+  while (std::getline(names, name, ',')) {
+    if (name.empty())
+      continue;
+    const PassInfo *pass = findPass(name);
+    if (!pass)
+      return fail(Status::error(
+          fmt::format("no pass named '{}' (passes: {})", name, fmt::join(passNames(), ", "))));
+    passes.push_back(pass);
+  }
+  PassContext context;
+  PipelineOptions pipelineOptions;
+  if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
+    return fail(status);
+  if (!writeText(options.output, printGraph(**graph)).ok())
+    return 1;
+  if (context.memory.arenaBytes)
+    std::cerr << fmt::format("memory: arena {} intermediates {} max-live {}\n",
+                             context.memory.arenaBytes, context.memory.intermediateBytes,
+                             context.memory.maxLiveBytes);
+  return 0;
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  spdlog::set_level(spdlog::level::warn);
+  registerAllOps();
+  CLI::App app{"cuvil: ahead-of-time compiler from ONNX models to standalone executables"};
+  app.require_subcommand(1);
+  app.set_version_flag("--version", compilerVersion());
+
+  CompileOptions compile;
+  CLI::App *compileCommand = app.add_subcommand("compile", "compile an ONNX model");
+  compileCommand->add_option("--target", compile.target, "target (x86_64-linux)")
+      ->capture_default_str();
+  compileCommand->add_option(
+      "--cpu", compile.cpu,
+      "CPU to optimise for (default per target: x86-64-v4; 'native' = this machine)");
+  compileCommand->add_option("--input,-i", compile.input, "ONNX model")->required();
+  compileCommand->add_option("--output,-o", compile.output, "output file ('-' = stdout for text)")
+      ->required();
+  compileCommand->add_option("--shape", compile.shapes,
+                             "fix an input's shape: NAME=1x3x224x224 (repeatable)");
+  compileCommand->add_option("--emit", compile.emit,
+                             "stop early: cir, llvm, asm, obj (default exe)");
+  compileCommand->add_option("--print-after", compile.printAfter,
+                             "print the IR after PASS to stderr");
+  compileCommand->add_flag("--print-after-all", compile.printAfterAll,
+                           "print the IR after every pass");
+  compileCommand->add_flag("--keep-temps", compile.keepTemporaries,
+                           "keep model.o and weights.o next to the output");
+  compileCommand->add_flag("--quiet,-q", compile.quiet, "print nothing on success");
+
+  OptOptions opt;
+  CLI::App *optCommand = app.add_subcommand("opt", "run passes on textual IR (for tests)");
+  optCommand->add_option("input", opt.input, "IR file ('-' = stdin)");
+  optCommand->add_option("-o", opt.output, "output file ('-' = stdout)");
+  optCommand->add_option("--passes", opt.passes, "comma-separated pass names")->required();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &error) {
+    int code = app.exit(error);
+    return code == 0 ? 0 : 1;
+  }
+  if (*compileCommand)
+    return runCompile(compile);
+  return runOpt(opt);
+}
