@@ -69,6 +69,16 @@ Status legacySoftmax(Graph &graph, Node &node, std::vector<Value *> &results) {
   return Status::success();
 }
 
+Status padAttributes(Graph &graph, Node &node, std::vector<Value *> &results) {
+  intsAttributeToInput(graph, node, "pads", 1);
+  float value = node.getFloat("value", 0.0f);
+  node.removeAttr("value");
+  if (value != 0.0f)
+    node.setInput(2,
+                  graph.addConstant(node.output(0)->name() + ".value", Tensor::scalarF32(value)));
+  return Status::success();
+}
+
 Status batchNormSpatial(Graph &, Node &node, std::vector<Value *> &results) {
   if (node.getInt("spatial", 1) != 1)
     return Status::error("BatchNormalization with spatial=0 is not supported");
@@ -87,7 +97,7 @@ struct Adapter {
   Status (*apply)(Graph &, Node &, std::vector<Value *> &results);
 };
 
-constexpr std::array<Adapter, 17> kAdapters = {{
+constexpr std::array<Adapter, 18> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -101,6 +111,7 @@ constexpr std::array<Adapter, 17> kAdapters = {{
     {"Split", 13, splitSizes},
     {"Slice", 10, sliceAttributes},
     {"Clip", 11, clipBounds},
+    {"Pad", 11, padAttributes},
     {"Softmax", 13, legacySoftmax},
     {"LogSoftmax", 13, legacySoftmax},
     {"BatchNormalization", 9, batchNormSpatial},
@@ -111,9 +122,12 @@ constexpr std::array<Adapter, 17> kAdapters = {{
 
 Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node, int64_t opset) {
   std::vector<Value *> results = node.outputs();
-  for (const Adapter &adapter : kAdapters)
-    if (adapter.op == node.op() && opset < adapter.untilOpset)
-      CUVIL_TRY(adapter.apply(graph, node, results));
+  for (const Adapter &adapter : kAdapters) {
+    if (adapter.op == node.op() && opset < adapter.untilOpset) {
+      CUVIL_TRY(adapter.apply(graph, node, results)); // may erase the node
+      break;
+    }
+  }
   return results;
 }
 

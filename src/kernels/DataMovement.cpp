@@ -112,3 +112,59 @@ CUVIL_FILL_KERNEL(cuvil_fill_1, uint8_t)
 CUVIL_FILL_KERNEL(cuvil_fill_2, uint16_t)
 CUVIL_FILL_KERNEL(cuvil_fill_4, uint32_t)
 CUVIL_FILL_KERNEL(cuvil_fill_8, uint64_t)
+
+// Pad over a rank-6 space. p = outShape[6], inShape[6], padsBegin[6], mode
+// (0 constant, 1 reflect, 2 edge, 3 wrap). A task is one output row:
+//   for each output element: i = out_index - padsBegin, mapped into the input
+//   by the mode; constant mode writes `bits` where i falls outside.
+namespace {
+
+CUVIL_INLINE int64_t padSource(int64_t i, int64_t n, int64_t mode) {
+  if (mode == 2)
+    return i < 0 ? 0 : (i >= n ? n - 1 : i);
+  if (mode == 3)
+    return ((i % n) + n) % n;
+  if (mode == 1) {
+    if (n == 1)
+      return 0;
+    int64_t period = 2 * n - 2;
+    i = ((i % period) + period) % period;
+    return i >= n ? period - i : i;
+  }
+  return i >= 0 && i < n ? i : -1;
+}
+
+template <typename T>
+CUVIL_INLINE void padRows(const T *src, T *dst, const int64_t *p, int64_t bits, int64_t begin,
+                          int64_t end) {
+  const int64_t *outShape = p, *inShape = p + 6, *padsBegin = p + 12, mode = p[18];
+  const T fill = T(bits);
+  for (int64_t row = begin; row < end; ++row) {
+    int64_t rest = row, base = 0, inStride = inShape[5];
+    bool outside = false;
+    for (int d = 4; d >= 0; --d) {
+      int64_t index = padSource(rest % outShape[d] - padsBegin[d], inShape[d], mode);
+      rest /= outShape[d];
+      outside |= index < 0;
+      base += index * inStride;
+      inStride *= inShape[d];
+    }
+    T *to = dst + row * outShape[5];
+    for (int64_t j = 0; j < outShape[5]; ++j) {
+      int64_t index = padSource(j - padsBegin[5], inShape[5], mode);
+      to[j] = outside || index < 0 ? fill : src[base + index];
+    }
+  }
+}
+
+} // namespace
+
+#define CUVIL_PAD_KERNEL(name, T)                                                                  \
+  CUVIL_KERNEL void name(const T *src, T *dst, const int64_t *p, int64_t bits, int64_t begin,      \
+                         int64_t end) {                                                            \
+    padRows<T>(src, dst, p, bits, begin, end);                                                     \
+  }
+CUVIL_PAD_KERNEL(cuvil_pad_1, uint8_t)
+CUVIL_PAD_KERNEL(cuvil_pad_2, uint16_t)
+CUVIL_PAD_KERNEL(cuvil_pad_4, uint32_t)
+CUVIL_PAD_KERNEL(cuvil_pad_8, uint64_t)

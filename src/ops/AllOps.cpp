@@ -42,10 +42,13 @@
   X(Log)                                                                                           \
   X(LogSoftmax)                                                                                    \
   X(MatMul)                                                                                        \
+  X(Max)                                                                                           \
   X(MaxPool)                                                                                       \
+  X(Min)                                                                                           \
   X(Mul)                                                                                           \
   X(Neg)                                                                                           \
   X(Or)                                                                                            \
+  X(Pad)                                                                                           \
   X(Pow)                                                                                           \
   X(Reciprocal)                                                                                    \
   X(ReduceL1)                                                                                      \

@@ -1,5 +1,6 @@
 // canonicalize: rewrites ops into the smaller set the backend lowers, one
 // rewrite per op in a table:
+//   Clip (run-time bounds) -> Max, Min
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
@@ -115,12 +116,35 @@ Status rewriteBatchNorm(Graph &graph, Node &bn) {
   return Status::success();
 }
 
+// Clip with bounds known only at run time: Min(Max(x, min), max).
+Status rewriteClip(Graph &graph, Node &clip) {
+  bool constantBounds = true;
+  for (size_t i = 1; i < clip.numInputs(); ++i)
+    constantBounds &= !clip.hasInput(i) || clip.input(i)->isConstant();
+  if (constantBounds)
+    return Status::success();
+  std::string base = clip.output(0)->name();
+  Value *result = clip.input(0);
+  for (auto [index, op] : {std::pair<size_t, const char *>{1, "Max"}, {2, "Min"}}) {
+    if (!clip.hasInput(index))
+      continue;
+    Expected<Value *> bounded = insertNode(graph, op, {result, clip.input(index)}, &clip,
+                                           base + (index == 1 ? ".low" : ".high"));
+    CUVIL_TRY(bounded.status());
+    result = *bounded;
+  }
+  graph.replaceAllUsesWith(clip.output(0), result);
+  graph.eraseNode(&clip);
+  return Status::success();
+}
+
 struct Rewrite {
   std::string_view op;
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 4> kRewrites = {{
+constexpr std::array<Rewrite, 5> kRewrites = {{
+    {"Clip", rewriteClip},
     {"Identity", forwardInput},
     {"Dropout", forwardInput},
     {"Gemm", rewriteGemm},

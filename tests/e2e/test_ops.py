@@ -676,13 +676,13 @@ def slice_split_cases():
 
 
 def pad_cases():
-    """Pad: attributes at opset 2, inputs at opsets 11/13, axes input at opset 18; all modes."""
+    """Pad: attributes at opset 10, inputs at opsets 11/13, axes input at opset 18; all modes."""
     x = In((2, 3, 4))
     for mode in ("constant", "reflect", "edge"):
         attrs = dict(mode=mode, pads=[0, 1, 2, 1, 0, 1])
         if mode == "constant":
             attrs["value"] = 1.5
-        yield single(f"pad/opset2_attr_{mode}", "Pad", [x], attrs, opset=2)
+        yield single(f"pad/opset10_attr_{mode}", "Pad", [x], attrs, opset=10)
         yield single(f"pad/opset13_{mode}", "Pad", [x, i64(1, 0, 2, 0, 1, 1)], dict(mode=mode), opset=13)
     yield single("pad/opset11_constant_value", "Pad", [x, i64(0, 0, 1, 0, 0, 2), scalar(-2.0)], opset=11)
     yield single("pad/opset13_default_zero", "Pad", [In((1, 3, 5, 5)), i64(0, 0, 1, 1, 0, 0, 1, 1)], opset=13)

@@ -1,0 +1,154 @@
+// Pad: grows (or, with negative pads, crops) each axis by the constant
+// `pads` input [begins..., ends...], over the optional `axes` (opset 18).
+// Modes: constant (the optional scalar constant_value, default 0), reflect,
+// edge, wrap. The importer turns opset < 11 attributes into inputs.
+#include "OpSupport.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace cuvil::ops {
+namespace {
+
+struct PadGeometry {
+  Shape outShape;
+  std::vector<int64_t> padsBegin;
+  int64_t mode;
+};
+
+constexpr std::array<std::string_view, 4> kModes = {"constant", "reflect", "edge", "wrap"};
+
+Expected<PadGeometry> geometry(const Node &node, const Shape &in) {
+  const Value *padsValue = node.input(1);
+  if (!padsValue || !padsValue->isConstant())
+    return Status::error("pads must be known at compile time");
+  std::vector<int64_t> pads = padsValue->constant().toInt64s();
+  int64_t rank = int64_t(in.size());
+  std::vector<int64_t> axes;
+  if (node.hasInput(3)) {
+    if (!node.input(3)->isConstant())
+      return Status::error("axes must be known at compile time");
+    Expected<std::vector<int64_t>> normalized =
+        normalizeAxes(node.input(3)->constant().toInt64s(), rank);
+    CUVIL_TRY(normalized.status());
+    axes = *normalized;
+  } else {
+    for (int64_t i = 0; i < rank; ++i)
+      axes.push_back(i);
+  }
+  if (pads.size() != 2 * axes.size())
+    return Status::error(fmt::format("pads has {} values for {} axes", pads.size(), axes.size()));
+  std::string modeName = node.getString("mode", "constant");
+  auto mode = std::find(kModes.begin(), kModes.end(), modeName);
+  if (mode == kModes.end())
+    return Status::error(fmt::format("unknown mode '{}'", modeName));
+  PadGeometry g{in, std::vector<int64_t>(in.size(), 0), mode - kModes.begin()};
+  for (size_t i = 0; i < axes.size(); ++i) {
+    size_t axis = size_t(axes[i]);
+    int64_t before = pads[i], after = pads[i + axes.size()];
+    g.outShape[axis] = in[axis] + before + after;
+    g.padsBegin[axis] = before;
+    if (g.outShape[axis] < 0)
+      return Status::error(fmt::format("pads crop axis {} below zero", axis));
+    if (g.mode != 0 && in[axis] == 0 && g.outShape[axis] > 0)
+      return Status::error("cannot reflect, edge- or wrap-pad an empty axis");
+  }
+  return g;
+}
+
+// The constant_value input's bytes (zero when omitted).
+Expected<int64_t> fillBits(const Node &node, DType dtype) {
+  int64_t bits = 0;
+  if (const Value *value = node.input(2)) {
+    if (!value->isConstant() || value->constant().numElements() != 1)
+      return Status::error("constant_value must be a constant scalar");
+    Tensor converted = value->constant().castTo(dtype);
+    std::memcpy(&bits, converted.bytes(), converted.byteSize());
+  }
+  return bits;
+}
+
+Status infer(InferContext &ctx) {
+  Expected<PadGeometry> g = geometry(ctx.node(), ctx.inputShape(0));
+  CUVIL_TRY(g.status());
+  ctx.setOutput(0, TensorType{ctx.inputDType(0), g->outShape});
+  return Status::success();
+}
+
+// Rank-6 params for the kernel: outShape, inShape, padsBegin, mode.
+std::vector<int64_t> kernelParams(const PadGeometry &g, const Shape &in) {
+  size_t pad = 6 - in.size();
+  std::vector<int64_t> params(6 - in.size(), 1);
+  params.insert(params.end(), g.outShape.begin(), g.outShape.end());
+  params.insert(params.end(), pad, 1);
+  params.insert(params.end(), in.begin(), in.end());
+  params.insert(params.end(), pad, 0);
+  params.insert(params.end(), g.padsBegin.begin(), g.padsBegin.end());
+  params.push_back(g.mode);
+  return params;
+}
+
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  const Tensor &x = *in[0];
+  PadGeometry g = *geometry(node, x.shape());
+  Expected<int64_t> bits = fillBits(node, x.dtype());
+  CUVIL_TRY(bits.status());
+  size_t size = dtypeSize(x.dtype());
+  std::vector<int64_t> inStrides = contiguousStrides(x.shape());
+  std::vector<int64_t> index(g.outShape.size(), 0);
+  for (int64_t flat = 0, n = out[0].numElements(); flat < n; ++flat) {
+    int64_t source = 0;
+    bool outside = false;
+    for (size_t d = 0; d < index.size(); ++d) {
+      int64_t i = index[d] - g.padsBegin[d], dim = x.shape()[d];
+      if (g.mode == 2)
+        i = std::clamp<int64_t>(i, 0, dim - 1);
+      else if (g.mode == 3)
+        i = ((i % dim) + dim) % dim;
+      else if (g.mode == 1)
+        i = dim == 1 ? 0 : [&] {
+          int64_t period = 2 * dim - 2, r = ((i % period) + period) % period;
+          return r >= dim ? period - r : r;
+        }();
+      outside |= i < 0 || i >= dim;
+      source += i * inStrides[d];
+    }
+    uint8_t *to = out[0].mutableBytes() + flat * int64_t(size);
+    if (outside)
+      std::memcpy(to, &*bits, size);
+    else
+      std::memcpy(to, x.bytes() + source * int64_t(size), size);
+    for (int64_t d = int64_t(index.size()) - 1; d >= 0; --d) {
+      if (++index[size_t(d)] < g.outShape[size_t(d)])
+        break;
+      index[size_t(d)] = 0;
+    }
+  }
+  return Status::success();
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  const Value *x = node.input(0);
+  if (x->type().rank() > 6)
+    return Status::error("rank above 6 is not supported");
+  Expected<PadGeometry> g = geometry(node, x->type().shape);
+  CUVIL_TRY(g.status());
+  Expected<int64_t> bits = fillBits(node, x->type().dtype);
+  CUVIL_TRY(bits.status());
+  const Shape &out = g->outShape;
+  int64_t rows = out.empty() || out.back() == 0 ? 0 : numElements(out) / out.back();
+  ctx.callKernel(fmt::format("cuvil_pad_{}", dtypeSize(x->type().dtype)),
+                 {KernelArg::pointer(x), KernelArg::pointer(node.output(0)),
+                  KernelArg::constantArray(kernelParams(*g, x->type().shape)),
+                  KernelArg::constant(*bits)},
+                 rows);
+  return Status::success();
+}
+
+} // namespace
+
+extern const OpDefinition kPadOp = {
+    OpSchema{"Pad", 2, 4, 1, 1, {{"mode", AttrKind::String}}, infer, eval}, lower};
+
+} // namespace cuvil::ops
