@@ -169,9 +169,8 @@ public:
       CUVIL_TRY(parseTensorType(type));
       if (graph->findValue(name))
         return error(fmt::format("redefinition of %{}", name));
-      graph->addInput(name, type);
-      if (!isPunct(')'))
-        CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(parseStorage(graph->addInput(name, type)));
+      CUVIL_TRY(expectSeparator(')'));
     }
     consume();
     CUVIL_TRY(expectPunct('{'));
@@ -189,15 +188,25 @@ public:
   }
 
 private:
-  Status error(const std::string &message) const {
-    std::string detail = token_.kind == Tok::Error ? token_.text : message;
-    return Status::error(fmt::format("{}:{}: {}", token_.line, token_.column, detail));
+  Status error(const std::string &message) const { return errorAt(token_, message); }
+  Status errorAt(const Token &at, const std::string &message) const {
+    std::string detail = at.kind == Tok::Error ? at.text : message;
+    return Status::error(fmt::format("{}:{}: {}", at.line, at.column, detail));
   }
   void consume() { token_ = lexer_.next(); }
   bool isPunct(char c) const { return token_.kind == Tok::Punct && token_.text[0] == c; }
   Status expectPunct(char c) {
     if (!isPunct(c))
       return error(fmt::format("expected '{}'", c));
+    consume();
+    return Status::success();
+  }
+  // Between list elements: ',' or the closing bracket.
+  Status expectSeparator(char close) {
+    if (isPunct(close))
+      return Status::success();
+    if (!isPunct(','))
+      return error(fmt::format("expected ',' or '{}'", close));
     consume();
     return Status::success();
   }
@@ -257,8 +266,7 @@ private:
       if (dim < 0)
         return error("dimensions must not be negative");
       shape.push_back(dim);
-      if (!isPunct(']'))
-        CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(expectSeparator(']'));
     }
     consume();
     return Status::success();
@@ -275,7 +283,7 @@ private:
     return parseShape(type.shape);
   }
 
-  // `?` | type [`@arena[N]` | `@inputI[N]` | `@outputI[N]`]
+  // `?` | type [storage]
   Status parseResultType(Value *value) {
     if (isPunct('?')) {
       consume();
@@ -284,24 +292,27 @@ private:
     TensorType type;
     CUVIL_TRY(parseTensorType(type));
     value->setType(type);
+    return parseStorage(value);
+  }
+
+  // [`@arena[N]` | `@inputI[N]` | `@outputI[N]`]
+  Status parseStorage(Value *value) {
     if (token_.kind != Tok::AtName)
       return Status::success();
     Storage storage;
-    std::string space = token_.text;
-    auto parseIndex = [&](std::string_view prefix) {
-      std::string digits = space.substr(prefix.size());
-      storage.index = digits.empty() ? 0u : unsigned(std::stoul(digits));
+    const std::string space = token_.text;
+    auto indexAfter = [&](std::string_view prefix) -> std::optional<uint32_t> {
+      if (space.rfind(prefix, 0) != 0 || space.size() == prefix.size() ||
+          !std::all_of(space.begin() + long(prefix.size()), space.end(), ::isdigit))
+        return std::nullopt;
+      return uint32_t(std::stoul(space.substr(prefix.size())));
     };
     if (space == "arena") {
       storage.space = StorageSpace::Arena;
-    } else if (space.rfind("input", 0) == 0 && space.size() > 5 &&
-               std::all_of(space.begin() + 5, space.end(), ::isdigit)) {
-      storage.space = StorageSpace::Input;
-      parseIndex("input");
-    } else if (space.rfind("output", 0) == 0 && space.size() > 6 &&
-               std::all_of(space.begin() + 6, space.end(), ::isdigit)) {
-      storage.space = StorageSpace::Output;
-      parseIndex("output");
+    } else if (auto index = indexAfter("input")) {
+      storage = {StorageSpace::Input, *index, 0};
+    } else if (auto index = indexAfter("output")) {
+      storage = {StorageSpace::Output, *index, 0};
     } else {
       return error(fmt::format("unknown storage '@{}'", space));
     }
@@ -339,6 +350,7 @@ private:
     } else {
       if (isPunct('.'))
         return error("elided constant data cannot be parsed");
+      Token dataStart = token_;
       CUVIL_TRY(expectPunct('['));
       int64_t count = 0;
       while (!isPunct(']')) {
@@ -353,13 +365,12 @@ private:
           CUVIL_TRY(parseNumber(value));
           tensor.setDouble(count++, value);
         }
-        if (!isPunct(']'))
-          CUVIL_TRY(expectPunct(','));
+        CUVIL_TRY(expectSeparator(']'));
       }
       consume();
       if (count != tensor.numElements())
-        return error(
-            fmt::format("{} has {} elements, got {}", type.str(), tensor.numElements(), count));
+        return errorAt(dataStart, fmt::format("{} has {} elements, got {}", type.str(),
+                                              tensor.numElements(), count));
     }
     CUVIL_TRY(expectPunct('>'));
     result = std::move(tensor);
@@ -419,8 +430,7 @@ private:
         CUVIL_TRY(parseNumber(value));
         floats.push_back(float(value));
       }
-      if (!isPunct(']'))
-        CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(expectSeparator(']'));
     }
     consume();
     if (kind == Strings)
@@ -463,15 +473,15 @@ private:
         operands.push_back(nullptr);
         consume();
       } else {
+        Token at = token_;
         std::string name;
         CUVIL_TRY(parseValueName(name));
         Value *value = graph_->findValue(name);
         if (!value)
-          return error(fmt::format("use of undefined value %{}", name));
+          return errorAt(at, fmt::format("use of undefined value %{}", name));
         operands.push_back(value);
       }
-      if (!isPunct(')'))
-        CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(expectSeparator(')'));
     }
     consume();
     std::map<std::string, Attribute> attributes;
@@ -486,8 +496,7 @@ private:
         Attribute attr;
         CUVIL_TRY(parseAttribute(attr));
         attributes[name] = std::move(attr);
-        if (!isPunct('}'))
-          CUVIL_TRY(expectPunct(','));
+        CUVIL_TRY(expectSeparator('}'));
       }
       consume();
     }
@@ -514,11 +523,12 @@ private:
 
   Status parseReturn() {
     while (!isPunct('}')) {
+      Token at = token_;
       std::string name;
       CUVIL_TRY(parseValueName(name));
       Value *value = graph_->findValue(name);
       if (!value)
-        return error(fmt::format("use of undefined value %{}", name));
+        return errorAt(at, fmt::format("use of undefined value %{}", name));
       std::string outputName = name;
       if (token_.kind == Tok::Ident && token_.text == "as") {
         consume();
@@ -528,8 +538,7 @@ private:
         consume();
       }
       graph_->addOutput(value, outputName);
-      if (!isPunct('}'))
-        CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(expectSeparator('}'));
     }
     return Status::success();
   }

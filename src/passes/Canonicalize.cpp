@@ -47,7 +47,7 @@ Status rewriteGemm(Graph &graph, Node &gemm) {
   }
   float alpha = gemm.getFloat("alpha", 1.0f), beta = gemm.getFloat("beta", 1.0f);
   // Scaling constant weights folds away; otherwise scale the product.
-  if (alpha != 1.0f && b->isConstant()) {
+  if (alpha != 1.0f && gemm.input(1)->isConstant()) {
     Expected<Value *> scaled = insertNode(
         graph, "Mul", {b, scalarConstant(graph, alpha, base + ".alpha")}, &gemm, base + ".Bs");
     CUVIL_TRY(scaled.status());

@@ -36,8 +36,15 @@ def main(argv=None):
         parser.error(str(exc))
     model_path = e2e.ensure_model(args.models_dir, args.model)
     inputs = e2e.load_model_inputs(args.models_dir, args.model)
-    workdir = args.workdir or tempfile.mkdtemp(prefix=f"cuvil_{args.model}_")
-    os.makedirs(workdir, exist_ok=True)
+    if args.workdir:
+        os.makedirs(args.workdir, exist_ok=True)
+        return check(args, cuvil, model_path, inputs, args.workdir)
+    with tempfile.TemporaryDirectory(prefix=f"cuvil_{args.model}_") as workdir:
+        return check(args, cuvil, model_path, inputs, workdir)
+
+
+def check(args, cuvil, model_path, inputs, workdir):
+    """Compile, run and compare; returns the exit status."""
     exe = os.path.join(workdir, "infer.bin")
 
     start = time.perf_counter()
@@ -56,7 +63,7 @@ def main(argv=None):
     ok, lines = e2e.compare_all(ours, ref, args.atol, args.rtol)
     for line in lines:
         print("  " + line)
-    print(f"{'PASS' if ok else 'FAIL'} {args.model} (atol={args.atol:g}, rtol={args.rtol:g}; files in {workdir})")
+    print(f"{'PASS' if ok else 'FAIL'} {args.model} (atol={args.atol:g}, rtol={args.rtol:g})")
     return 0 if ok else 1
 
 

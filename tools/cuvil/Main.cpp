@@ -26,7 +26,9 @@ double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::string mebibytes(uint64_t bytes) {
+std::string humanBytes(uint64_t bytes) {
+  if (bytes < (1 << 20))
+    return fmt::format("{:.1f} KiB", double(bytes) / (1 << 10));
   return fmt::format("{:.1f} MiB", double(bytes) / (1 << 20));
 }
 
@@ -139,11 +141,11 @@ int runCompile(const CompileOptions &options) {
                              "kernels\n",
                              importedNodes, (*graph)->nodes().size(), stats.kernelCalls,
                              stats.specialisations);
-    std::cout << fmt::format("  memory: arena {} (intermediates {}, max-live lower bound {}), "
-                             "weights {}\n",
-                             mebibytes(context.memory.arenaBytes),
-                             mebibytes(context.memory.intermediateBytes),
-                             mebibytes(context.memory.maxLiveBytes), mebibytes(stats.weightsBytes));
+    std::cout << fmt::format(
+        "  memory: arena {} (intermediates {}, max-live lower bound {}), "
+        "weights {}\n",
+        humanBytes(context.memory.arenaBytes), humanBytes(context.memory.intermediateBytes),
+        humanBytes(context.memory.maxLiveBytes), humanBytes(stats.weightsBytes));
     std::cout << fmt::format("  time: import {:.2f} s, passes {:.2f} s, optimise {:.2f} s, "
                              "codegen {:.2f} s, link {:.2f} s\n",
                              importSeconds, passSeconds, stats.optimiseSeconds,
@@ -233,7 +235,7 @@ int main(int argc, char **argv) {
   CLI::App *optCommand = app.add_subcommand("opt", "run passes on textual IR (for tests)");
   optCommand->add_option("input", opt.input, "IR file ('-' = stdin)");
   optCommand->add_option("-o", opt.output, "output file ('-' = stdout)");
-  optCommand->add_option("--passes", opt.passes, "comma-separated pass names")->required();
+  optCommand->add_option("--passes", opt.passes, "comma-separated pass names (none: round trip)");
 
   try {
     app.parse(argc, argv);

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# Installs Cuvil's dependencies on Debian 12, as root.
+#   scripts/install-deps.sh build   the compiler's build dependencies (Debian packages only)
+#   scripts/install-deps.sh test    the above, plus the Python tooling the tests use:
+#                                   Debian's torch/torchvision/numpy and, in .venv/,
+#                                   onnx and onnxruntime from PyPI (reference outputs)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+what=${1:-build}
+export DEBIAN_FRONTEND=noninteractive
+
+build_packages=(
+  build-essential cmake ccache git file
+  llvm-19-dev clang-19 lld-19 llvm-19-tools
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  libcli11-dev libspdlog-dev libfmt-dev
+  googletest libgtest-dev
+  python3 clang-format-19
+)
+test_packages=(python3-venv python3-numpy python3-torch python3-torchvision python3-pytest)
+
+packages=("${build_packages[@]}")
+[[ $what == test ]] && packages+=("${test_packages[@]}")
+
+apt-get update -q
+apt-get install -y -q --no-install-recommends "${packages[@]}"
+
+if [[ $what == test ]]; then
+  # Debian's python3 with its torch; onnx/onnxruntime pinned from PyPI.
+  # numpy stays below 2: Debian's torch 1.13 is built against numpy 1.x.
+  if [[ ! -x .venv/bin/python ]]; then
+    /usr/bin/python3 -m venv --system-site-packages .venv
+  fi
+  .venv/bin/pip install -q --disable-pip-version-check \
+    "onnx==1.19.1" "onnxruntime==1.30.0" "numpy<2"
+fi

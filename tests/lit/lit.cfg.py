@@ -1,0 +1,14 @@
+# lit configuration for Cuvil's textual-IR and command-line tests.
+import os
+
+import lit.formats
+
+config.name = "cuvil"
+config.test_format = lit.formats.ShTest(execute_external=False)
+config.suffixes = [".cir", ".test"]
+config.excludes = ["Inputs"]
+config.test_source_root = os.path.dirname(__file__)
+config.test_exec_root = os.path.join(config.cuvil_binary_dir, "tests", "lit")
+config.substitutions.append(("%cuvil", config.cuvil_tool))
+config.substitutions.append(("%models", os.path.join(config.cuvil_source_dir, "models")))
+config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])
