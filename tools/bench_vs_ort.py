@@ -8,8 +8,8 @@ Each model is exported if missing and compiled once. For every thread count
 T, rounds of `infer.bin --bench N --json --threads T` alternate with rounds
 of N timed ONNX Runtime runs (ORT_ENABLE_ALL, intra_op_num_threads=T,
 inter_op_num_threads=1, sequential execution, after warm-up) on the same
-inputs. cuvil's figure is the median of the per-round median_ms values that
-infer.bin reports; ORT's is the median of all its individual run times.
+inputs. Both figures are the median over rounds of each round's median, so
+slow phases of a noisy machine hit both sides alike.
 """
 
 import argparse
@@ -84,9 +84,9 @@ def benchmark_model(name, args, workdir):
         ours, theirs = [], []
         for r in range(args.rounds):
             ours.append(float(bench_cuvil(exe, input_args, args.runs, threads)["median_ms"]))
-            theirs += bench_ort(session, inputs, args.runs)
+            theirs.append(statistics.median(bench_ort(session, inputs, args.runs)))
             print(f"[{name}] threads={threads} round {r + 1}/{args.rounds}: cuvil {ours[-1]:.3f} ms, "
-                  f"ORT {statistics.median(theirs[-args.runs:]):.3f} ms", file=sys.stderr, flush=True)
+                  f"ORT {theirs[-1]:.3f} ms", file=sys.stderr, flush=True)
         cuvil_ms, ort_ms = statistics.median(ours), statistics.median(theirs)
         rows.append((name, threads, cuvil_ms, ort_ms, cuvil_ms / ort_ms))
     return rows, cuvil_info(exe)
@@ -111,8 +111,8 @@ def report(rows, info, args, command):
         f"- Each model is compiled once; per thread count, {args.rounds} rounds alternate "
         f"`infer.bin --bench {args.runs} --json --threads T` with {args.runs} timed ONNX Runtime runs "
         "(time.perf_counter around each `session.run`) on the same inputs.",
-        "- cuvil: median of the per-round `median_ms` reported by infer.bin. "
-        "ORT: median of all individual run times.",
+        "- Each figure is the median over rounds of the round's median latency "
+        "(`median_ms` from infer.bin; the median of the timed `session.run` calls for ORT).",
         f"- ONNX Runtime {ort.__version__}: CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, "
         f"inter_op_num_threads=1, sequential execution, {args.warmup} warm-up runs per session.", "",
         "## Machine", "",
@@ -144,13 +144,14 @@ def main(argv=None):
     args.threads = [int(t) for t in args.threads.split(",") if t]
     command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
 
-    workdir = args.workdir or tempfile.mkdtemp(prefix="cuvil_bench_")
-    os.makedirs(workdir, exist_ok=True)
     rows, infos = [], []
-    for name in filter(None, args.models.split(",")):
-        model_rows, info = benchmark_model(name, args, workdir)
-        rows += model_rows
-        infos.append(info)
+    with tempfile.TemporaryDirectory(prefix="cuvil_bench_") as scratch:
+        workdir = args.workdir or scratch
+        os.makedirs(workdir, exist_ok=True)
+        for name in filter(None, args.models.split(",")):
+            model_rows, info = benchmark_model(name, args, workdir)
+            rows += model_rows
+            infos.append(info)
     info = "; ".join(sorted(set(infos)))
     print("\n".join(markdown_table(rows)))
     if args.out:
