@@ -9,5 +9,6 @@ set -x
 build/tools/cuvil compile --target x86_64-linux --input models/example/tiny_cnn.onnx \
   --output build/tiny_cnn.bin
 build/tiny_cnn.bin --info
+build/tiny_cnn.bin --input image=models/example/image.npy
 build/tiny_cnn.bin --input image=models/example/image.npy --output-dir build/tiny_cnn.out
 build/tiny_cnn.bin --input image=models/example/image.npy --bench 50
