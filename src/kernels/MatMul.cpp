@@ -10,20 +10,11 @@
 //     Y[r, n0...] = act(acc[r] + bias[n0...])
 // then 16-wide and scalar column tails. MR x NV = 4 x 4 uses 16 accumulators
 // plus 4 B vectors: spill-free on AVX-512's 32 registers.
-#include "KernelSupport.h"
+#include "Vector.h"
 
 using namespace cuvil::kernels;
 
 namespace {
-
-typedef float v16 __attribute__((ext_vector_type(16)));
-
-CUVIL_INLINE v16 load16(const float *p) {
-  v16 v;
-  __builtin_memcpy(&v, p, sizeof(v));
-  return v;
-}
-CUVIL_INLINE void store16(float *p, v16 v) { __builtin_memcpy(p, &v, sizeof(v)); }
 
 enum MatMulParam {
   kBatch0,
@@ -50,23 +41,31 @@ template <int Rows, int Vecs>
 CUVIL_INLINE void tile(const float *a, const float *b, float *y, const float *bias, int64_t N,
                        int64_t K, int64_t act, float alpha, float beta) {
   v16 acc[Rows][Vecs];
+#pragma clang loop unroll(full)
   for (int r = 0; r < Rows; ++r)
+#pragma clang loop unroll(full)
     for (int v = 0; v < Vecs; ++v)
       acc[r][v] = 0.0f;
   for (int64_t k = 0; k < K; ++k) {
     v16 bv[Vecs];
+#pragma clang loop unroll(full)
     for (int v = 0; v < Vecs; ++v)
       bv[v] = load16(b + k * N + 16 * v);
+#pragma clang loop unroll(full)
     for (int r = 0; r < Rows; ++r) {
       v16 av = a[r * K + k];
+#pragma clang loop unroll(full)
       for (int v = 0; v < Vecs; ++v)
         acc[r][v] += av * bv[v];
     }
   }
+#pragma clang loop unroll(full)
   for (int r = 0; r < Rows; ++r)
+#pragma clang loop unroll(full)
     for (int v = 0; v < Vecs; ++v)
       store16(y + r * N + 16 * v, acc[r][v]);
-  // Epilogue over the stored tile; a fixed-size loop that vectorises.
+// Epilogue over the stored tile; a fixed-size loop that vectorises.
+#pragma clang loop unroll(full)
   for (int r = 0; r < Rows; ++r)
     for (int64_t j = 0; j < 16 * Vecs; ++j)
       y[r * N + j] = applyUnary(act, y[r * N + j] + (bias ? bias[j] : 0.0f), alpha, beta);
@@ -80,6 +79,7 @@ CUVIL_INLINE void rowBlock(const float *a, const float *b, float *y, const float
     tile<Rows, kNV>(a, b + n0, y + n0, bias ? bias + n0 : nullptr, N, K, act, alpha, beta);
   for (; n0 + 16 <= N; n0 += 16)
     tile<Rows, 1>(a, b + n0, y + n0, bias ? bias + n0 : nullptr, N, K, act, alpha, beta);
+#pragma clang loop unroll(full)
   for (int r = 0; r < Rows; ++r) {
     for (int64_t n = n0; n < N; ++n) {
       float sum = 0.0f;

@@ -16,6 +16,7 @@
   X(Concat)                                                                                        \
   X(ConstantOfShape)                                                                               \
   X(Conv)                                                                                          \
+  X(ConvNCHWc)                                                                                     \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
   X(Equal)                                                                                         \
@@ -24,6 +25,7 @@
   X(Expand)                                                                                        \
   X(Flatten)                                                                                       \
   X(Floor)                                                                                         \
+  X(FromNCHWc)                                                                                     \
   X(FusedConv)                                                                                     \
   X(FusedMatMul)                                                                                   \
   X(Gather)                                                                                        \
@@ -49,6 +51,7 @@
   X(Neg)                                                                                           \
   X(Or)                                                                                            \
   X(Pad)                                                                                           \
+  X(PoolNCHWc)                                                                                     \
   X(Pow)                                                                                           \
   X(Reciprocal)                                                                                    \
   X(ReduceL1)                                                                                      \
@@ -70,6 +73,7 @@
   X(Squeeze)                                                                                       \
   X(Sub)                                                                                           \
   X(Tanh)                                                                                          \
+  X(ToNCHWc)                                                                                       \
   X(Transpose)                                                                                     \
   X(Unsqueeze)                                                                                     \
   X(Where)                                                                                         \

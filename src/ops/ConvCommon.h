@@ -2,7 +2,8 @@
 #pragma once
 
 #include "FusedActivation.h"
-#include "WindowGeometry.h"
+#include "OpSupport.h"
+#include "cuvil/ir/WindowGeometry.h"
 
 namespace cuvil::ops {
 

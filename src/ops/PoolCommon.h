@@ -1,7 +1,8 @@
 // MaxPool and AveragePool over 1-D or 2-D windows (N-C-spatial layout).
 #pragma once
 
-#include "WindowGeometry.h"
+#include "OpSupport.h"
+#include "cuvil/ir/WindowGeometry.h"
 
 namespace cuvil::ops {
 

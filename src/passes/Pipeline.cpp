@@ -13,13 +13,14 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 9> kPipeline = {{
+constexpr std::array<PassInfo, 10> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference},
     {"fold-batchnorm", "merge BatchNormalization into the preceding Conv", runFoldBatchNorm},
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
      runCanonicalize},
     {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},
     {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
+    {"layout-nchwc", "move convolutional regions to the blocked NCHW16c layout", runLayoutNCHWc},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
     {"materialize-outputs", "give every graph output a node writing it", runMaterializeOutputs},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},

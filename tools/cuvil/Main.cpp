@@ -118,6 +118,7 @@ int runCompile(const CompileOptions &options) {
   for (const PassInfo &pass : defaultPipeline())
     passes.push_back(&pass);
   PassContext context;
+  context.vectorLanes = target->vectorBits / 32;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
   double passSeconds = secondsSince(start);

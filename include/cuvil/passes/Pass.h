@@ -19,6 +19,9 @@ struct MemoryPlanStats {
 
 // State shared by the passes of one pipeline run.
 struct PassContext {
+  // Widest f32 vector of the target, in lanes (16 for AVX-512): passes that
+  // pick layouts or tiles read it; the backend's TargetConfig sets it.
+  int vectorLanes = 16;
   MemoryPlanStats memory;
 };
 

@@ -10,6 +10,7 @@ Status runFoldBatchNorm(Graph &graph, PassContext &context);
 Status runCanonicalize(Graph &graph, PassContext &context);
 Status runConstantFolding(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
+Status runLayoutNCHWc(Graph &graph, PassContext &context);
 Status runDeadCodeElimination(Graph &graph, PassContext &context);
 Status runMaterializeOutputs(Graph &graph, PassContext &context);
 Status runPlanMemory(Graph &graph, PassContext &context);

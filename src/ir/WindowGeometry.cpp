@@ -1,6 +1,6 @@
-#include "WindowGeometry.h"
+#include "cuvil/ir/WindowGeometry.h"
 
-namespace cuvil::ops {
+namespace cuvil {
 
 std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra) {
   std::vector<AttrSpec> attributes = {{"auto_pad", AttrKind::String},
@@ -72,4 +72,4 @@ WindowGeometry::Window2D WindowGeometry::as2D() const {
           pick(output, 1, true),     pick(output, 1, false)};
 }
 
-} // namespace cuvil::ops
+} // namespace cuvil

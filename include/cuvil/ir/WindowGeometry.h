@@ -2,9 +2,11 @@
 // strides, dilations, pads (explicit or from auto_pad) and output sizes.
 #pragma once
 
-#include "OpSupport.h"
+#include "cuvil/ir/Graph.h"
+#include "cuvil/ir/OpSchema.h"
+#include "cuvil/support/Status.h"
 
-namespace cuvil::ops {
+namespace cuvil {
 
 struct WindowGeometry {
   std::vector<int64_t> input, kernel, strides, dilations, padsBegin, padsEnd, output;
@@ -25,4 +27,4 @@ Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
 // Attributes every windowed op accepts.
 std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra);
 
-} // namespace cuvil::ops
+} // namespace cuvil
