@@ -69,7 +69,8 @@ Status compileToOutput(const Graph &graph, const BackendOptions &options, Backen
   module->setDataLayout((*machine)->createDataLayout());
   ModuleBuilder builder(*module, **kernels, graph, options.target);
   CUVIL_TRY(builder.build());
-  emitModelInfo(*module, graph, options.target, builder.arenaBytes(), builder.weights().totalBytes);
+  emitModelInfo(*module, graph, options.target, builder.arenaBytes(), builder.weights().totalBytes,
+                builder.kernelCallNames());
   stats.arenaBytes = builder.arenaBytes();
   stats.weightsBytes = builder.weights().totalBytes;
   stats.kernelCalls = builder.kernelCalls();

@@ -54,7 +54,8 @@ public:
 } // namespace
 
 void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig &target,
-                   uint64_t arenaBytes, uint64_t weightsBytes) {
+                   uint64_t arenaBytes, uint64_t weightsBytes,
+                   const std::vector<std::string> &kernelCallNames) {
   ModelInfoEmitter emitter(module);
   std::vector<std::string> inputNames, outputNames;
   for (const Value *input : graph.inputs())
@@ -63,8 +64,13 @@ void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig 
     outputNames.push_back(graph.outputName(i));
 
   llvm::Type *i32 = emitter.i32_, *i64 = emitter.i64_, *ptr = emitter.ptr_;
-  auto *infoType = llvm::StructType::get(module.getContext(),
-                                         {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64});
+  std::vector<llvm::Constant *> names;
+  for (const std::string &name : kernelCallNames)
+    names.push_back(emitter.string(name));
+  llvm::Constant *nameTable = emitter.privateGlobal(
+      llvm::ConstantArray::get(llvm::ArrayType::get(ptr, names.size()), names), "call_names");
+  auto *infoType = llvm::StructType::get(
+      module.getContext(), {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i32, ptr});
   llvm::Constant *init = llvm::ConstantStruct::get(
       infoType,
       {llvm::ConstantInt::get(i32, CUVIL_ABI_VERSION),
@@ -73,7 +79,8 @@ void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig 
        emitter.tensorInfos(graph.inputs(), inputNames),
        emitter.tensorInfos(graph.outputs(), outputNames), emitter.string(graph.name()),
        emitter.string(target.name), emitter.string(target.cpu), emitter.string(compilerVersion()),
-       llvm::ConstantInt::get(i64, arenaBytes), llvm::ConstantInt::get(i64, weightsBytes)});
+       llvm::ConstantInt::get(i64, arenaBytes), llvm::ConstantInt::get(i64, weightsBytes),
+       llvm::ConstantInt::get(i32, kernelCallNames.size()), nameTable});
   new llvm::GlobalVariable(module, infoType, true, llvm::GlobalValue::ExternalLinkage, init,
                            "cuvil_model");
 }

@@ -10,6 +10,7 @@
 namespace cuvil {
 
 void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig &target,
-                   uint64_t arenaBytes, uint64_t weightsBytes);
+                   uint64_t arenaBytes, uint64_t weightsBytes,
+                   const std::vector<std::string> &kernelCallNames);
 
 } // namespace cuvil

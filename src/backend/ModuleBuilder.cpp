@@ -200,6 +200,7 @@ void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelAr
   builder.CreateRetVoid();
 
   runBuilder_->CreateCall(parallelFor_, {task, runBuilder_->getInt64(uint64_t(numTasks))});
+  kernelCallNames_.push_back(fmt::format("{} {}", currentNode_->describe(), kernelName));
   ++kernelCalls_;
 }
 

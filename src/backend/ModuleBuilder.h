@@ -37,6 +37,8 @@ public:
   uint64_t arenaBytes() const { return arenaBytes_; }
   size_t kernelCalls() const { return kernelCalls_; }
   size_t specialisations() const { return specialisations_.size(); }
+  // "<op> '<node>' <kernel>" for each kernel call, in call order.
+  const std::vector<std::string> &kernelCallNames() const { return kernelCallNames_; }
   // Calls of specialised kernels, to be inlined once the kernels are linked.
   const std::vector<llvm::CallInst *> &kernelCallSites() const { return kernelCallSites_; }
 
@@ -72,6 +74,7 @@ private:
   std::map<std::string, llvm::Function *> specialisations_;
   std::map<std::string, llvm::Constant *> constantArrays_;
   std::vector<llvm::CallInst *> kernelCallSites_;
+  std::vector<std::string> kernelCallNames_;
 };
 
 } // namespace cuvil

@@ -41,6 +41,10 @@ Options parseCommandLine(int argc, const char *const *argv) {
       options.info = true;
       continue;
     }
+    if (arg == "--profile") {
+      options.profile = true;
+      continue;
+    }
 
     // The remaining options take a value, as "--opt VALUE" or "--opt=VALUE".
     std::string_view option = arg;
@@ -97,6 +101,8 @@ Options parseCommandLine(int argc, const char *const *argv) {
                              "--input, --output-dir or --bench");
   if (options.json && !options.info && !options.benchRuns)
     throw std::runtime_error("--json applies to --info and --bench");
+  if (options.profile && (!options.benchRuns || options.json))
+    throw std::runtime_error("--profile applies to --bench without --json");
   return options;
 }
 
@@ -120,6 +126,8 @@ std::string usage(const char *program) {
          "  --warmup W         warm-up runs before timing (default 5)\n"
          "  --json             print --bench or --info results as one JSON object\n"
          "  --threads N        threads for parallel operators (default: CPUs available)\n"
+         "  --profile          with --bench: time every kernel call and print where the\n"
+         "                     time goes (adds a clock read per call)\n"
          "  --info             describe the model, its inputs and outputs\n"
          "  --help             show this text\n"
          "\n"

@@ -24,6 +24,7 @@ struct Options {
   uint64_t warmupRuns = 5;
   std::optional<unsigned> threads;
   bool json = false;
+  bool profile = false;
   bool info = false;
   bool help = false;
 };

@@ -4,6 +4,7 @@
 #include "CommandLine.h"
 #include "Inputs.h"
 #include "Outputs.h"
+#include "Profiler.h"
 #include "Report.h"
 #include "ThreadPool.h"
 
@@ -62,7 +63,14 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   uint64_t totalRuns = options.warmupRuns + *options.benchRuns;
   std::vector<double> samplesMs;
   samplesMs.reserve(*options.benchRuns);
+  if (options.profile)
+    Profiler::enable(model.num_kernel_calls);
   for (uint64_t i = 0; i < totalRuns; ++i) {
+    if (options.profile) {
+      if (i == options.warmupRuns)
+        Profiler::reset();
+      Profiler::beginRun();
+    }
     int64_t start = monotonicNs();
     runModel(inputPtrs.data(), outputPtrs.data());
     int64_t elapsedNs = monotonicNs() - start;
@@ -74,6 +82,8 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   }
   printBenchReport(stdout, model, computeBenchStats(std::move(samplesMs)), options.warmupRuns,
                    threads, options.json);
+  if (options.profile)
+    Profiler::print(stdout, model, *options.benchRuns);
   return 0;
 }
 

@@ -1,5 +1,7 @@
 #include "ThreadPool.h"
 
+#include "Profiler.h"
+
 #include <chrono>
 #include <climits>
 #include <linux/futex.h>
@@ -200,5 +202,13 @@ extern "C" void cuvil_parallel_for(cuvil_task_fn task, int64_t numTasks) {
   using namespace cuvil::runtime;
   if (!globalPool)
     globalPool = std::make_unique<ThreadPool>(availableCpus());
+  if (!Profiler::enabled()) {
+    globalPool->parallelFor(task, numTasks);
+    return;
+  }
+  auto start = std::chrono::steady_clock::now();
   globalPool->parallelFor(task, numTasks);
+  Profiler::record(
+      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
+          .count());
 }

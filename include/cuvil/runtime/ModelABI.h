@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 1u
+#define CUVIL_ABI_VERSION 2u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -51,6 +51,10 @@ typedef struct cuvil_model_info {
   const char *compiler_version; /* e.g. "cuvil 0.1.0 (LLVM 19.1.7)" */
   uint64_t arena_bytes;         /* static scratch arena owned by the model */
   uint64_t weights_bytes;       /* read-only weights embedded in the binary */
+  /* One name per cuvil_parallel_for call of cuvil_run, in call order
+   * ("<op> '<node>' <kernel>"), for the runtime's --profile. */
+  uint32_t num_kernel_calls;
+  const char *const *kernel_call_names;
 } cuvil_model_info;
 
 /* Emitted by the compiler. */

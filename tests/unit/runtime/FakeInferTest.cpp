@@ -216,6 +216,16 @@ TEST_F(FakeInferTest, BenchWithOutputDirAndNoWarmup) {
   expectOutputFiles(path("bench-out"));
 }
 
+TEST_F(FakeInferTest, ProfileNamesEveryKernelCall) {
+  ProcessResult result = runWithInputs({"--bench", "4", "--profile"});
+  ASSERT_EQ(result.exitStatus, 0) << result.err;
+  EXPECT_NE(result.out.find("profile: 1 kernel calls per run"), std::string::npos) << result.out;
+  EXPECT_NE(result.out.find("100.0%      0  Affine node 'y' fake_affine"), std::string::npos)
+      << result.out;
+  EXPECT_NE(runWithInputs({"--profile"}).err.find("--profile applies to --bench"),
+            std::string::npos);
+}
+
 TEST_F(FakeInferTest, Info) {
   ProcessResult text = run({"--info"});
   ASSERT_EQ(text.exitStatus, 0) << text.err;
@@ -230,7 +240,7 @@ TEST_F(FakeInferTest, Info) {
   ASSERT_EQ(json.exitStatus, 0) << json.err;
   EXPECT_EQ(json.out,
             "{\"model_name\": \"fake\", \"target\": \"x86_64-linux\", \"cpu\": \"generic\", "
-            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 1, "
+            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 2, "
             "\"arena_bytes\": 4096, \"weights_bytes\": 0, "
             "\"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [2, 3]}, "
             "{\"name\": \"ids\", \"dtype\": \"i64\", \"shape\": [4]}], "

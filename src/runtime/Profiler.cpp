@@ -1,0 +1,49 @@
+#include "Profiler.h"
+
+#include <algorithm>
+#include <numeric>
+#include <vector>
+
+namespace cuvil::runtime {
+namespace {
+
+bool active = false;
+size_t nextCall = 0;
+std::vector<int64_t> totalNs;
+
+} // namespace
+
+void Profiler::enable(uint32_t calls) {
+  active = true;
+  totalNs.assign(calls, 0);
+}
+
+bool Profiler::enabled() { return active; }
+
+void Profiler::beginRun() { nextCall = 0; }
+
+void Profiler::reset() { std::fill(totalNs.begin(), totalNs.end(), 0); }
+
+void Profiler::record(int64_t nanoseconds) {
+  if (nextCall < totalNs.size())
+    totalNs[nextCall] += nanoseconds;
+  ++nextCall;
+}
+
+void Profiler::print(FILE *out, const cuvil_model_info &model, uint64_t runs) {
+  std::vector<size_t> order(totalNs.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [](size_t a, size_t b) { return totalNs[a] > totalNs[b]; });
+  double all = double(std::accumulate(totalNs.begin(), totalNs.end(), int64_t(0)));
+  std::fprintf(out, "profile: %zu kernel calls per run, %.3f ms in kernels per run\n",
+               totalNs.size(), all / double(runs) * 1e-6);
+  std::fprintf(out, "%8s %7s %6s  %s\n", "ms/run", "share", "call", "what");
+  for (size_t i : order) {
+    const char *name = i < model.num_kernel_calls ? model.kernel_call_names[i] : "?";
+    std::fprintf(out, "%8.3f %6.1f%% %6zu  %s\n", double(totalNs[i]) / double(runs) * 1e-6,
+                 all > 0 ? 100.0 * double(totalNs[i]) / all : 0.0, i, name);
+  }
+}
+
+} // namespace cuvil::runtime

@@ -1,0 +1,28 @@
+#ifndef CUVIL_RUNTIME_PROFILER_H
+#define CUVIL_RUNTIME_PROFILER_H
+
+#include "cuvil/runtime/ModelABI.h"
+
+#include <cstdio>
+
+namespace cuvil::runtime {
+
+/// Per-kernel-call timing for infer.bin --profile. cuvil_parallel_for calls
+/// record() with the duration of each call; calls are numbered in the order
+/// cuvil_run makes them, from beginRun() on.
+class Profiler {
+public:
+  /// Starts collecting for a model with `calls` kernel calls per run.
+  static void enable(uint32_t calls);
+  static bool enabled();
+  static void beginRun();
+  /// Counts timed runs (warm-up runs are reset away).
+  static void reset();
+  static void record(int64_t nanoseconds);
+  /// The calls sorted by time, with the model's call names.
+  static void print(FILE *out, const cuvil_model_info &model, uint64_t runs);
+};
+
+} // namespace cuvil::runtime
+
+#endif // CUVIL_RUNTIME_PROFILER_H
