@@ -171,6 +171,8 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return tanhf(x);
   case CUVIL_UNARY_GELU_ERF:
     return geluErf(x);
+  case CUVIL_UNARY_GELU_TANH:
+    return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
   case CUVIL_UNARY_SILU:
     return x * sigmoidf(x);
   case CUVIL_UNARY_HARDSWISH:

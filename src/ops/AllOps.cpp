@@ -29,6 +29,7 @@
   X(FusedConv)                                                                                     \
   X(FusedMatMul)                                                                                   \
   X(Gather)                                                                                        \
+  X(Gelu)                                                                                          \
   X(Gemm)                                                                                          \
   X(GlobalAveragePool)                                                                             \
   X(GlobalMaxPool)                                                                                 \

@@ -13,7 +13,7 @@ struct ActivationEntry {
   size_t params; // how many activation_params it takes
 };
 
-constexpr std::array<ActivationEntry, 9> kActivations = {{
+constexpr std::array<ActivationEntry, 10> kActivations = {{
     {"", CUVIL_UNARY_IDENTITY, 0},
     {"Relu", CUVIL_UNARY_RELU, 0},
     {"Clip", CUVIL_UNARY_CLIP, 2},
@@ -23,6 +23,7 @@ constexpr std::array<ActivationEntry, 9> kActivations = {{
     {"HardSigmoid", CUVIL_UNARY_HARDSIGMOID, 2},
     {"HardSwish", CUVIL_UNARY_HARDSWISH, 0},
     {"Gelu", CUVIL_UNARY_GELU_ERF, 0},
+    {"GeluTanh", CUVIL_UNARY_GELU_TANH, 0},
 }};
 
 } // namespace
@@ -62,6 +63,8 @@ double applyActivation(const FusedActivation &a, double x) {
     return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
   case CUVIL_UNARY_GELU_ERF:
     return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+  case CUVIL_UNARY_GELU_TANH:
+    return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
   default:
     return x;
   }

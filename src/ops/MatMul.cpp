@@ -5,11 +5,11 @@
 namespace cuvil::ops {
 namespace {
 
-Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  return evalMatMul(*in[0], *in[1], nullptr, {}, out[0]);
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  return evalMatMul(node, in, {}, out[0]);
 }
 
-Status lower(const Node &node, LoweringContext &ctx) { return lowerMatMul(node, ctx, nullptr, {}); }
+Status lower(const Node &node, LoweringContext &ctx) { return lowerMatMul(node, ctx, {}); }
 
 } // namespace
 

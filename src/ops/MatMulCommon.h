@@ -1,10 +1,14 @@
 // Shape rule, reference and lowering shared by MatMul and cuvil.FusedMatMul:
-// numpy matmul semantics (1-D operands promoted, batch dims broadcast).
+// numpy matmul semantics (1-D operands promoted, batch dims broadcast), and
+// for the fused op B prepacked into 64-column panels.
 #pragma once
 
 #include "FusedActivation.h"
 
 namespace cuvil::ops {
+
+// Columns per packed B panel: Bp[ceil(N/64)][K][64], zero padded.
+constexpr int64_t kGemmPanel = CUVIL_GEMM_PANEL;
 
 struct MatMulGeometry {
   Shape outShape;
@@ -14,12 +18,21 @@ struct MatMulGeometry {
   std::vector<int64_t> bBatchStrides;
 };
 
+// B's logical shape: its own, or [K, b_columns] when packed.
+Shape logicalB(const Node &node, const Shape &b);
 Expected<MatMulGeometry> matMulGeometry(const Shape &a, const Shape &b);
 Status inferMatMul(InferContext &ctx);
-// y = act(a . b + bias), bias of length N or null.
-Status evalMatMul(const Tensor &a, const Tensor &b, const Tensor *bias,
+
+// The fused epilogue: act(scale * A.B + bias + residual).
+struct MatMulEpilogue {
+  const Value *bias = nullptr;
+  const Value *residual = nullptr;
+  float scale = 1.0f;
+  FusedActivation activation;
+};
+
+Status evalMatMul(const Node &node, std::span<const Tensor *const> in,
                   const FusedActivation &activation, Tensor &y);
-Status lowerMatMul(const Node &node, LoweringContext &ctx, const Value *bias,
-                   const FusedActivation &activation);
+Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue &epilogue);
 
 } // namespace cuvil::ops

@@ -3,6 +3,7 @@
 #pragma once
 
 #include "cuvil/backend/Lowering.h"
+#include "cuvil/ir/Broadcast.h"
 #include "cuvil/ir/OpSchema.h"
 #include "cuvil/kernels/KernelParams.h"
 
@@ -21,12 +22,6 @@ struct OpDefinition {
 // Axis in [-rank, rank) to [0, rank).
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank);
-
-// Numpy-style broadcast of two shapes.
-Expected<Shape> broadcastShapes(const Shape &a, const Shape &b);
-// Element strides of `operand` read while iterating over `out`
-// (0 along broadcast dimensions); `operand` aligns to the right of `out`.
-std::vector<int64_t> broadcastStrides(const Shape &operand, const Shape &out);
 
 // A rank-6 iteration space with one stride vector per operand, after merging
 // dimensions that are contiguous for every operand.

@@ -1,6 +1,7 @@
 // canonicalize: rewrites ops into the smaller set the backend lowers, one
 // rewrite per op in a table:
 //   Clip (run-time bounds) -> Max, Min
+//   Div/Erf/Add/Mul/Mul GELU -> Gelu
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
@@ -11,6 +12,7 @@
 #include "cuvil/passes/Passes.h"
 
 #include <array>
+#include <cmath>
 
 namespace cuvil {
 namespace {
@@ -138,12 +140,98 @@ Status rewriteClip(Graph &graph, Node &clip) {
   return Status::success();
 }
 
+// Scalar constant within a relative 1e-5 of `expected`.
+bool isScalar(const Value *value, double expected) {
+  return value && value->isConstant() && value->constant().numElements() == 1 &&
+         std::fabs(value->constant().getDouble(0) - expected) <= 1e-5 * std::fabs(expected);
+}
+
+// The producer of `value` if it is `op` and `value` has no other use.
+Node *soleProducer(const Value *value, std::string_view op) {
+  Node *producer = value->producer();
+  return producer && producer->op() == op && value->hasOneUse() ? producer : nullptr;
+}
+
+// The operand of binary `node` that is not `operand`, or null.
+Value *otherOperand(const Node &node, const Value *operand) {
+  if (node.input(0) == operand)
+    return node.input(1);
+  return node.input(1) == operand ? node.input(0) : nullptr;
+}
+
+// 1 + erf(x / sqrt 2) built from `sum`; returns x and the matched nodes.
+Value *matchOnePlusErf(Value *sum, std::vector<Node *> &nodes) {
+  Node *add = soleProducer(sum, "Add");
+  if (!add)
+    return nullptr;
+  Value *erfValue = isScalar(add->input(0), 1.0) ? add->input(1) : add->input(0);
+  if (!isScalar(otherOperand(*add, erfValue), 1.0))
+    return nullptr;
+  Node *erf = soleProducer(erfValue, "Erf");
+  Node *scale = erf ? erf->input(0)->producer() : nullptr;
+  if (!scale || !erf->input(0)->hasOneUse())
+    return nullptr;
+  Value *x = nullptr;
+  if (scale->op() == "Div" && isScalar(scale->input(1), std::sqrt(2.0)))
+    x = scale->input(0);
+  else if (scale->op() == "Mul" && isScalar(scale->input(1), std::sqrt(0.5)))
+    x = scale->input(0);
+  else if (scale->op() == "Mul" && isScalar(scale->input(0), std::sqrt(0.5)))
+    x = scale->input(1);
+  if (x)
+    nodes.insert(nodes.end(), {add, erf, scale});
+  return x;
+}
+
+// Exporters before opset 20 write GELU as Div/Erf/Add/Mul/Mul, in either
+// of these shapes (matched at the final Mul, so every matched node precedes it):
+//   (x * (1 + erf(x / sqrt 2))) * 0.5      (x * 0.5) * (1 + erf(x / sqrt 2))
+Status rewriteErfGelu(Graph &graph, Node &root) {
+  std::vector<Node *> chain;
+  Value *x = nullptr;
+  for (size_t i = 0; i < 2 && !x; ++i) {
+    Value *half = root.input(1 - i), *rest = root.input(i);
+    chain.clear();
+    if (isScalar(half, 0.5)) {
+      // (x * (1 + erf(...))) * 0.5
+      if (Node *product = soleProducer(rest, "Mul")) {
+        for (size_t j = 0; j < 2 && !x; ++j) {
+          chain = {product};
+          Value *candidate = matchOnePlusErf(product->input(j), chain);
+          if (candidate == product->input(1 - j))
+            x = candidate;
+        }
+      }
+    } else if (Node *halved = soleProducer(half, "Mul")) {
+      // (x * 0.5) * (1 + erf(...))
+      Value *xHalf = isScalar(halved->input(1), 0.5) ? halved->input(0) : halved->input(1);
+      if (isScalar(otherOperand(*halved, xHalf), 0.5)) {
+        chain = {halved};
+        Value *candidate = matchOnePlusErf(rest, chain);
+        if (candidate == xHalf)
+          x = candidate;
+      }
+    }
+  }
+  if (!x)
+    return Status::success();
+  Node *gelu = graph.addNode("Gelu", {x}, {root.output(0)->name() + ".gelu"}, &root);
+  gelu->setName(root.name());
+  CUVIL_TRY(inferNodeTypes(*gelu));
+  graph.replaceAllUsesWith(root.output(0), gelu->output(0));
+  graph.eraseNode(&root);
+  for (Node *node : chain) // consumers before producers
+    graph.eraseNode(node);
+  return Status::success();
+}
+
 struct Rewrite {
   std::string_view op;
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 5> kRewrites = {{
+constexpr std::array<Rewrite, 6> kRewrites = {{
+    {"Mul", rewriteErfGelu},
     {"Clip", rewriteClip},
     {"Identity", forwardInput},
     {"Dropout", forwardInput},

@@ -1,13 +1,16 @@
 // fuse-epilogues: folds the elementwise tail of a Conv or MatMul into one
 // fused op whose kernel applies it before storing:
-//   Conv   -> [Add bias] -> [Add residual] -> [activation]   => cuvil.FusedConv
-//   MatMul -> [Add bias]                   -> [activation]   => cuvil.FusedMatMul
+//   Conv   ->               [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedConv
+//   MatMul -> [Mul/Div c] -> [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedMatMul
 // A bias is a constant broadcasting along the output channel (Conv: [M,1,1],
-// MatMul: [N]); a residual is any tensor of the result's shape. Each absorbed
+// MatMul: [N]); a residual is a tensor of the result's shape (for MatMul,
+// one broadcasting along batch dims and rows, like an attention mask); c is
+// a scalar constant (attention's 1/sqrt(d)). Each absorbed
 // value must have no other use. The fused node takes the place of the last
 // absorbed node, where all its inputs are defined.
 #include "PassUtils.h"
 
+#include "cuvil/ir/Broadcast.h"
 #include "cuvil/passes/Passes.h"
 
 #include <array>
@@ -53,8 +56,7 @@ constexpr std::array<ActivationPattern, 8> kActivations = {{
        params = {node.getFloat("alpha", 0.2f), node.getFloat("beta", 0.5f)};
        return true;
      }},
-    {"Gelu", [](const Node &node,
-                std::vector<float> &) { return node.getString("approximate", "none") == "none"; }},
+    {"Gelu", noParams},
 }};
 
 // The single node consuming `value`, if `value` has exactly one use.
@@ -87,6 +89,7 @@ std::optional<Tensor> channelBias(const Value *value, int64_t channels, size_t f
 
 struct Fusion {
   Node *root;
+  float scale = 1.0f;
   std::optional<Tensor> bias;
   Value *residual = nullptr;
   std::string activation;
@@ -94,7 +97,45 @@ struct Fusion {
   Value *result; // the value the fused node replaces
   Node *last;    // the last absorbed node
   std::vector<Node *> absorbed;
+
+  // Takes `node` (the sole user of `result`) into the fusion; returns the
+  // next candidate.
+  Node *absorb(Node *node) {
+    absorbed.push_back(node);
+    result = node->output(0);
+    last = node;
+    return soleUser(result);
+  }
 };
+
+// A MatMul's product times (or divided by) a scalar, as attention scores
+// are scaled by 1/sqrt(d); returns the factor.
+std::optional<float> scaleFactor(const Node &node, const Value *product) {
+  bool divides = node.op() == "Div";
+  if ((node.op() != "Mul" && !divides) || (divides && node.input(0) != product))
+    return std::nullopt;
+  const Value *factor = otherOperand(node, product);
+  if (!factor->isConstant() || factor->constant().numElements() != 1 ||
+      factor->type().dtype != DType::F32)
+    return std::nullopt;
+  double value = factor->constant().getDouble(0);
+  return float(divides ? 1.0 / value : value);
+}
+
+// The residual operand of `add`: for Conv the result's type, for MatMul any
+// tensor broadcasting to it with the same last dimension.
+Value *residualOperand(const Node &add, const Value *result, bool conv) {
+  Value *other = otherOperand(add, result);
+  const TensorType &type = result->type();
+  if (other == result || other->type().dtype != type.dtype)
+    return nullptr;
+  if (other->type() == type)
+    return other;
+  if (conv || other->type().shape.empty() || other->type().shape.back() != type.shape.back())
+    return nullptr;
+  Expected<Shape> broadcast = broadcastShapes(other->type().shape, type.shape);
+  return broadcast.ok() && *broadcast == type.shape ? other : nullptr;
+}
 
 Fusion match(Node &root) {
   bool conv = root.op() == "Conv";
@@ -108,45 +149,40 @@ Fusion match(Node &root) {
     fusion.bias = root.input(2)->constant();
 
   Node *next = soleUser(fusion.result);
+  if (!conv && next) {
+    if (std::optional<float> factor = scaleFactor(*next, fusion.result)) {
+      fusion.scale = *factor;
+      next = fusion.absorb(next);
+    }
+  }
   // Bias: a constant per-channel Add (summed into the Conv's own bias).
   if (next && next->op() == "Add") {
     std::optional<Tensor> bias = channelBias(otherOperand(*next, fusion.result), channels,
                                              channelFromEnd, int64_t(outShape.size()));
-    if (bias && (!conv || !root.hasInput(2) || root.input(2)->isConstant())) {
-      if (fusion.bias) {
+    if (bias) {
+      if (fusion.bias)
         for (int64_t c = 0; c < channels; ++c)
           bias->setDouble(c, bias->getDouble(c) + fusion.bias->getDouble(c));
-      }
       fusion.bias = std::move(bias);
-      fusion.absorbed.push_back(next);
-      fusion.result = next->output(0);
-      fusion.last = next;
-      next = soleUser(fusion.result);
+      next = fusion.absorb(next);
     }
   }
-  // Residual: a same-shaped Add (Conv only).
-  if (conv && next && next->op() == "Add") {
-    Value *other = otherOperand(*next, fusion.result);
-    if (other != fusion.result && other->type() == fusion.result->type()) {
-      fusion.residual = other;
-      fusion.absorbed.push_back(next);
-      fusion.result = next->output(0);
-      fusion.last = next;
-      next = soleUser(fusion.result);
+  if (next && next->op() == "Add") {
+    if (Value *residual = residualOperand(*next, fusion.result, conv)) {
+      fusion.residual = residual;
+      next = fusion.absorb(next);
     }
   }
-  // Activation.
   if (next) {
     for (const ActivationPattern &pattern : kActivations) {
       std::vector<float> params;
-      if (next->op() == pattern.op && pattern.params(*next, params)) {
-        fusion.activation = std::string(pattern.op);
-        fusion.activationParams = params;
-        fusion.absorbed.push_back(next);
-        fusion.result = next->output(0);
-        fusion.last = next;
-        break;
-      }
+      if (next->op() != pattern.op || !pattern.params(*next, params))
+        continue;
+      bool tanhGelu = pattern.op == "Gelu" && next->getString("approximate", "none") == "tanh";
+      fusion.activation = tanhGelu ? "GeluTanh" : std::string(pattern.op);
+      fusion.activationParams = params;
+      fusion.absorb(next);
+      break;
     }
   }
   return fusion;
@@ -168,6 +204,8 @@ void apply(Graph &graph, Fusion &fusion) {
   fused->setName(root.name());
   for (const auto &[name, attr] : root.attributes())
     fused->setAttr(name, attr);
+  if (fusion.scale != 1.0f)
+    fused->setAttr("scale", fusion.scale);
   if (!fusion.activation.empty()) {
     fused->setAttr("activation", fusion.activation);
     if (!fusion.activationParams.empty())

@@ -27,7 +27,8 @@ enum cuvil_unary_op {
   CUVIL_UNARY_CEIL = 17,
   CUVIL_UNARY_SQUARE = 18,
   CUVIL_UNARY_HARDSIGMOID = 19, /* max(0, min(1, alpha x + beta)) */
-  CUVIL_UNARY_POW = 20          /* x ^ alpha */
+  CUVIL_UNARY_POW = 20,         /* x ^ alpha */
+  CUVIL_UNARY_GELU_TANH = 21    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
 };
 
 enum cuvil_binary_op {
@@ -58,6 +59,9 @@ enum cuvil_reduce_op {
   CUVIL_REDUCE_L1 = 6,
   CUVIL_REDUCE_L2 = 7
 };
+
+/* Columns per panel of a packed GEMM right operand: Bp[ceil(N/64)][K][64]. */
+#define CUVIL_GEMM_PANEL 64
 
 /* Strided kernels take shapes of at most this rank; lowerings first merge
  * dimensions that are contiguous in every operand. */

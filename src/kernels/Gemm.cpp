@@ -1,0 +1,186 @@
+// Batched matrix multiply with a fused epilogue:
+//   C[b] = act(scale * A[b] . B[b] + bias + residual[b])
+// A is M x K with row stride lda (unit column stride); B is K x N, either
+// prepacked at compile time into panels of 64 columns, Bp[N/64][K][64]
+// (zero padded), or any strided view (bK, bN) that each task packs into a
+// panel on its stack. C and residual are dense M x N per batch entry; bias
+// has N values.
+//
+// A task is one (batch, 64-column panel). Register tile: MR rows x NV
+// vectors of 16 columns, accumulating over all of K:
+//   for m0 in steps of MR:
+//     acc[MR][NV] = 0
+//     for k: b[v] = Bp[k][16v..]; for r: acc[r][v] += A[m0+r][k] * b[v]
+//     C[m0+r][n0+16v..] = act(scale * acc + bias + residual)
+// The panel (K x 64 floats) stays in L1/L2 while every row tile streams
+// through it. MR x NV = 6 x 4 keeps 24 accumulators, 4 B vectors and a
+// broadcast in the 32 zmm registers.
+#include "Vector.h"
+
+using namespace cuvil::kernels;
+
+namespace {
+
+enum GemmParam {
+  kBatch0,
+  kBatch1,
+  kBatch2,
+  kBatch3, // batch shape (outermost first)
+  kAStride0,
+  kAStride1,
+  kAStride2,
+  kAStride3, // A batch strides (elements, 0 = broadcast)
+  kBStride0,
+  kBStride1,
+  kBStride2,
+  kBStride3, // B batch strides
+  kRStride0,
+  kRStride1,
+  kRStride2,
+  kRStride3, // residual batch strides
+  kM,
+  kN,
+  kK,
+  kLda,
+  kBK,
+  kBN,
+  kPackedB,
+  kRowTile,
+  kAct,
+  kRowStrideR, // residual row stride: N, or 0 when one row broadcasts (an attention mask)
+};
+
+constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
+constexpr int kVectors = 4;
+constexpr int kMaxRows = 6; // 6 x 4 accumulators
+// A B panel packed on the stack holds at most this many K rows (256 KiB);
+// longer K runs in chunks that accumulate into C.
+constexpr int64_t kMaxStackK = 1024;
+
+struct Epilogue {
+  const float *bias;     // at the panel's first column, or null
+  const float *residual; // at the tile's first element, or null
+  int64_t residualLd;    // residual row stride
+  int64_t ldc, act;
+  float scale, alpha, beta;
+};
+
+// MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
+template <int MR, int NV>
+CUVIL_INLINE void tile(const float *a, int64_t lda, const float *panel, int64_t K, float *c,
+                       int64_t columns, const Epilogue &e) {
+  v16 acc[MR][NV];
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      acc[r][v] = 0.0f;
+  for (int64_t k = 0; k < K; ++k) {
+    v16 b[NV];
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      b[v] = load16(panel + k * kPanel + 16 * v);
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r) {
+      v16 av = a[r * lda + k];
+#pragma clang loop unroll(full)
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] += av * b[v];
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r) {
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v) {
+      v16 value = acc[r][v] * e.scale;
+      if (e.bias)
+        value += load16(e.bias + 16 * v);
+      float *out = c + r * e.ldc + 16 * v;
+      if (columns >= 16 * (v + 1)) {
+        if (e.residual)
+          value += load16(e.residual + r * e.residualLd + 16 * v);
+        store16(out, applyUnary16(e.act, value, e.alpha, e.beta));
+      } else {
+        // The ragged right edge of the matrix.
+        for (int64_t i = 0; i < columns - 16 * v; ++i) {
+          float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
+          out[i] = applyUnary(e.act, x, e.alpha, e.beta);
+        }
+      }
+    }
+  }
+}
+
+template <int MR>
+CUVIL_INLINE void rows(int64_t rowsLeft, const float *a, int64_t lda, const float *panel, int64_t K,
+                       float *c, int64_t columns, const Epilogue &e) {
+#define CUVIL_ROWS_CASE(n)                                                                         \
+  case n:                                                                                          \
+    if constexpr (n <= MR)                                                                         \
+      tile<n, kVectors>(a, lda, panel, K, c, columns, e);                                          \
+    return;
+  switch (rowsLeft) {
+    CUVIL_ROWS_CASE(1)
+    CUVIL_ROWS_CASE(2)
+    CUVIL_ROWS_CASE(3)
+    CUVIL_ROWS_CASE(4)
+    CUVIL_ROWS_CASE(5)
+    CUVIL_ROWS_CASE(6)
+  default:
+    return;
+  }
+#undef CUVIL_ROWS_CASE
+}
+
+} // namespace
+
+CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bias,
+                                 const float *residual, float *c, const int64_t *p, float scale,
+                                 float alpha, float beta, int64_t begin, int64_t end) {
+  const int64_t M = p[kM], N = p[kN], K = p[kK], lda = p[kLda], MR = p[kRowTile];
+  const int64_t panels = (N + kPanel - 1) / kPanel;
+  float stackPanel[kMaxStackK * kPanel] __attribute__((aligned(64)));
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t batch = task / panels, panel = task % panels, n0 = panel * kPanel;
+    int64_t rest = batch, aOffset = 0, bOffset = 0, rOffset = 0;
+    for (int d = 3; d >= 0; --d) {
+      const int64_t coord = rest % p[kBatch0 + d];
+      rest /= p[kBatch0 + d];
+      aOffset += coord * p[kAStride0 + d];
+      bOffset += coord * p[kBStride0 + d];
+      rOffset += coord * p[kRStride0 + d];
+    }
+    const int64_t columns = N - n0 < kPanel ? N - n0 : kPanel;
+    float *cPanel = c + batch * M * N + n0;
+    const float *rPanel = residual ? residual + rOffset + n0 : nullptr;
+    Epilogue e{bias ? bias + n0 : nullptr, nullptr, 0, N, p[kAct], scale, alpha, beta};
+
+    // K in chunks that fit the stack panel; later chunks accumulate into C
+    // through the residual path (C itself), the first adds bias/residual.
+    const int64_t chunk = p[kPackedB] ? K : kMaxStackK;
+    for (int64_t k0 = 0; k0 < K; k0 += chunk) {
+      const int64_t kc = K - k0 < chunk ? K - k0 : chunk;
+      const float *panelData;
+      if (p[kPackedB]) {
+        panelData = b + panel * K * kPanel + k0 * kPanel;
+      } else {
+        const float *src = b + bOffset + k0 * p[kBK] + n0 * p[kBN];
+        for (int64_t k = 0; k < kc; ++k)
+          for (int64_t j = 0; j < kPanel; ++j)
+            stackPanel[k * kPanel + j] = j < columns ? src[k * p[kBK] + j * p[kBN]] : 0.0f;
+        panelData = stackPanel;
+      }
+      const bool first = k0 == 0, last = k0 + kc == K;
+      Epilogue part = e;
+      part.act = last ? e.act : CUVIL_UNARY_IDENTITY;
+      part.bias = first ? e.bias : nullptr;
+      for (int64_t m0 = 0; m0 < M; m0 += MR) {
+        part.residual = first ? (rPanel ? rPanel + m0 * p[kRowStrideR] : nullptr) : cPanel + m0 * N;
+        part.residualLd = first ? p[kRowStrideR] : N;
+        const int64_t rowsLeft = M - m0 < MR ? M - m0 : MR;
+        rows<kMaxRows>(rowsLeft, a + aOffset + m0 * lda + k0, lda, panelData, kc, cPanel + m0 * N,
+                       columns, part);
+      }
+    }
+  }
+}
