@@ -17,6 +17,7 @@
   X(ConstantOfShape)                                                                               \
   X(Conv)                                                                                          \
   X(ConvNCHWc)                                                                                     \
+  X(ConvWinograd)                                                                                  \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
   X(Equal)                                                                                         \

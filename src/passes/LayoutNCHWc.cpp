@@ -26,6 +26,7 @@ namespace cuvil {
 namespace {
 
 constexpr int64_t kBlock = 16;
+constexpr int64_t kWinogradMinTiles = 16;
 int64_t blocksOf(int64_t channels) { return (channels + kBlock - 1) / kBlock; }
 
 // Unary ops that map 0 to a finite value (padding lanes stay harmless).
@@ -82,6 +83,42 @@ Tensor packWeights(const Tensor &w, bool plain, bool depthwise) {
   return packed;
 }
 
+// G of Winograd F(4x4, 3x3): U = G g G^T per (oc, ic).
+constexpr double kWinogradG[6][3] = {{1.0 / 4, 0, 0},
+                                     {-1.0 / 6, -1.0 / 6, -1.0 / 6},
+                                     {-1.0 / 6, 1.0 / 6, -1.0 / 6},
+                                     {1.0 / 24, 1.0 / 12, 1.0 / 6},
+                                     {1.0 / 24, -1.0 / 12, 1.0 / 6},
+                                     {0, 0, 1}};
+
+// [M, C, 3, 3] -> U [36][OCB][ICB][16 ic][16 oc], in double precision.
+Tensor winogradWeights(const Tensor &w) {
+  const Shape &s = w.shape();
+  int64_t M = s[0], C = s[1], OCB = blocksOf(M), ICB = blocksOf(C);
+  Tensor u(TensorType{DType::F32, {36, OCB, ICB, kBlock, kBlock}});
+  const float *g = w.data<float>();
+  float *dst = u.mutableData<float>();
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t c = 0; c < C; ++c) {
+      const float *k = g + (m * C + c) * 9;
+      double t[6][3] = {}; // G g
+      for (int r = 0; r < 6; ++r)
+        for (int j = 0; j < 3; ++j)
+          for (int a = 0; a < 3; ++a)
+            t[r][j] += kWinogradG[r][a] * k[a * 3 + j];
+      for (int r = 0; r < 6; ++r)
+        for (int col = 0; col < 6; ++col) {
+          double value = 0;
+          for (int b = 0; b < 3; ++b)
+            value += t[r][b] * kWinogradG[col][b];
+          int64_t xi = r * 6 + col;
+          dst[((((xi * OCB + m / kBlock) * ICB + c / kBlock) * kBlock + c % kBlock) * kBlock) +
+              m % kBlock] = float(value);
+        }
+    }
+  return u;
+}
+
 // A per-channel vector padded to whole blocks with `fill`.
 Tensor padChannels(const Tensor &values, int64_t channels, float fill) {
   Tensor padded(TensorType{DType::F32, {blocksOf(channels) * kBlock}});
@@ -92,7 +129,7 @@ Tensor padChannels(const Tensor &values, int64_t channels, float fill) {
 
 class LayoutPass {
 public:
-  explicit LayoutPass(Graph &graph) : graph_(graph) {}
+  LayoutPass(Graph &graph, const PassContext &context) : graph_(graph), context_(context) {}
 
   Status run() {
     std::vector<Node *> nodes;
@@ -184,17 +221,16 @@ private:
     Expected<WindowGeometry> geometry = windowGeometry(node, {xs[2], xs[3]}, {ws[2], ws[3]}, false);
     if (!geometry)
       return Status::success();
+    if (!depthwise && !plain && useWinograd(*geometry, ws))
+      return convertWinograd(node, *geometry);
 
-    std::vector<Value *> inputs = {
-        plain ? x : asBlocked(x, &node),
-        graph_.addConstant(w->name() + ".nchwc", packWeights(w->constant(), plain, depthwise))};
-    inputs.push_back(node.hasInput(2)
-                         ? graph_.addConstant(node.input(2)->name() + ".nchwc",
-                                              padChannels(node.input(2)->constant(), M, 0))
-                         : nullptr);
-    if (node.hasInput(3))
-      inputs.push_back(asBlocked(node.input(3), &node));
-    Node *conv = blockedClone(node, inputs, "cuvil.ConvNCHWc");
+    Node *conv =
+        blockedClone(node,
+                     convInputs(node,
+                                graph_.addConstant(w->name() + ".nchwc",
+                                                   packWeights(w->constant(), plain, depthwise)),
+                                plain),
+                     "cuvil.ConvNCHWc");
     conv->removeAttr("auto_pad");
     conv->removeAttr("group");
     conv->setAttr("kernel_shape", std::vector<int64_t>{ws[2], ws[3]});
@@ -204,8 +240,55 @@ private:
       conv->setAttr("depthwise", int64_t(1));
     if (plain)
       conv->setAttr("plain_input", int64_t(1));
-    if (!conv->hasInput(3) && !conv->hasInput(2))
-      conv->removeTrailingInputs(2);
+    return publish(node, *conv, M);
+  }
+
+  // X (blocked unless plain), the packed weights, the padded bias and the
+  // blocked residual of a convolution `node`.
+  std::vector<Value *> convInputs(Node &node, Value *weights, bool plain) {
+    int64_t channels = node.input(1)->type().shape[0];
+    std::vector<Value *> inputs = {plain ? node.input(0) : asBlocked(node.input(0), &node),
+                                   weights};
+    inputs.push_back(node.hasInput(2)
+                         ? graph_.addConstant(node.input(2)->name() + ".nchwc",
+                                              padChannels(node.input(2)->constant(), channels, 0))
+                         : nullptr);
+    if (node.hasInput(3))
+      inputs.push_back(asBlocked(node.input(3), &node));
+    else if (!node.hasInput(2))
+      inputs.pop_back();
+    return inputs;
+  }
+
+  // Winograd F(4x4, 3x3) pays off for 3x3 stride-1 convolutions with enough
+  // 4x4 output tiles to amortise streaming its 4x larger weights.
+  bool useWinograd(const WindowGeometry &g, const Shape &ws) const {
+    int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
+    return context_.winograd && ws[2] == 3 && ws[3] == 3 &&
+           g.strides == std::vector<int64_t>{1, 1} && g.dilations == std::vector<int64_t>{1, 1} &&
+           tiles >= kWinogradMinTiles;
+  }
+
+  Status convertWinograd(Node &node, const WindowGeometry &g) {
+    Value *w = node.input(1);
+    int64_t M = w->type().shape[0], OCB = blocksOf(M);
+    int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
+    // P tiles x J output blocks of accumulators (at most 24), J dividing OCB.
+    int64_t J = OCB % 4 == 0 ? 4 : (OCB % 3 == 0 ? 3 : (OCB % 2 == 0 ? 2 : 1));
+    int64_t P = std::min<int64_t>({8, 24 / J, tiles});
+    std::vector<Value *> inputs = convInputs(
+        node, graph_.addConstant(w->name() + ".winograd", winogradWeights(w->constant())), false);
+    Node *conv =
+        graph_.addNode("cuvil.ConvWinograd", inputs,
+                       {node.output(0)->name() + ".b", node.output(0)->name() + ".scratch"}, &node);
+    conv->setName(node.name());
+    for (const char *name : {"activation", "activation_params"})
+      if (const Attribute *attr = node.findAttr(name))
+        conv->setAttr(name, *attr);
+    conv->setAttr("pads",
+                  std::vector<int64_t>{g.padsBegin[0], g.padsBegin[1], g.padsEnd[0], g.padsEnd[1]});
+    conv->setAttr("tile_block", P);
+    conv->setAttr("tile_j", J);
     return publish(node, *conv, M);
   }
 
@@ -298,11 +381,14 @@ private:
   }
 
   Graph &graph_;
+  const PassContext &context_;
   std::map<Value *, Value *> toBlocked_;
 };
 
 } // namespace
 
-Status runLayoutNCHWc(Graph &graph, PassContext &) { return LayoutPass(graph).run(); }
+Status runLayoutNCHWc(Graph &graph, PassContext &context) {
+  return LayoutPass(graph, context).run();
+}
 
 } // namespace cuvil

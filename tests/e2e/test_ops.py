@@ -249,6 +249,34 @@ def conv_cases():
         yield single(f"conv/{name}", "Conv", args, attrs)
     yield single("conv/weights_as_input", "Conv", [In((1, 3, 7, 7)), In((4, 3, 3, 3)), In((4,))],
                  dict(pads=[1, 1, 1, 1]))
+    # Large enough for Winograd F(4x4, 3x3) (at least 16 output tiles), with
+    # partial edge tiles and channel counts that are not multiples of 16.
+    winograd = [
+        ("winograd_pad1", (1, 32, 20, 20), w(48, 32, 3, 3), b(48), dict(pads=[1, 1, 1, 1])),
+        ("winograd_odd_sizes", (1, 24, 17, 19), w(40, 24, 3, 3), b(40), dict(pads=[1, 1, 1, 1])),
+        ("winograd_nopad_batch2", (2, 16, 18, 22), w(20, 16, 3, 3), None, {}),
+        ("winograd_asym_pads", (1, 8, 21, 16), w(64, 8, 3, 3), b(64), dict(pads=[0, 1, 2, 1])),
+    ]
+    for name, x, weight, bias, attrs in winograd:
+        args = [In(x), weight] + ([bias] if bias is not None else [])
+        yield single(f"conv/{name}", "Conv", args, attrs)
+    # A blocked (NCHW16c) region: stem conv, relu, pool, Winograd conv with a
+    # residual, depthwise conv, channel concat of a 24- and a 40-channel
+    # branch, global pool, and a plain consumer.
+    stem, body = w(24, 3, 3, 3), w(24, 24, 3, 3)
+    nodes = [node("Conv", ["x", "stem"], ["c0"], pads=[1, 1, 1, 1]),
+             node("Relu", ["c0"], ["r0"]),
+             node("MaxPool", ["r0"], ["p0"], kernel_shape=[2, 2], strides=[2, 2]),
+             node("Conv", ["p0", "body", "bb"], ["c1"], pads=[1, 1, 1, 1]),
+             node("Add", ["c1", "p0"], ["s1"]),
+             node("Relu", ["s1"], ["r1"]),
+             node("Conv", ["r1", "dw"], ["c2"], group=24, pads=[1, 1, 1, 1]),
+             node("Conv", ["r1", "wide"], ["c3"]),
+             node("Concat", ["c2", "c3"], ["cat"], axis=1),
+             node("GlobalAveragePool", ["cat"], ["g"]),
+             node("Flatten", ["g"], ["y"])]
+    yield graph("conv/nchwc_region", nodes, {"x": In((1, 3, 40, 36))}, ["y", "c1"],
+                dict(stem=stem, body=body, bb=b(24), dw=w(24, 1, 3, 3), wide=w(40, 24, 1, 1)))
 
 
 def batchnorm_cases():

@@ -77,6 +77,7 @@ struct CompileOptions {
   std::vector<std::string> printAfter;
   bool printAfterAll = false;
   bool keepTemporaries = false;
+  bool noWinograd = false;
   bool quiet = false;
 };
 
@@ -119,6 +120,7 @@ int runCompile(const CompileOptions &options) {
     passes.push_back(&pass);
   PassContext context;
   context.vectorLanes = target->vectorBits / 32;
+  context.winograd = !options.noWinograd;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
   double passSeconds = secondsSince(start);
@@ -228,6 +230,8 @@ int main(int argc, char **argv) {
                              "print the IR after PASS to stderr");
   compileCommand->add_flag("--print-after-all", compile.printAfterAll,
                            "print the IR after every pass");
+  compileCommand->add_flag("--no-winograd", compile.noWinograd,
+                           "direct convolution only (bit-closer to the reference, slower)");
   compileCommand->add_flag("--keep-temps", compile.keepTemporaries,
                            "keep model.o and weights.o next to the output");
   compileCommand->add_flag("--quiet,-q", compile.quiet, "print nothing on success");

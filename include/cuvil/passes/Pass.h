@@ -22,6 +22,8 @@ struct PassContext {
   // Widest f32 vector of the target, in lanes (16 for AVX-512): passes that
   // pick layouts or tiles read it; the backend's TargetConfig sets it.
   int vectorLanes = 16;
+  // Use Winograd F(4x4, 3x3) for eligible convolutions (--no-winograd).
+  bool winograd = true;
   MemoryPlanStats memory;
 };
 

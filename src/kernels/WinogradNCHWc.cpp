@@ -1,0 +1,245 @@
+// Winograd F(4x4, 3x3) convolution (stride 1, dilation 1) in NCHW16c:
+// 2.25x fewer multiplications than the direct kernel for every 4x4 output
+// tile, at the price of transforms and 4x larger (pre-transformed) weights.
+//
+//   x, y, residual: [N, CB, H, W, 16]; bias: [OCB * 16]
+//   u: the weights transformed at compile time, U = G g G^T per (oc, ic):
+//      [36][OCB][ICB][16 ic][16 oc]
+// A task is a block of P output tiles of one image (tiles run row-major over
+// the 4x4 grid). It owns one scratch slot:
+//   V[36][ICB][P][16]  input tiles transformed, V = B^T d B
+//   M[36][P][J][16]    products for one group of J output blocks
+//   for icb, tile p:          V[.][icb][p] = B^T d(p) B          (6x6 patch, zero padded)
+//   for each group of J output blocks:
+//     for xi in 0..35:        M[xi][p][j] = sum_icb,c V[xi][icb][p][c] * U[xi][ocb+j][icb][c]
+//                             (P x J register tile, like a 1x1 convolution)
+//     for p, j:               y(tile p, block j) = act(A^T M A + bias + residual), valid pixels
+// B^T, A^T: the standard interpolation points 0, +-1, +-2 (Lavin & Gray).
+#include "Vector.h"
+
+using namespace cuvil::kernels;
+
+namespace {
+
+enum Param {
+  kICB,
+  kIH,
+  kIW,
+  kOCB,
+  kOH,
+  kOW,
+  kPT,
+  kPL,
+  kTilesH,
+  kTilesW,
+  kTileBlock,
+  kTileJ,
+  kAct,
+};
+
+struct Shape {
+  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J;
+  int64_t tiles() const { return tilesH * tilesW; }
+  int64_t vFloats() const { return 36 * ICB * P * 16; }
+  int64_t slotFloats() const { return vFloats() + 36 * P * J * 16; }
+};
+
+// r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
+CUVIL_INLINE void inputTransform6(const v16 d[6], v16 r[6]) {
+  r[0] = 4.0f * d[0] - 5.0f * d[2] + d[4];
+  r[1] = -4.0f * d[1] - 4.0f * d[2] + d[3] + d[4];
+  r[2] = 4.0f * d[1] - 4.0f * d[2] - d[3] + d[4];
+  r[3] = -2.0f * d[1] - d[2] + 2.0f * d[3] + d[4];
+  r[4] = 2.0f * d[1] - d[2] - 2.0f * d[3] + d[4];
+  r[5] = 4.0f * d[1] - 5.0f * d[3] + d[5];
+}
+
+// o = A^T m for six vectors m0..m5.
+CUVIL_INLINE void outputTransform6(const v16 m[6], v16 o[4]) {
+  v16 a = m[1] + m[2], b = m[1] - m[2], c = m[3] + m[4], d = m[3] - m[4];
+  o[0] = m[0] + a + c;
+  o[1] = b + 2.0f * d;
+  o[2] = a + 4.0f * c;
+  o[3] = b + 8.0f * d + m[5];
+}
+
+// V[.][icb][p] for tile `tile` of one image.
+CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, int64_t tile,
+                                     int64_t p) {
+  const int64_t ih0 = (tile / s.tilesW) * 4 - s.PT, iw0 = (tile % s.tilesW) * 4 - s.PL;
+  for (int64_t icb = 0; icb < s.ICB; ++icb) {
+    const float *plane = x + icb * s.IH * s.IW * 16;
+    v16 t[6][6]; // B^T d, row by row
+#pragma clang loop unroll(full)
+    for (int col = 0; col < 6; ++col) {
+      v16 d[6];
+#pragma clang loop unroll(full)
+      for (int row = 0; row < 6; ++row) {
+        const int64_t ih = ih0 + row, iw = iw0 + col;
+        const bool inside = ih >= 0 && ih < s.IH && iw >= 0 && iw < s.IW;
+        d[row] = inside ? load16(plane + (ih * s.IW + iw) * 16) : v16(0.0f);
+      }
+      v16 r[6];
+      inputTransform6(d, r);
+#pragma clang loop unroll(full)
+      for (int row = 0; row < 6; ++row)
+        t[row][col] = r[row];
+    }
+#pragma clang loop unroll(full)
+    for (int row = 0; row < 6; ++row) {
+      v16 r[6];
+      inputTransform6(t[row], r);
+#pragma clang loop unroll(full)
+      for (int col = 0; col < 6; ++col)
+        store16(v + (((row * 6 + col) * s.ICB + icb) * s.P + p) * 16, r[col]);
+    }
+  }
+}
+
+// M[xi][p][j] for P tiles and J blocks from ocb, one position xi.
+template <int P, int J>
+CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float *m, int64_t ocb,
+                           int64_t xi) {
+  v16 acc[P][J];
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p)
+#pragma clang loop unroll(full)
+    for (int j = 0; j < J; ++j)
+      acc[p][j] = 0.0f;
+  const float *vXi = v + xi * s.ICB * s.P * 16;
+  const float *uXi = u + (xi * s.OCB + ocb) * s.ICB * 256;
+  for (int64_t icb = 0; icb < s.ICB; ++icb) {
+    const float *vp = vXi + icb * s.P * 16;
+    const float *up = uXi + icb * 256;
+    for (int64_t c = 0; c < 16; ++c) {
+      v16 wv[J];
+#pragma clang loop unroll(full)
+      for (int j = 0; j < J; ++j)
+        wv[j] = load16(up + j * s.ICB * 256 + c * 16);
+#pragma clang loop unroll(full)
+      for (int p = 0; p < P; ++p) {
+        v16 xv = vp[p * 16 + c];
+#pragma clang loop unroll(full)
+        for (int j = 0; j < J; ++j)
+          acc[p][j] += xv * wv[j];
+      }
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p)
+#pragma clang loop unroll(full)
+    for (int j = 0; j < J; ++j)
+      store16(m + ((xi * s.P + p) * s.J + j) * 16, acc[p][j]);
+}
+
+template <int P, int J>
+CUVIL_INLINE void multiplyAll(const Shape &s, const float *v, const float *u, float *m,
+                              int64_t ocb) {
+  for (int64_t xi = 0; xi < 36; ++xi)
+    multiply<P, J>(s, v, u, m, ocb, xi);
+}
+
+template <int J>
+CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, const float *u,
+                             float *m, int64_t ocb) {
+#define CUVIL_TILES_CASE(n)                                                                        \
+  case n:                                                                                          \
+    if constexpr (n * J <= 24)                                                                     \
+      multiplyAll<n, J>(s, v, u, m, ocb);                                                          \
+    return;
+  switch (tiles) {
+    CUVIL_TILES_CASE(1)
+    CUVIL_TILES_CASE(2)
+    CUVIL_TILES_CASE(3)
+    CUVIL_TILES_CASE(4)
+    CUVIL_TILES_CASE(5)
+    CUVIL_TILES_CASE(6)
+    CUVIL_TILES_CASE(7)
+    CUVIL_TILES_CASE(8)
+  default:
+    return;
+  }
+#undef CUVIL_TILES_CASE
+}
+
+// y for tile `tile` (slot p) and block ocb + j from M.
+CUVIL_INLINE void transformOutputTile(const Shape &s, const float *m, const float *bias,
+                                      const float *res, float *y, int64_t tile, int64_t p,
+                                      int64_t ocb, int64_t j, int64_t act, float alpha,
+                                      float beta) {
+  v16 t[4][6]; // A^T M, column by column
+#pragma clang loop unroll(full)
+  for (int col = 0; col < 6; ++col) {
+    v16 column[6], o[4];
+#pragma clang loop unroll(full)
+    for (int row = 0; row < 6; ++row)
+      column[row] = load16(m + (((row * 6 + col) * s.P + p) * s.J + j) * 16);
+    outputTransform6(column, o);
+#pragma clang loop unroll(full)
+    for (int row = 0; row < 4; ++row)
+      t[row][col] = o[row];
+  }
+  const int64_t oh0 = (tile / s.tilesW) * 4, ow0 = (tile % s.tilesW) * 4;
+  const v16 b = bias ? load16(bias + (ocb + j) * 16) : v16(0.0f);
+  const int64_t plane = (ocb + j) * s.OH * s.OW * 16;
+#pragma clang loop unroll(full)
+  for (int row = 0; row < 4; ++row) {
+    v16 o[4];
+    outputTransform6(t[row], o);
+    const int64_t oh = oh0 + row;
+#pragma clang loop unroll(full)
+    for (int col = 0; col < 4; ++col) {
+      const int64_t ow = ow0 + col;
+      if (oh >= s.OH || ow >= s.OW)
+        continue;
+      const int64_t offset = plane + (oh * s.OW + ow) * 16;
+      v16 value = o[col] + b;
+      if (res)
+        value += load16(res + offset);
+      store16(y + offset, applyUnary16(act, value, alpha, beta));
+    }
+  }
+}
+
+} // namespace
+
+// Tasks: (n, block of P tiles); the scratch has one slot per task.
+CUVIL_KERNEL void cuvil_winograd_nchwc_f32(const float *x, const float *u, const float *bias,
+                                           const float *res, float *y, float *scratch,
+                                           const int64_t *prm, float alpha, float beta,
+                                           int64_t begin, int64_t end) {
+  const Shape s{prm[kICB], prm[kIH], prm[kIW],     prm[kOCB],    prm[kOH],        prm[kOW],
+                prm[kPT],  prm[kPL], prm[kTilesH], prm[kTilesW], prm[kTileBlock], prm[kTileJ]};
+  const int64_t blocks = (s.tiles() + s.P - 1) / s.P;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / blocks, tile0 = (task % blocks) * s.P;
+    const int64_t tiles = s.tiles() - tile0 < s.P ? s.tiles() - tile0 : s.P;
+    float *v = scratch + begin * s.slotFloats();
+    float *m = v + s.vFloats();
+    const float *xn = x + n * s.ICB * s.IH * s.IW * 16;
+    float *yn = y + n * s.OCB * s.OH * s.OW * 16;
+    const float *rn = res ? res + n * s.OCB * s.OH * s.OW * 16 : nullptr;
+    for (int64_t p = 0; p < tiles; ++p)
+      transformInputTile(s, xn, v, tile0 + p, p);
+    for (int64_t ocb = 0; ocb < s.OCB; ocb += s.J) {
+      const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
+      switch (J) {
+      case 4:
+        multiplyOf<4>(tiles, s, v, u, m, ocb);
+        break;
+      case 3:
+        multiplyOf<3>(tiles, s, v, u, m, ocb);
+        break;
+      case 2:
+        multiplyOf<2>(tiles, s, v, u, m, ocb);
+        break;
+      default:
+        multiplyOf<1>(tiles, s, v, u, m, ocb);
+        break;
+      }
+      for (int64_t p = 0; p < tiles; ++p)
+        for (int64_t j = 0; j < J; ++j)
+          transformOutputTile(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha, beta);
+    }
+  }
+}

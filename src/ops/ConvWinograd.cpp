@@ -1,0 +1,170 @@
+// cuvil.ConvWinograd: 3x3, stride-1 convolution by Winograd F(4x4, 3x3) in
+// NCHW16c, made by the layout-nchwc pass (see src/kernels/WinogradNCHWc.cpp):
+//   y = activation(conv(X, W) + B + Residual)
+// X, Residual, y: [N, CB, H, W, 16]; U: the weights transformed at compile
+// time, G W G^T, laid out [36][OCB][ICB][16][16]; B: [OCB * 16].
+// The second result is the kernel's scratch (one slot per task), placed in
+// the arena by the memory planner like any short-lived tensor.
+#include "FusedActivation.h"
+#include "OpSupport.h"
+
+#include <array>
+
+namespace cuvil::ops {
+namespace {
+
+// B^T and A^T of F(4x4, 3x3).
+constexpr std::array<std::array<double, 6>, 6> kBt = {{{4, 0, -5, 0, 1, 0},
+                                                       {0, -4, -4, 1, 1, 0},
+                                                       {0, 4, -4, -1, 1, 0},
+                                                       {0, -2, -1, 2, 1, 0},
+                                                       {0, 2, -1, -2, 1, 0},
+                                                       {0, 4, 0, -5, 0, 1}}};
+constexpr std::array<std::array<double, 6>, 4> kAt = {
+    {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
+
+struct Geometry {
+  int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J;
+  int64_t tasks() const { return N * ((tilesH * tilesW + P - 1) / P); }
+  int64_t slotFloats() const { return 36 * ICB * P * 16 + 36 * P * J * 16; }
+};
+
+Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
+  if (x.size() != 5 || x[4] != 16 || u.size() != 5 || u[0] != 36 || u[2] != x[1])
+    return Status::error(fmt::format("X [{}] and U [{}] are not blocked Winograd operands",
+                                     shapeToString(x), shapeToString(u)));
+  std::vector<int64_t> pads = node.getInts("pads", {1, 1, 1, 1});
+  if (pads.size() != 4)
+    return Status::error("pads must have 4 values");
+  Geometry g{x[0],
+             x[1],
+             x[2],
+             x[3],
+             u[1],
+             x[2] + pads[0] + pads[2] - 2,
+             x[3] + pads[1] + pads[3] - 2,
+             pads[0],
+             pads[1],
+             0,
+             0,
+             node.getInt("tile_block", 8),
+             node.getInt("tile_j", 3)};
+  if (g.OH <= 0 || g.OW <= 0 || g.P < 1 || g.P > 8 || g.J < 1 || g.J > 4 || g.P * g.J > 24)
+    return Status::error("invalid Winograd geometry");
+  g.tilesH = (g.OH + 3) / 4;
+  g.tilesW = (g.OW + 3) / 4;
+  return g;
+}
+
+Status infer(InferContext &ctx) {
+  Expected<Geometry> g = geometry(ctx.node(), ctx.inputShape(0), ctx.inputShape(1));
+  CUVIL_TRY(g.status());
+  CUVIL_TRY(fusedActivation(ctx.node()).status());
+  TensorType out{DType::F32, {g->N, g->OCB, g->OH, g->OW, 16}};
+  if (ctx.hasInput(2) && ctx.inputShape(2) != Shape{g->OCB * 16})
+    return ctx.error("bias has shape [{}], expected [{}]", shapeToString(ctx.inputShape(2)),
+                     g->OCB * 16);
+  if (ctx.hasInput(3) && ctx.inputType(3) != out)
+    return ctx.error("the residual is {}, the result {}", ctx.inputType(3).str(), out.str());
+  ctx.setOutput(0, out);
+  ctx.setOutput(1, TensorType{DType::F32, {g->tasks() * g->slotFloats()}});
+  return Status::success();
+}
+
+// The algorithm itself in double precision, tile by tile.
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  const Tensor &x = *in[0], &u = *in[1];
+  const Tensor *bias = in.size() > 2 ? in[2] : nullptr;
+  const Tensor *residual = in.size() > 3 ? in[3] : nullptr;
+  Geometry g = *geometry(node, x.shape(), u.shape());
+  Expected<FusedActivation> activation = fusedActivation(node);
+  CUVIL_TRY(activation.status());
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t th = 0; th < g.tilesH; ++th)
+      for (int64_t tw = 0; tw < g.tilesW; ++tw)
+        for (int64_t ocb = 0; ocb < g.OCB; ++ocb)
+          for (int64_t o = 0; o < 16; ++o) {
+            double m[6][6] = {};
+            for (int64_t icb = 0; icb < g.ICB; ++icb)
+              for (int64_t i = 0; i < 16; ++i) {
+                double d[6][6], v[6][6] = {}, t[6][6] = {};
+                for (int r = 0; r < 6; ++r)
+                  for (int c = 0; c < 6; ++c) {
+                    int64_t ih = th * 4 - g.PT + r, iw = tw * 4 - g.PL + c;
+                    bool inside = ih >= 0 && ih < g.IH && iw >= 0 && iw < g.IW;
+                    d[r][c] =
+                        inside
+                            ? x.getDouble(((((n * g.ICB + icb) * g.IH + ih) * g.IW + iw) * 16) + i)
+                            : 0.0;
+                  }
+                for (int r = 0; r < 6; ++r)
+                  for (int c = 0; c < 6; ++c)
+                    for (int k = 0; k < 6; ++k)
+                      t[r][c] += kBt[size_t(r)][size_t(k)] * d[k][c];
+                for (int r = 0; r < 6; ++r)
+                  for (int c = 0; c < 6; ++c)
+                    for (int k = 0; k < 6; ++k)
+                      v[r][c] += t[r][k] * kBt[size_t(c)][size_t(k)];
+                for (int xi = 0; xi < 36; ++xi)
+                  m[xi / 6][xi % 6] +=
+                      v[xi / 6][xi % 6] *
+                      u.getDouble(((((int64_t(xi) * g.OCB + ocb) * g.ICB + icb) * 16 + i) * 16) +
+                                  o);
+              }
+            double t[4][6] = {}, y[4][4] = {};
+            for (int r = 0; r < 4; ++r)
+              for (int c = 0; c < 6; ++c)
+                for (int k = 0; k < 6; ++k)
+                  t[r][c] += kAt[size_t(r)][size_t(k)] * m[k][c];
+            for (int r = 0; r < 4; ++r)
+              for (int c = 0; c < 4; ++c)
+                for (int k = 0; k < 6; ++k)
+                  y[r][c] += t[r][k] * kAt[size_t(c)][size_t(k)];
+            for (int r = 0; r < 4; ++r)
+              for (int c = 0; c < 4; ++c) {
+                int64_t oh = th * 4 + r, ow = tw * 4 + c;
+                if (oh >= g.OH || ow >= g.OW)
+                  continue;
+                int64_t index = (((n * g.OCB + ocb) * g.OH + oh) * g.OW + ow) * 16 + o;
+                double value = y[r][c] + (bias ? bias->getDouble(ocb * 16 + o) : 0.0) +
+                               (residual ? residual->getDouble(index) : 0.0);
+                out[0].setDouble(index, applyActivation(*activation, value));
+              }
+          }
+  return Status::success();
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  Expected<Geometry> g = geometry(node, node.input(0)->type().shape, node.input(1)->type().shape);
+  CUVIL_TRY(g.status());
+  Expected<FusedActivation> activation = fusedActivation(node);
+  CUVIL_TRY(activation.status());
+  ctx.callKernel(
+      "cuvil_winograd_nchwc_f32",
+      {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
+       KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(node.input(3)),
+       KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
+       KernelArg::constantArray({g->ICB, g->IH, g->IW, g->OCB, g->OH, g->OW, g->PT, g->PL,
+                                 g->tilesH, g->tilesW, g->P, g->J, activation->code}),
+       KernelArg::constantF32(activation->alpha), KernelArg::constantF32(activation->beta)},
+      g->tasks());
+  return Status::success();
+}
+
+} // namespace
+
+extern const OpDefinition kConvWinogradOp = {OpSchema{"cuvil.ConvWinograd",
+                                                      2,
+                                                      4,
+                                                      2,
+                                                      2,
+                                                      {{"pads", AttrKind::Ints},
+                                                       {"activation", AttrKind::String},
+                                                       {"activation_params", AttrKind::Floats},
+                                                       {"tile_block", AttrKind::Int},
+                                                       {"tile_j", AttrKind::Int}},
+                                                      infer,
+                                                      eval},
+                                             lower};
+
+} // namespace cuvil::ops
