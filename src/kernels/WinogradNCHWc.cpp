@@ -35,6 +35,7 @@ enum Param {
   kTileBlock,
   kTileJ,
   kAct,
+  kTasksPerImage,
 };
 
 struct Shape {
@@ -203,43 +204,48 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, const float *m, const floa
 
 } // namespace
 
-// Tasks: (n, block of P tiles); the scratch has one slot per task.
+// Tasks: (n, run of consecutive P-tile blocks); the scratch has one slot per
+// task, so the task count per image is capped to keep the arena small.
 CUVIL_KERNEL void cuvil_winograd_nchwc_f32(const float *x, const float *u, const float *bias,
                                            const float *res, float *y, float *scratch,
                                            const int64_t *prm, float alpha, float beta,
                                            int64_t begin, int64_t end) {
   const Shape s{prm[kICB], prm[kIH], prm[kIW],     prm[kOCB],    prm[kOH],        prm[kOW],
                 prm[kPT],  prm[kPL], prm[kTilesH], prm[kTilesW], prm[kTileBlock], prm[kTileJ]};
-  const int64_t blocks = (s.tiles() + s.P - 1) / s.P;
+  const int64_t blocks = (s.tiles() + s.P - 1) / s.P, tasksPerImage = prm[kTasksPerImage];
+  float *v = scratch + begin * s.slotFloats();
+  float *m = v + s.vFloats();
   for (int64_t task = begin; task < end; ++task) {
-    const int64_t n = task / blocks, tile0 = (task % blocks) * s.P;
-    const int64_t tiles = s.tiles() - tile0 < s.P ? s.tiles() - tile0 : s.P;
-    float *v = scratch + begin * s.slotFloats();
-    float *m = v + s.vFloats();
+    const int64_t n = task / tasksPerImage, part = task % tasksPerImage;
     const float *xn = x + n * s.ICB * s.IH * s.IW * 16;
     float *yn = y + n * s.OCB * s.OH * s.OW * 16;
     const float *rn = res ? res + n * s.OCB * s.OH * s.OW * 16 : nullptr;
-    for (int64_t p = 0; p < tiles; ++p)
-      transformInputTile(s, xn, v, tile0 + p, p);
-    for (int64_t ocb = 0; ocb < s.OCB; ocb += s.J) {
-      const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
-      switch (J) {
-      case 4:
-        multiplyOf<4>(tiles, s, v, u, m, ocb);
-        break;
-      case 3:
-        multiplyOf<3>(tiles, s, v, u, m, ocb);
-        break;
-      case 2:
-        multiplyOf<2>(tiles, s, v, u, m, ocb);
-        break;
-      default:
-        multiplyOf<1>(tiles, s, v, u, m, ocb);
-        break;
-      }
+    for (int64_t block = blocks * part / tasksPerImage; block < blocks * (part + 1) / tasksPerImage;
+         ++block) {
+      const int64_t tile0 = block * s.P;
+      const int64_t tiles = s.tiles() - tile0 < s.P ? s.tiles() - tile0 : s.P;
       for (int64_t p = 0; p < tiles; ++p)
-        for (int64_t j = 0; j < J; ++j)
-          transformOutputTile(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha, beta);
+        transformInputTile(s, xn, v, tile0 + p, p);
+      for (int64_t ocb = 0; ocb < s.OCB; ocb += s.J) {
+        const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
+        switch (J) {
+        case 4:
+          multiplyOf<4>(tiles, s, v, u, m, ocb);
+          break;
+        case 3:
+          multiplyOf<3>(tiles, s, v, u, m, ocb);
+          break;
+        case 2:
+          multiplyOf<2>(tiles, s, v, u, m, ocb);
+          break;
+        default:
+          multiplyOf<1>(tiles, s, v, u, m, ocb);
+          break;
+        }
+        for (int64_t p = 0; p < tiles; ++p)
+          for (int64_t j = 0; j < J; ++j)
+            transformOutputTile(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha, beta);
+      }
     }
   }
 }

@@ -8,6 +8,7 @@
 #include "FusedActivation.h"
 #include "OpSupport.h"
 
+#include <algorithm>
 #include <array>
 
 namespace cuvil::ops {
@@ -23,9 +24,16 @@ constexpr std::array<std::array<double, 6>, 6> kBt = {{{4, 0, -5, 0, 1, 0},
 constexpr std::array<std::array<double, 6>, 4> kAt = {
     {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
 
+// Tasks per image, each with a scratch slot: enough to keep every core of a
+// typical machine busy, few enough to keep the slots small.
+constexpr int64_t kMaxTasksPerImage = 8;
+
 struct Geometry {
   int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J;
-  int64_t tasks() const { return N * ((tilesH * tilesW + P - 1) / P); }
+  int64_t tasksPerImage() const {
+    return std::min(kMaxTasksPerImage, (tilesH * tilesW + P - 1) / P);
+  }
+  int64_t tasks() const { return N * tasksPerImage(); }
   int64_t slotFloats() const { return 36 * ICB * P * 16 + 36 * P * J * 16; }
 };
 
@@ -145,7 +153,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
        KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(node.input(3)),
        KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
        KernelArg::constantArray({g->ICB, g->IH, g->IW, g->OCB, g->OH, g->OW, g->PT, g->PL,
-                                 g->tilesH, g->tilesW, g->P, g->J, activation->code}),
+                                 g->tilesH, g->tilesW, g->P, g->J, activation->code,
+                                 g->tasksPerImage()}),
        KernelArg::constantF32(activation->alpha), KernelArg::constantF32(activation->beta)},
       g->tasks());
   return Status::success();

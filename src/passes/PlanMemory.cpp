@@ -7,14 +7,16 @@
 //    live in the caller's buffer; the rest go to the arena.
 // 2. Each arena group is live from its first definition to its last use
 //    (node indices, inclusive: a node's results never overlap its inputs).
-// 3. Greedy by size (as Glow's and TFLite's planners): largest group first,
-//    at the lowest 64-byte aligned offset that overlaps no placed group whose
-//    lifetime intersects its own.
+// 3. Greedy placement (as Glow's and TFLite's planners): groups in order of
+//    decreasing size (and, tried as well, size x lifetime and lifetime), each
+//    at the 64-byte aligned offset of the tightest gap left by the placed
+//    groups whose lifetimes intersect its own; the best order wins.
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
 
 #include <algorithm>
+#include <functional>
 #include <map>
 #include <numeric>
 
@@ -127,33 +129,67 @@ private:
     return a.first <= b.last && b.first <= a.last;
   }
 
-  void placeArenaGroups() {
-    offsets_.assign(groups_.size(), 0);
-    std::vector<size_t> order;
-    for (size_t i = 0; i < groups_.size(); ++i)
-      if (groups_[i].binding.space == StorageSpace::None)
-        order.push_back(i);
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
-      return groups_[a].bytes != groups_[b].bytes ? groups_[a].bytes > groups_[b].bytes
-                                                  : groups_[a].first < groups_[b].first;
-    });
+  // Places the groups in `order`, each in the tightest (or with !bestFit the
+  // lowest) gap between the placed groups alive at the same time, or on top
+  // when no gap holds it; returns the arena size.
+  uint64_t place(const std::vector<size_t> &order, bool bestFit,
+                 std::vector<uint64_t> &offsets) const {
     std::vector<size_t> placed;
+    uint64_t arena = 0;
     for (size_t g : order) {
-      // Busy intervals of placed groups alive at the same time, by offset.
       std::vector<std::pair<uint64_t, uint64_t>> busy;
       for (size_t other : placed)
         if (overlapsInTime(groups_[g], groups_[other]))
-          busy.push_back({offsets_[other], offsets_[other] + alignUp(groups_[other].bytes)});
+          busy.push_back({offsets[other], offsets[other] + alignUp(groups_[other].bytes)});
       std::sort(busy.begin(), busy.end());
-      uint64_t offset = 0, size = alignUp(groups_[g].bytes);
+      const uint64_t size = alignUp(groups_[g].bytes);
+      uint64_t cursor = 0, best = UINT64_MAX, bestGap = UINT64_MAX;
       for (const auto &[begin, end] : busy) {
-        if (offset + size <= begin)
-          break;
-        offset = std::max(offset, end);
+        if (begin >= cursor + size && begin - cursor < bestGap && (bestFit || best == UINT64_MAX)) {
+          best = cursor;
+          bestGap = begin - cursor;
+        }
+        cursor = std::max(cursor, end);
       }
-      offsets_[g] = offset;
+      offsets[g] = best != UINT64_MAX ? best : cursor;
+      arena = std::max(arena, offsets[g] + size);
       placed.push_back(g);
     }
+    return arena;
+  }
+
+  // Several greedy orders (by size, by size x lifetime, by lifetime, by
+  // definition); the smallest arena wins.
+  void placeArenaGroups() {
+    std::vector<size_t> arenaGroups;
+    for (size_t i = 0; i < groups_.size(); ++i)
+      if (groups_[i].binding.space == StorageSpace::None)
+        arenaGroups.push_back(i);
+    auto lifetime = [&](size_t g) { return uint64_t(groups_[g].last - groups_[g].first + 1); };
+    std::vector<std::function<uint64_t(size_t)>> keys = {
+        [&](size_t g) { return groups_[g].bytes; },
+        [&](size_t g) { return groups_[g].bytes * lifetime(g); },
+        [&](size_t g) { return lifetime(g); },
+        // Definition order: the allocation an interpreter would make.
+        [&](size_t g) { return UINT64_MAX - groups_[g].first; },
+    };
+    uint64_t bestArena = UINT64_MAX;
+    for (const auto &key : keys) {
+      std::vector<size_t> order = arenaGroups;
+      std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        return key(a) != key(b) ? key(a) > key(b) : groups_[a].first < groups_[b].first;
+      });
+      for (bool bestFit : {true, false}) {
+        std::vector<uint64_t> offsets(groups_.size(), 0);
+        uint64_t arena = place(order, bestFit, offsets);
+        if (arena < bestArena) {
+          bestArena = arena;
+          offsets_ = std::move(offsets);
+        }
+      }
+    }
+    if (bestArena == UINT64_MAX)
+      offsets_.assign(groups_.size(), 0);
   }
 
   uint64_t maxLive() const {

@@ -144,11 +144,14 @@ int runCompile(const CompileOptions &options) {
                              "kernels\n",
                              importedNodes, (*graph)->nodes().size(), stats.kernelCalls,
                              stats.specialisations);
-    std::cout << fmt::format(
-        "  memory: arena {} (intermediates {}, max-live lower bound {}), "
-        "weights {}\n",
-        humanBytes(context.memory.arenaBytes), humanBytes(context.memory.intermediateBytes),
-        humanBytes(context.memory.maxLiveBytes), humanBytes(stats.weightsBytes));
+    std::cout << fmt::format("  memory: arena {} ({:.2f}x the max-live lower bound {}; "
+                             "intermediates {}), weights {}\n",
+                             humanBytes(context.memory.arenaBytes),
+                             double(context.memory.arenaBytes) /
+                                 double(std::max<uint64_t>(context.memory.maxLiveBytes, 1)),
+                             humanBytes(context.memory.maxLiveBytes),
+                             humanBytes(context.memory.intermediateBytes),
+                             humanBytes(stats.weightsBytes));
     std::cout << fmt::format("  time: import {:.2f} s, passes {:.2f} s, optimise {:.2f} s, "
                              "codegen {:.2f} s, link {:.2f} s\n",
                              importSeconds, passSeconds, stats.optimiseSeconds,
