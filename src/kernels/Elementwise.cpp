@@ -175,3 +175,45 @@ CUVIL_WHERE_KERNEL(cuvil_where_1, uint8_t)
 CUVIL_WHERE_KERNEL(cuvil_where_2, uint16_t)
 CUVIL_WHERE_KERNEL(cuvil_where_4, uint32_t)
 CUVIL_WHERE_KERNEL(cuvil_where_8, uint64_t)
+
+// A chain of elementwise steps in one pass over the data, made by the
+// fuse-elementwise pass: v = x; for each step s: v = f_s(v[, operand_s]);
+// y = v. x and y have the iteration space's shape; operands (at most 4)
+// broadcast with their own strides. Step s is program[4 s .. 4 s + 3] =
+// {kind, op code, operand index, unused}, kind 0 = unary op(v), 1 = v op w,
+// 2 = w op v; params[2 s], params[2 s + 1] are the unary op's alpha/beta.
+// After specialisation the step loop unrolls into straight-line code.
+CUVIL_KERNEL void cuvil_elementwise_chain_f32(const float *x, const float *w0, const float *w1,
+                                              const float *w2, const float *w3, float *y,
+                                              const int64_t *program, const float *params,
+                                              const int64_t *shape, const int64_t *strides,
+                                              int64_t begin, int64_t end) {
+  const float *operands[4] = {w0, w1, w2, w3};
+  const int64_t steps = program[0];
+  const int64_t *step = program + 1;
+  const int64_t inner = shape[5];
+  for (int64_t row = begin; row < end; ++row) {
+    int64_t offsets[4] = {0, 0, 0, 0}, rest = row;
+    for (int d = 4; d >= 0; --d) {
+      const int64_t coord = rest % shape[d];
+      rest /= shape[d];
+      for (int k = 0; k < 4; ++k)
+        offsets[k] += coord * strides[k * 6 + d];
+    }
+    const float *xr = x + row * inner;
+    float *yr = y + row * inner;
+    for (int64_t i = 0; i < inner; ++i) {
+      float v = xr[i];
+      for (int64_t s = 0; s < steps; ++s) {
+        const int64_t kind = step[4 * s], code = step[4 * s + 1], k = step[4 * s + 2];
+        if (kind == 0) {
+          v = applyUnary(code, v, params[2 * s], params[2 * s + 1]);
+        } else {
+          const float w = operands[k][offsets[k] + i * strides[k * 6 + 5]];
+          v = kind == 1 ? binaryArith<float>(code, v, w) : binaryArith<float>(code, w, v);
+        }
+      }
+      yr[i] = v;
+    }
+  }
+}

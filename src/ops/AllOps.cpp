@@ -20,6 +20,7 @@
   X(ConvWinograd)                                                                                  \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
+  X(ElementwiseChain)                                                                              \
   X(Equal)                                                                                         \
   X(Erf)                                                                                           \
   X(Exp)                                                                                           \

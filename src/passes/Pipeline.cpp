@@ -13,7 +13,7 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 11> kPipeline = {{
+constexpr std::array<PassInfo, 12> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference},
     {"fold-batchnorm", "merge BatchNormalization into the preceding Conv", runFoldBatchNorm},
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
@@ -22,6 +22,7 @@ constexpr std::array<PassInfo, 11> kPipeline = {{
     {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
     {"layout-nchwc", "move convolutional regions to the blocked NCHW16c layout", runLayoutNCHWc},
     {"pack-matmul", "pack constant MatMul weights into GEMM panels", runPackMatMul},
+    {"fuse-elementwise", "run chains of elementwise ops in one pass", runFuseElementwise},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
     {"materialize-outputs", "give every graph output a node writing it", runMaterializeOutputs},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},

@@ -279,6 +279,24 @@ def conv_cases():
                 dict(stem=stem, body=body, bb=b(24), dw=w(24, 1, 3, 3), wide=w(40, 24, 1, 1)))
 
 
+def elementwise_chain_cases():
+    """Chains of elementwise ops that fuse-elementwise runs in one pass."""
+    rng = np.random.default_rng(11)
+    nodes = [node("Mul", ["x", "a"], ["m"]),
+             node("Add", ["w", "m"], ["s"]),
+             node("Tanh", ["s"], ["t"]),
+             node("Div", ["t", "d"], ["q"]),
+             node("Clip", ["q", "lo", "hi"], ["c"]),
+             node("Sub", ["one", "c"], ["y"])]
+    yield graph("elementwise/chain_broadcast_operands", nodes,
+                {"x": In((2, 3, 5, 8)), "w": In((8,))}, ["y"],
+                dict(a=np.float32(1.7), d=rng.uniform(1, 2, (3, 1, 1)).astype(np.float32),
+                     lo=np.float32(-0.5), hi=np.float32(0.75), one=np.float32(1.0)), opset=13)
+    nodes = [node("Sigmoid", ["x"], ["s"]), node("Mul", ["x", "s"], ["m"]),
+             node("Exp", ["m"], ["e"]), node("Relu", ["e"], ["y1"]), node("Neg", ["e"], ["y2"])]
+    yield graph("elementwise/chain_with_shared_result", nodes, {"x": In((4, 7))}, ["y1", "y2"], {})
+
+
 def batchnorm_cases():
     """BatchNormalization (inference) at opsets 9, 14, 15 and ranks 2-4, plus Conv+BN fusions."""
     rng = np.random.default_rng(2)
@@ -905,7 +923,7 @@ REFERENCE_BUGS = {
     "pad/opset13_negative_crops": "rejects negative pads (numpy.pad cannot crop)",
 }
 
-FAMILIES = [conv_cases, batchnorm_cases, relu_clip_cases, pool_cases, elementwise_cases, gemm_matmul_cases,
+FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, pool_cases, elementwise_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             model_level_cases, negative_cases]

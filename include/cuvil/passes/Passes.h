@@ -12,6 +12,7 @@ Status runConstantFolding(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
 Status runLayoutNCHWc(Graph &graph, PassContext &context);
 Status runPackMatMul(Graph &graph, PassContext &context);
+Status runFuseElementwise(Graph &graph, PassContext &context);
 Status runDeadCodeElimination(Graph &graph, PassContext &context);
 Status runMaterializeOutputs(Graph &graph, PassContext &context);
 Status runPlanMemory(Graph &graph, PassContext &context);
