@@ -1,5 +1,7 @@
 #include "ModelInfo.h"
 
+#include <fmt/format.h>
+
 #include "cuvil/backend/Backend.h"
 #include "cuvil/runtime/ModelABI.h"
 
@@ -69,8 +71,12 @@ void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig 
     names.push_back(emitter.string(name));
   llvm::Constant *nameTable = emitter.privateGlobal(
       llvm::ConstantArray::get(llvm::ArrayType::get(ptr, names.size()), names), "call_names");
-  auto *infoType = llvm::StructType::get(
-      module.getContext(), {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i32, ptr});
+  auto *infoType =
+      llvm::StructType::get(module.getContext(), {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64,
+                                                  i64, i32, ptr, ptr, i32});
+  std::vector<std::string> variantNames;
+  for (const IsaVariant &variant : target.variants)
+    variantNames.push_back(variant.name);
   llvm::Constant *init = llvm::ConstantStruct::get(
       infoType,
       {llvm::ConstantInt::get(i32, CUVIL_ABI_VERSION),
@@ -80,7 +86,9 @@ void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig 
        emitter.tensorInfos(graph.outputs(), outputNames), emitter.string(graph.name()),
        emitter.string(target.name), emitter.string(target.cpu), emitter.string(compilerVersion()),
        llvm::ConstantInt::get(i64, arenaBytes), llvm::ConstantInt::get(i64, weightsBytes),
-       llvm::ConstantInt::get(i32, kernelCallNames.size()), nameTable});
+       llvm::ConstantInt::get(i32, kernelCallNames.size()), nameTable,
+       emitter.string(fmt::format("{}", fmt::join(variantNames, ","))),
+       llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level))});
   new llvm::GlobalVariable(module, infoType, true, llvm::GlobalValue::ExternalLinkage, init,
                            "cuvil_model");
 }

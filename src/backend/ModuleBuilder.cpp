@@ -115,7 +115,7 @@ llvm::Constant *ModuleBuilder::constantArray(const KernelArg &arg) {
 
 llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
                                           const std::vector<KernelArg> &args) {
-  std::string key = specialisationKey(kernel->getName().str(), args);
+  std::string key = variant_->name + ":" + specialisationKey(kernel->getName().str(), args);
   llvm::Function *&spec = specialisations_[key];
   if (spec)
     return spec;
@@ -129,9 +129,9 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   params.push_back(i64);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false);
   spec = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
-                                kernel->getName() + ".spec", module_);
+                                kernel->getName() + "." + variant_->name + ".spec", module_);
   spec->addFnAttr(llvm::Attribute::NoInline);
-  spec->addFnAttr(llvm::Attribute::NoUnwind);
+  tagVariant(spec);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", spec));
   std::vector<llvm::Value *> callArgs;
   unsigned nextParam = 0;
@@ -186,9 +186,10 @@ void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelAr
   // task.N(begin, end) = spec(addresses..., begin, end)
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
   auto *taskType = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {i64, i64}, false);
-  llvm::Function *task = llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
-                                                fmt::format("task.{}", kernelCalls_), module_);
-  task->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::Function *task =
+      llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
+                             fmt::format("task.{}.{}", variant_->name, kernelCalls_), module_);
+  tagVariant(task);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", task));
   std::vector<llvm::Value *> specArgs;
   for (const KernelArg &arg : args)
@@ -200,8 +201,10 @@ void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelAr
   builder.CreateRetVoid();
 
   runBuilder_->CreateCall(parallelFor_, {task, runBuilder_->getInt64(uint64_t(numTasks))});
-  kernelCallNames_.push_back(fmt::format("{} {}", currentNode_->describe(), kernelName));
-  ++kernelCalls_;
+  if (recordCallNames_) {
+    kernelCallNames_.push_back(fmt::format("{} {}", currentNode_->describe(), kernelName));
+    ++kernelCalls_;
+  }
 }
 
 Status ModuleBuilder::build() {
@@ -232,35 +235,80 @@ Status ModuleBuilder::build() {
   parallelFor_ =
       llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
-  runFunction_ = llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr}, false),
-                                        llvm::GlobalValue::ExternalLinkage, "cuvil_run", module_);
-  runFunction_->addFnAttr(llvm::Attribute::NoUnwind);
-  runBuilder_ = std::make_unique<llvm::IRBuilder<>>(
-      llvm::BasicBlock::Create(context_, "entry", runFunction_));
 
-  // Publish the caller's buffers in the I/O table the tasks read from.
-  for (size_t i = 0; i < ioSlots; ++i) {
-    bool isInput = i < graph_.inputs().size();
-    llvm::Value *array = runFunction_->getArg(isInput ? 0 : 1);
-    size_t index = isInput ? i : i - graph_.inputs().size();
-    llvm::Value *source = runBuilder_->CreateConstInBoundsGEP1_64(ptr, array, index);
-    llvm::Value *buffer = runBuilder_->CreateLoad(ptr, source);
-    runBuilder_->CreateStore(buffer,
-                             runBuilder_->CreateConstInBoundsGEP2_64(ioType, ioTable_, 0, i));
+  // One run function per ISA variant, each with its own specialisations
+  // and tasks, all sharing the arena, weights and I/O table.
+  isaLevel_ =
+      llvm::Function::Create(llvm::FunctionType::get(builderInt32(), {}, false),
+                             llvm::GlobalValue::ExternalLinkage, "cuvil_isa_level", module_);
+  std::vector<llvm::Function *> variantRuns;
+  for (const IsaVariant &variant : target_.variants) {
+    variant_ = &variant;
+    runFunction_ = llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr}, false),
+                                          llvm::GlobalValue::InternalLinkage,
+                                          "cuvil_run." + variant.name, module_);
+    tagVariant(runFunction_);
+    runBuilder_ = std::make_unique<llvm::IRBuilder<>>(
+        llvm::BasicBlock::Create(context_, "entry", runFunction_));
+    // Publish the caller's buffers in the I/O table the tasks read from.
+    for (size_t i = 0; i < ioSlots; ++i) {
+      bool isInput = i < graph_.inputs().size();
+      llvm::Value *array = runFunction_->getArg(isInput ? 0 : 1);
+      size_t index = isInput ? i : i - graph_.inputs().size();
+      llvm::Value *source = runBuilder_->CreateConstInBoundsGEP1_64(ptr, array, index);
+      llvm::Value *buffer = runBuilder_->CreateLoad(ptr, source);
+      runBuilder_->CreateStore(buffer,
+                               runBuilder_->CreateConstInBoundsGEP2_64(ioType, ioTable_, 0, i));
+    }
+    for (const auto &node : graph_.nodes()) {
+      LowerFn lower = LoweringRegistry::instance().find(node->op());
+      if (!lower)
+        return Status::error(fmt::format("{}: no lowering for this op", node->describe()));
+      currentNode_ = node.get();
+      Status status = lower(*node, *this);
+      if (status.ok())
+        status = loweringStatus_;
+      CUVIL_TRY(status.withContext(node->describe()));
+    }
+    runBuilder_->CreateRetVoid();
+    variantRuns.push_back(runFunction_);
+    recordCallNames_ = false; // every variant makes the same calls
   }
-
-  for (const auto &node : graph_.nodes()) {
-    LowerFn lower = LoweringRegistry::instance().find(node->op());
-    if (!lower)
-      return Status::error(fmt::format("{}: no lowering for this op", node->describe()));
-    currentNode_ = node.get();
-    Status status = lower(*node, *this);
-    if (status.ok())
-      status = loweringStatus_;
-    CUVIL_TRY(status.withContext(node->describe()));
-  }
-  runBuilder_->CreateRetVoid();
+  emitDispatcher(variantRuns);
   return Status::success();
 }
+
+// cuvil_run(in, out): the best variant the CPU supports (variants are
+// ordered best first; the runtime refuses CPUs below the last one).
+void ModuleBuilder::emitDispatcher(const std::vector<llvm::Function *> &variantRuns) {
+  llvm::Type *ptr = llvm::PointerType::get(context_, 0);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
+  llvm::Function *run =
+      llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "cuvil_run", module_);
+  run->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", run));
+  llvm::Value *level = builder.CreateCall(isaLevel_);
+  for (size_t i = 0; i < variantRuns.size(); ++i) {
+    llvm::BasicBlock *call = llvm::BasicBlock::Create(context_, "call", run);
+    llvm::BasicBlock *next = llvm::BasicBlock::Create(context_, "next", run);
+    bool last = i + 1 == variantRuns.size();
+    builder.CreateCondBr(
+        last ? builder.getTrue()
+             : builder.CreateICmpSGE(level, builder.getInt32(uint32_t(target_.variants[i].level))),
+        call, next);
+    builder.SetInsertPoint(call);
+    builder.CreateCall(variantRuns[i], {run->getArg(0), run->getArg(1)});
+    builder.CreateRetVoid();
+    builder.SetInsertPoint(next);
+  }
+  builder.CreateUnreachable();
+}
+
+void ModuleBuilder::tagVariant(llvm::Function *function) const {
+  function->addFnAttr(kVariantAttribute, variant_->name);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+}
+
+llvm::Type *ModuleBuilder::builderInt32() const { return llvm::Type::getInt32Ty(context_); }
 
 } // namespace cuvil

@@ -45,12 +45,19 @@ public:
   // LoweringContext
   void callKernel(std::string_view kernel, std::vector<KernelArg> args, int64_t numTasks) override;
   bool sameStorage(const Value *a, const Value *b) const override;
-  int vectorLanes() const override { return target_.vectorBits / 32; }
+  int vectorLanes() const override { return variant_->vectorBits / 32; }
+
+  // Functions of one ISA variant carry its name in this attribute until
+  // applyTargetAttributes gives them the variant's CPU and features.
+  static constexpr const char *kVariantAttribute = "cuvil-isa";
 
 private:
   llvm::Function *specialise(llvm::Function *kernel, const std::vector<KernelArg> &args);
   llvm::Value *address(llvm::IRBuilder<> &builder, const KernelArg &arg);
   llvm::Constant *constantArray(const KernelArg &arg);
+  void emitDispatcher(const std::vector<llvm::Function *> &variantRuns);
+  void tagVariant(llvm::Function *function) const;
+  llvm::Type *builderInt32() const;
   uint64_t weightsOffset(const Value *constant);
 
   llvm::Module &module_;
@@ -64,6 +71,9 @@ private:
   llvm::GlobalVariable *ioTable_ = nullptr;
   llvm::Function *runFunction_ = nullptr;
   llvm::Function *parallelFor_ = nullptr;
+  llvm::Function *isaLevel_ = nullptr;
+  const IsaVariant *variant_ = nullptr; // the variant being lowered
+  bool recordCallNames_ = true;
   std::unique_ptr<llvm::IRBuilder<>> runBuilder_;
 
   WeightsLayout weights_;

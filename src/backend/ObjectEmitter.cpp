@@ -1,5 +1,7 @@
 #include "ObjectEmitter.h"
 
+#include "ModuleBuilder.h"
+
 #include <fmt/format.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
@@ -16,25 +18,36 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetC
   if (!llvmTarget)
     return Status::error(error);
   llvm::TargetOptions options;
+  // Assembly output keeps the comments (loop nests, spills, reloads) that
+  // tools/check_spills.py reads.
+  options.MCOptions.AsmVerbose = true;
   std::unique_ptr<llvm::TargetMachine> machine(llvmTarget->createTargetMachine(
-      target.triple, target.cpu, target.features, options, llvm::Reloc::PIC_,
-      llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
+      target.triple, target.variants.back().cpu, target.variants.back().features, options,
+      llvm::Reloc::PIC_, llvm::CodeModel::Small, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
     return Status::error(fmt::format("cannot create an LLVM target machine for {}", target.triple));
   return machine;
 }
 
 void applyTargetAttributes(llvm::Module &module, const TargetConfig &target) {
-  std::string width = std::to_string(target.vectorBits);
   for (llvm::Function &function : module.functions()) {
     if (function.isDeclaration())
       continue;
+    // Functions of a variant are tagged; the rest (the dispatcher, kernels
+    // before they are inlined away) get the fallback, the last variant.
+    const IsaVariant *variant = &target.variants.back();
+    llvm::Attribute tag = function.getFnAttribute(ModuleBuilder::kVariantAttribute);
+    for (const IsaVariant &candidate : target.variants)
+      if (tag.isValid() && tag.getValueAsString() == candidate.name)
+        variant = &candidate;
+    function.removeFnAttr(ModuleBuilder::kVariantAttribute);
     function.removeFnAttr("target-features");
     function.removeFnAttr("tune-cpu");
-    function.addFnAttr("target-cpu", target.cpu);
-    if (!target.features.empty())
-      function.addFnAttr("target-features", target.features);
+    function.addFnAttr("target-cpu", variant->cpu);
+    if (!variant->features.empty())
+      function.addFnAttr("target-features", variant->features);
     // Without this LLVM's cost model keeps to 256-bit vectors on AVX-512.
+    std::string width = std::to_string(variant->vectorBits);
     function.addFnAttr("prefer-vector-width", width);
     function.addFnAttr("min-legal-vector-width", width);
   }

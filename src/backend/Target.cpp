@@ -15,11 +15,14 @@ namespace {
 struct TargetEntry {
   std::string_view name;
   std::string_view triple;
-  std::string_view defaultCpu;
+  // The default variants, best first: (name, CPU).
+  std::array<std::pair<std::string_view, std::string_view>, 2> defaultVariants;
 };
 
 constexpr std::array<TargetEntry, 1> kTargets = {{
-    {"x86_64-linux", "x86_64-unknown-linux-gnu", "x86-64-v4"},
+    {"x86_64-linux",
+     "x86_64-unknown-linux-gnu",
+     {{{"avx512", "x86-64-v4"}, {"avx2", "x86-64-v3"}}}},
 }};
 
 // The host's features as an LLVM feature string (for --cpu native).
@@ -53,23 +56,45 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   TargetConfig config;
   config.name = std::string(entry->name);
   config.triple = std::string(entry->triple);
-  config.cpu = cpu.empty() ? std::string(entry->defaultCpu) : std::string(cpu);
-  if (config.cpu == "native") {
-    config.cpu = llvm::sys::getHostCPUName().str();
-    config.features = hostFeatures();
-  }
   std::string error;
   const llvm::Target *llvmTarget = llvm::TargetRegistry::lookupTarget(config.triple, error);
   if (!llvmTarget)
     return Status::error(fmt::format("LLVM has no backend for {}: {}", config.triple, error));
-  std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
-      llvmTarget->createMCSubtargetInfo(config.triple, config.cpu, config.features));
-  if (!subtarget || !subtarget->isCPUStringValid(config.cpu))
-    return Status::error(fmt::format("unknown CPU '{}' for target {}", config.cpu, config.name));
-  if (subtarget->checkFeatures("+avx512f"))
-    config.vectorBits = 512;
-  else if (subtarget->checkFeatures("+avx2"))
-    config.vectorBits = 256;
+
+  // Fills in a variant's vector width and ISA level from its features.
+  auto describe = [&](IsaVariant variant) -> Expected<IsaVariant> {
+    std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
+        llvmTarget->createMCSubtargetInfo(config.triple, variant.cpu, variant.features));
+    if (!subtarget || !subtarget->isCPUStringValid(variant.cpu))
+      return Status::error(fmt::format("unknown CPU '{}' for target {}", variant.cpu, config.name));
+    bool avx2 = subtarget->checkFeatures("+avx2,+fma");
+    bool avx512 = subtarget->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx512cd");
+    variant.vectorBits = avx512 ? 512 : (avx2 ? 256 : 128);
+    variant.level = avx512 ? 2 : (avx2 ? 1 : 0);
+    return variant;
+  };
+
+  if (cpu.empty()) {
+    std::vector<std::string> cpus;
+    for (const auto &[name, variantCpu] : entry->defaultVariants) {
+      Expected<IsaVariant> variant = describe({std::string(name), std::string(variantCpu)});
+      CUVIL_TRY(variant.status());
+      config.variants.push_back(*variant);
+      cpus.push_back(std::string(variantCpu));
+    }
+    config.cpu = fmt::format("{}", fmt::join(cpus, " + "));
+    return config;
+  }
+  IsaVariant single{std::string(cpu), std::string(cpu)};
+  if (cpu == "native") {
+    single.cpu = llvm::sys::getHostCPUName().str();
+    single.name = single.cpu;
+    single.features = hostFeatures();
+  }
+  Expected<IsaVariant> variant = describe(single);
+  CUVIL_TRY(variant.status());
+  config.variants.push_back(*variant);
+  config.cpu = variant->cpu;
   return config;
 }
 

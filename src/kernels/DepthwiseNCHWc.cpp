@@ -12,7 +12,7 @@ using namespace cuvil::kernels;
 
 namespace {
 
-enum Param { kCB, kIH, kIW, kOH, kOW, kKH, kKW, kSH, kSW, kPT, kPL, kDH, kDW, kAct };
+enum Param { kCB, kIH, kIW, kOH, kOW, kKH, kKW, kSH, kSW, kPT, kPL, kDH, kDW, kAct, kTileP };
 
 struct Shape {
   int64_t CB, IH, IW, OH, OW, KH, KW, SH, SW, PT, PL, DH, DW;
@@ -47,8 +47,6 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, const float *w, const flo
     store16(y + offset, applyUnary16(act, v, alpha, beta));
   }
 }
-
-constexpr int kTile = 8;
 
 CUVIL_INLINE void tileOf(int64_t P, const Shape &s, const float *x, const float *w,
                          const float *bias, const float *res, float *y, int64_t oh, int64_t ow0,
@@ -103,8 +101,9 @@ CUVIL_KERNEL void cuvil_dwconv_nchwc_f32(const float *x, const float *w, const f
     for (int64_t ow = 0; ow < owLo; ++ow)
       border(ow);
     int64_t ow = owLo;
-    for (; ow + kTile <= owHi; ow += kTile)
-      tileOf(kTile, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
+    const int64_t tileP = p[kTileP];
+    for (; ow + tileP <= owHi; ow += tileP)
+      tileOf(tileP, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
     if (ow < owHi)
       tileOf(owHi - ow, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
     for (ow = owHi; ow < s.OW; ++ow)

@@ -14,7 +14,8 @@
 //     C[m0+r][n0+16v..] = act(scale * acc + bias + residual)
 // The panel (K x 64 floats) stays in L1/L2 while every row tile streams
 // through it. MR x NV = 6 x 4 keeps 24 accumulators, 4 B vectors and a
-// broadcast in the 32 zmm registers.
+// broadcast in the 32 zmm registers; AVX2, where a 16-lane vector takes two
+// ymm registers, uses narrower tiles (MR x NV from the lowering).
 #include "Vector.h"
 
 using namespace cuvil::kernels;
@@ -47,12 +48,11 @@ enum GemmParam {
   kPackedB,
   kRowTile,
   kAct,
-  kRowStrideR, // residual row stride: N, or 0 when one row broadcasts (an attention mask)
+  kRowStrideR,    // residual row stride: N, or 0 when one row broadcasts (an attention mask)
+  kColumnVectors, // NV: 16-column vectors per tile (4 on AVX-512, fewer on narrower targets)
 };
 
 constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
-constexpr int kVectors = 4;
-constexpr int kMaxRows = 6; // 6 x 4 accumulators
 // A B panel packed on the stack holds at most this many K rows (256 KiB);
 // longer K runs in chunks that accumulate into C.
 constexpr int64_t kMaxStackK = 1024;
@@ -111,13 +111,13 @@ CUVIL_INLINE void tile(const float *a, int64_t lda, const float *panel, int64_t 
   }
 }
 
-template <int MR>
+template <int NV>
 CUVIL_INLINE void rows(int64_t rowsLeft, const float *a, int64_t lda, const float *panel, int64_t K,
                        float *c, int64_t columns, const Epilogue &e) {
 #define CUVIL_ROWS_CASE(n)                                                                         \
   case n:                                                                                          \
-    if constexpr (n <= MR)                                                                         \
-      tile<n, kVectors>(a, lda, panel, K, c, columns, e);                                          \
+    if constexpr (n * NV <= 24)                                                                    \
+      tile<n, NV>(a, lda, panel, K, c, columns, e);                                                \
     return;
   switch (rowsLeft) {
     CUVIL_ROWS_CASE(1)
@@ -174,12 +174,30 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
       Epilogue part = e;
       part.act = last ? e.act : CUVIL_UNARY_IDENTITY;
       part.bias = first ? e.bias : nullptr;
+      const int64_t NV = p[kColumnVectors];
       for (int64_t m0 = 0; m0 < M; m0 += MR) {
-        part.residual = first ? (rPanel ? rPanel + m0 * p[kRowStrideR] : nullptr) : cPanel + m0 * N;
-        part.residualLd = first ? p[kRowStrideR] : N;
         const int64_t rowsLeft = M - m0 < MR ? M - m0 : MR;
-        rows<kMaxRows>(rowsLeft, a + aOffset + m0 * lda + k0, lda, panelData, kc, cPanel + m0 * N,
-                       columns, part);
+        // The panel's columns in sub-blocks of 16 NV.
+        for (int64_t c0 = 0; c0 < columns; c0 += 16 * NV) {
+          Epilogue sub = part;
+          sub.bias = part.bias ? part.bias + c0 : nullptr;
+          sub.residual =
+              first ? (rPanel ? rPanel + m0 * p[kRowStrideR] + c0 : nullptr) : cPanel + m0 * N + c0;
+          sub.residualLd = first ? p[kRowStrideR] : N;
+          const float *aRows = a + aOffset + m0 * lda + k0;
+          float *cRows = cPanel + m0 * N + c0;
+          switch (NV) {
+          case 4:
+            rows<4>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
+            break;
+          case 2:
+            rows<2>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
+            break;
+          default:
+            rows<1>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
+            break;
+          }
+        }
       }
     }
   }

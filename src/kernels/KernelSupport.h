@@ -18,6 +18,8 @@ namespace cuvil::kernels {
 
 typedef float v16 __attribute__((ext_vector_type(16)));
 typedef int32_t i32x16 __attribute__((ext_vector_type(16)));
+typedef float v8 __attribute__((ext_vector_type(8)));
+typedef int32_t i32x8 __attribute__((ext_vector_type(8)));
 
 // The integer type of the same shape as float type T (float or v16).
 template <typename T> struct IntOf;
@@ -26,6 +28,9 @@ template <> struct IntOf<float> {
 };
 template <> struct IntOf<v16> {
   using type = i32x16;
+};
+template <> struct IntOf<v8> {
+  using type = i32x8;
 };
 
 template <typename To, typename From> CUVIL_INLINE To bitCast(From value) {
@@ -155,7 +160,7 @@ CUVIL_INLINE float powf(float x, float y) {
   return y == 0.0f ? 1.0f : result;
 }
 
-// Applies a cuvil_unary_op to a float or a v16; `op` is a constant after
+// Applies a cuvil_unary_op to a float, v8 or v16; `op` is a constant after
 // specialisation.
 template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, float beta) {
   switch (op) {
@@ -206,7 +211,7 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
       return powf(x, alpha);
     } else {
       T r;
-      for (int i = 0; i < 16; ++i)
+      for (int i = 0; i < int(sizeof(T) / sizeof(float)); ++i)
         r[i] = powf(x[i], alpha);
       return r;
     }

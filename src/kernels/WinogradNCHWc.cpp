@@ -36,6 +36,7 @@ enum Param {
   kTileJ,
   kAct,
   kTasksPerImage,
+  kHalfVectors, // 1: transform 8-lane halves (256-bit registers)
 };
 
 struct Shape {
@@ -46,7 +47,7 @@ struct Shape {
 };
 
 // r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
-CUVIL_INLINE void inputTransform6(const v16 d[6], v16 r[6]) {
+template <typename V> CUVIL_INLINE void inputTransform6(const V d[6], V r[6]) {
   r[0] = 4.0f * d[0] - 5.0f * d[2] + d[4];
   r[1] = -4.0f * d[1] - 4.0f * d[2] + d[3] + d[4];
   r[2] = 4.0f * d[1] - 4.0f * d[2] - d[3] + d[4];
@@ -56,43 +57,68 @@ CUVIL_INLINE void inputTransform6(const v16 d[6], v16 r[6]) {
 }
 
 // o = A^T m for six vectors m0..m5.
-CUVIL_INLINE void outputTransform6(const v16 m[6], v16 o[4]) {
-  v16 a = m[1] + m[2], b = m[1] - m[2], c = m[3] + m[4], d = m[3] - m[4];
+template <typename V> CUVIL_INLINE void outputTransform6(const V m[6], V o[4]) {
+  V a = m[1] + m[2], b = m[1] - m[2], c = m[3] + m[4], d = m[3] - m[4];
   o[0] = m[0] + a + c;
   o[1] = b + 2.0f * d;
   o[2] = a + 4.0f * c;
   o[3] = b + 8.0f * d + m[5];
 }
 
-// V[.][icb][p] for tile `tile` of one image.
+// Keeps the compiler from forwarding the first pass's stores to the second
+// pass's loads, which would make all 36 intermediate vectors live at once
+// (and spill them); staged through memory, each pass holds 12.
+CUVIL_INLINE void memoryBarrier() { asm volatile("" ::: "memory"); }
+
+template <typename V> CUVIL_INLINE V loadV(const float *p) {
+  V v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+template <typename V> CUVIL_INLINE void storeV(float *p, V v) {
+  __builtin_memcpy(p, &v, sizeof(v));
+}
+
+// V[.][icb][p] for tile `tile` of one image, in two passes over V itself:
+// columns (B^T d), then rows ((B^T d) B). V is v16, or v8 to transform the
+// two halves of each block separately where registers are 256 bits wide.
+template <typename V>
 CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, int64_t tile,
                                      int64_t p) {
+  constexpr int kLanes = sizeof(V) / sizeof(float);
   const int64_t ih0 = (tile / s.tilesW) * 4 - s.PT, iw0 = (tile % s.tilesW) * 4 - s.PL;
+  const int64_t xiStride = s.ICB * s.P * 16; // floats between positions xi and xi + 1
   for (int64_t icb = 0; icb < s.ICB; ++icb) {
-    const float *plane = x + icb * s.IH * s.IW * 16;
-    v16 t[6][6]; // B^T d, row by row
+    for (int half = 0; half < 16; half += kLanes) {
+      const float *plane = x + icb * s.IH * s.IW * 16 + half;
+      float *vt = v + (icb * s.P + p) * 16 + half; // position xi at vt + xi * xiStride
 #pragma clang loop unroll(full)
-    for (int col = 0; col < 6; ++col) {
-      v16 d[6];
+      for (int col = 0; col < 6; ++col) {
+        V d[6], r[6];
+#pragma clang loop unroll(full)
+        for (int row = 0; row < 6; ++row) {
+          const int64_t ih = ih0 + row, iw = iw0 + col;
+          const bool inside = ih >= 0 && ih < s.IH && iw >= 0 && iw < s.IW;
+          d[row] = inside ? loadV<V>(plane + (ih * s.IW + iw) * 16) : V(0.0f);
+        }
+        inputTransform6(d, r);
+#pragma clang loop unroll(full)
+        for (int row = 0; row < 6; ++row)
+          storeV(vt + (row * 6 + col) * xiStride, r[row]);
+      }
+      memoryBarrier();
 #pragma clang loop unroll(full)
       for (int row = 0; row < 6; ++row) {
-        const int64_t ih = ih0 + row, iw = iw0 + col;
-        const bool inside = ih >= 0 && ih < s.IH && iw >= 0 && iw < s.IW;
-        d[row] = inside ? load16(plane + (ih * s.IW + iw) * 16) : v16(0.0f);
+        V t[6], r[6];
+#pragma clang loop unroll(full)
+        for (int col = 0; col < 6; ++col)
+          t[col] = loadV<V>(vt + (row * 6 + col) * xiStride);
+        inputTransform6(t, r);
+#pragma clang loop unroll(full)
+        for (int col = 0; col < 6; ++col)
+          storeV(vt + (row * 6 + col) * xiStride, r[col]);
       }
-      v16 r[6];
-      inputTransform6(d, r);
-#pragma clang loop unroll(full)
-      for (int row = 0; row < 6; ++row)
-        t[row][col] = r[row];
-    }
-#pragma clang loop unroll(full)
-    for (int row = 0; row < 6; ++row) {
-      v16 r[6];
-      inputTransform6(t[row], r);
-#pragma clang loop unroll(full)
-      for (int col = 0; col < 6; ++col)
-        store16(v + (((row * 6 + col) * s.ICB + icb) * s.P + p) * 16, r[col]);
+      memoryBarrier();
     }
   }
 }
@@ -163,42 +189,53 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
 #undef CUVIL_TILES_CASE
 }
 
-// y for tile `tile` (slot p) and block ocb + j from M.
-CUVIL_INLINE void transformOutputTile(const Shape &s, const float *m, const float *bias,
-                                      const float *res, float *y, int64_t tile, int64_t p,
-                                      int64_t ocb, int64_t j, int64_t act, float alpha,
-                                      float beta) {
-  v16 t[4][6]; // A^T M, column by column
-#pragma clang loop unroll(full)
-  for (int col = 0; col < 6; ++col) {
-    v16 column[6], o[4];
-#pragma clang loop unroll(full)
-    for (int row = 0; row < 6; ++row)
-      column[row] = load16(m + (((row * 6 + col) * s.P + p) * s.J + j) * 16);
-    outputTransform6(column, o);
-#pragma clang loop unroll(full)
-    for (int row = 0; row < 4; ++row)
-      t[row][col] = o[row];
-  }
+// y for tile `tile` (slot p) and block ocb + j from M, in two passes over
+// M itself: columns (A^T M into rows 0..3), then rows ((A^T M) A); by
+// halves of the block when V is v8.
+template <typename V>
+CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bias, const float *res,
+                                      float *y, int64_t tile, int64_t p, int64_t ocb, int64_t j,
+                                      int64_t act, float alpha, float beta) {
+  constexpr int kLanes = sizeof(V) / sizeof(float);
+  const int64_t xiStride = s.P * s.J * 16;
   const int64_t oh0 = (tile / s.tilesW) * 4, ow0 = (tile % s.tilesW) * 4;
-  const v16 b = bias ? load16(bias + (ocb + j) * 16) : v16(0.0f);
   const int64_t plane = (ocb + j) * s.OH * s.OW * 16;
+  for (int half = 0; half < 16; half += kLanes) {
+    float *mt = m + (p * s.J + j) * 16 + half; // position xi at mt + xi * xiStride
 #pragma clang loop unroll(full)
-  for (int row = 0; row < 4; ++row) {
-    v16 o[4];
-    outputTransform6(t[row], o);
-    const int64_t oh = oh0 + row;
+    for (int col = 0; col < 6; ++col) {
+      V column[6], o[4];
 #pragma clang loop unroll(full)
-    for (int col = 0; col < 4; ++col) {
-      const int64_t ow = ow0 + col;
-      if (oh >= s.OH || ow >= s.OW)
-        continue;
-      const int64_t offset = plane + (oh * s.OW + ow) * 16;
-      v16 value = o[col] + b;
-      if (res)
-        value += load16(res + offset);
-      store16(y + offset, applyUnary16(act, value, alpha, beta));
+      for (int row = 0; row < 6; ++row)
+        column[row] = loadV<V>(mt + (row * 6 + col) * xiStride);
+      outputTransform6(column, o);
+#pragma clang loop unroll(full)
+      for (int row = 0; row < 4; ++row)
+        storeV(mt + (row * 6 + col) * xiStride, o[row]);
     }
+    memoryBarrier();
+    const V b = bias ? loadV<V>(bias + (ocb + j) * 16 + half) : V(0.0f);
+#pragma clang loop unroll(full)
+    for (int row = 0; row < 4; ++row) {
+      V t[6], o[4];
+#pragma clang loop unroll(full)
+      for (int col = 0; col < 6; ++col)
+        t[col] = loadV<V>(mt + (row * 6 + col) * xiStride);
+      outputTransform6(t, o);
+      const int64_t oh = oh0 + row;
+#pragma clang loop unroll(full)
+      for (int col = 0; col < 4; ++col) {
+        const int64_t ow = ow0 + col;
+        if (oh >= s.OH || ow >= s.OW)
+          continue;
+        const int64_t offset = plane + (oh * s.OW + ow) * 16 + half;
+        V value = o[col] + b;
+        if (res)
+          value += loadV<V>(res + offset);
+        storeV(y + offset, applyUnary<V>(act, value, alpha, beta));
+      }
+    }
+    memoryBarrier();
   }
 }
 
@@ -224,8 +261,12 @@ CUVIL_KERNEL void cuvil_winograd_nchwc_f32(const float *x, const float *u, const
          ++block) {
       const int64_t tile0 = block * s.P;
       const int64_t tiles = s.tiles() - tile0 < s.P ? s.tiles() - tile0 : s.P;
-      for (int64_t p = 0; p < tiles; ++p)
-        transformInputTile(s, xn, v, tile0 + p, p);
+      for (int64_t p = 0; p < tiles; ++p) {
+        if (prm[kHalfVectors])
+          transformInputTile<v8>(s, xn, v, tile0 + p, p);
+        else
+          transformInputTile<v16>(s, xn, v, tile0 + p, p);
+      }
       for (int64_t ocb = 0; ocb < s.OCB; ocb += s.J) {
         const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
         switch (J) {
@@ -243,8 +284,14 @@ CUVIL_KERNEL void cuvil_winograd_nchwc_f32(const float *x, const float *u, const
           break;
         }
         for (int64_t p = 0; p < tiles; ++p)
-          for (int64_t j = 0; j < J; ++j)
-            transformOutputTile(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha, beta);
+          for (int64_t j = 0; j < J; ++j) {
+            if (prm[kHalfVectors])
+              transformOutputTile<v8>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
+                                      beta);
+            else
+              transformOutputTile<v16>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
+                                       beta);
+          }
       }
     }
   }

@@ -115,7 +115,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
       KernelArg::optionalPointer(node.input(3)), KernelArg::pointer(node.output(0))};
   if (c->depthwise) {
     args.push_back(KernelArg::constantArray({c->G, c->IH, c->IW, g.OH, g.OW, c->KH, c->KW, g.SH,
-                                             g.SW, g.PT, g.PL, g.DH, g.DW, activation->code}));
+                                             g.SW, g.PT, g.PL, g.DH, g.DW, activation->code,
+                                             /*tile=*/ctx.vectorLanes() >= 16 ? 8 : 4}));
     args.push_back(KernelArg::constantF32(activation->alpha));
     args.push_back(KernelArg::constantF32(activation->beta));
     ctx.callKernel("cuvil_dwconv_nchwc_f32", args, c->N * c->G * g.OH);

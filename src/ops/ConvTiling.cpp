@@ -23,7 +23,9 @@ double tileCycles(int64_t p, int64_t j) {
 ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int vectorLanes) {
   // A 16-lane vector takes 16 / vectorLanes registers on narrower targets.
   int64_t registersPerVector = std::max<int64_t>(1, 16 / std::max(vectorLanes, 1));
-  int64_t budget = registersPerVector == 1 ? kMaxAccumulators : 12 / registersPerVector;
+  // AVX2's 16 ymm registers: 4 accumulators (8 registers), the weights and
+  // a broadcast.
+  int64_t budget = registersPerVector == 1 ? kMaxAccumulators : 8 / registersPerVector;
   ConvTile best{1, 1};
   double bestCycles = 1e300;
   for (int64_t j = std::min<int64_t>(4, outBlocks); j >= 1; --j) {

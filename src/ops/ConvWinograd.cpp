@@ -147,14 +147,21 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(g.status());
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
+  // The tile in registers: the pass's P x J on AVX-512; narrower targets
+  // (two registers per 16-lane vector) use at most 4 x 1 in the same slots.
+  Geometry variant = *g;
+  if (ctx.vectorLanes() < 16) {
+    variant.P = std::min<int64_t>(g->P, 4);
+    variant.J = 1;
+  }
   ctx.callKernel(
       "cuvil_winograd_nchwc_f32",
       {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
        KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(node.input(3)),
        KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
        KernelArg::constantArray({g->ICB, g->IH, g->IW, g->OCB, g->OH, g->OW, g->PT, g->PL,
-                                 g->tilesH, g->tilesW, g->P, g->J, activation->code,
-                                 g->tasksPerImage()}),
+                                 g->tilesH, g->tilesW, variant.P, variant.J, activation->code,
+                                 g->tasksPerImage(), ctx.vectorLanes() < 16 ? 1 : 0}),
        KernelArg::constantF32(activation->alpha), KernelArg::constantF32(activation->beta)},
       g->tasks());
   return Status::success();

@@ -141,9 +141,13 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
     std::vector<int64_t> padded = padTo4(strides, 0);
     params.insert(params.end(), padded.begin(), padded.end());
   }
-  int64_t rowTile = std::min<int64_t>(6, g->M);
-  params.insert(params.end(), {g->M, g->N, g->K, /*lda=*/g->K, /*bK=*/g->N, /*bN=*/1,
-                               packed ? 1 : 0, rowTile, epilogue.activation.code, rowStride});
+  // 6 x 4 vectors of accumulators on AVX-512; a 16-lane vector takes two
+  // registers on AVX2, where 2 x 2 keeps the tile in its 16.
+  bool wide = ctx.vectorLanes() >= 16;
+  int64_t rowTile = std::min<int64_t>(wide ? 6 : 2, g->M), columnVectors = wide ? 4 : 2;
+  params.insert(params.end(),
+                {g->M, g->N, g->K, /*lda=*/g->K, /*bK=*/g->N, /*bN=*/1, packed ? 1 : 0, rowTile,
+                 epilogue.activation.code, rowStride, columnVectors});
   int64_t panels = (g->N + kGemmPanel - 1) / kGemmPanel;
   ctx.callKernel("cuvil_gemm_f32",
                  {KernelArg::pointer(a), KernelArg::pointer(b),

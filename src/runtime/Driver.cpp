@@ -3,6 +3,7 @@
 #include "BenchStats.h"
 #include "CommandLine.h"
 #include "Inputs.h"
+#include "Isa.h"
 #include "Outputs.h"
 #include "Profiler.h"
 #include "Report.h"
@@ -41,6 +42,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
     return 0;
   }
 
+  checkIsaSupport(model);
   std::vector<HostTensor> inputs = loadInputs(options.inputs, model);
   std::vector<HostTensor> outputs = allocateOutputs(model);
   std::vector<void *> inputPtrs, outputPtrs;

@@ -1,5 +1,7 @@
 #include "Report.h"
 
+#include "Isa.h"
+
 #include "HostTensor.h"
 #include "Inputs.h"
 #include "NpyFormat.h"
@@ -71,11 +73,14 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
     std::fprintf(out,
                  "{\"model_name\": %s, \"target\": %s, \"cpu\": %s, \"compiler_version\": %s, "
                  "\"abi_version\": %u, \"arena_bytes\": %llu, \"weights_bytes\": %llu, "
+                 "\"isa_variants\": %s, \"isa_selected\": %s, "
                  "\"inputs\": %s, \"outputs\": %s}\n",
                  jsonString(text(model.model_name)).c_str(), jsonString(text(model.target)).c_str(),
                  jsonString(text(model.cpu)).c_str(),
                  jsonString(text(model.compiler_version)).c_str(), model.abi_version,
                  (unsigned long long)model.arena_bytes, (unsigned long long)model.weights_bytes,
+                 jsonString(text(model.isa_variants)).c_str(),
+                 jsonString(selectedVariant(model)).c_str(),
                  jsonTensors(model.inputs, model.num_inputs, false).c_str(),
                  jsonTensors(model.outputs, model.num_outputs, true).c_str());
     return;
@@ -87,10 +92,12 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
                "compiler:      %s\n"
                "arena bytes:   %llu\n"
                "weights bytes: %llu\n"
+               "isa variants:  %s (this CPU runs %s)\n"
                "inputs:\n",
                text(model.model_name), text(model.target), text(model.cpu),
                text(model.compiler_version), (unsigned long long)model.arena_bytes,
-               (unsigned long long)model.weights_bytes);
+               (unsigned long long)model.weights_bytes, text(model.isa_variants),
+               selectedVariant(model).c_str());
   for (uint32_t i = 0; i < model.num_inputs; ++i)
     printTensorLine(out, model.inputs[i], false);
   std::fprintf(out, "outputs:\n");

@@ -1,5 +1,6 @@
 # lit configuration for Cuvil's textual-IR and command-line tests.
 import os
+import sys
 
 import lit.formats
 
@@ -11,4 +12,6 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.cuvil_binary_dir, "tests", "lit")
 config.substitutions.append(("%cuvil", config.cuvil_tool))
 config.substitutions.append(("%models", os.path.join(config.cuvil_source_dir, "models")))
+config.substitutions.append(("%root", config.cuvil_source_dir))
+config.substitutions.append(("%python", sys.executable))
 config.environment["PATH"] = os.pathsep.join([config.llvm_tools_dir, config.environment.get("PATH", "")])

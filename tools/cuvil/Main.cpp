@@ -119,7 +119,7 @@ int runCompile(const CompileOptions &options) {
   for (const PassInfo &pass : defaultPipeline())
     passes.push_back(&pass);
   PassContext context;
-  context.vectorLanes = target->vectorBits / 32;
+  context.vectorLanes = target->vectorBits() / 32;
   context.winograd = !options.noWinograd;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));

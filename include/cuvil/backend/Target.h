@@ -5,18 +5,34 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace cuvil {
 
-struct TargetConfig {
-  std::string name;     // "x86_64-linux"
-  std::string triple;   // "x86_64-unknown-linux-gnu"
-  std::string cpu;      // resolved CPU ("native" becomes the host CPU's name)
+// One instruction-set variant of the generated code. An executable carries
+// every variant of its target and runs the best one the CPU supports
+// (chosen at start-up through cuvil_isa_level, see ModelABI.h).
+struct IsaVariant {
+  std::string name;     // "avx512", "avx2", or the CPU's name when it is alone
+  std::string cpu;      // LLVM CPU: "x86-64-v4"
   std::string features; // LLVM feature string, empty for the CPU's defaults
-  int vectorBits = 128; // widest vector the generated code should prefer
+  int vectorBits = 128; // widest vector the code should prefer
+  int level = 0;        // cuvil_isa_level the CPU needs: 2 AVX-512, 1 AVX2+FMA, 0 none
 };
 
-// Resolves a --target / --cpu pair; an empty cpu picks the target's default.
+struct TargetConfig {
+  std::string name;   // "x86_64-linux"
+  std::string triple; // "x86_64-unknown-linux-gnu"
+  std::string cpu;    // as requested ("x86-64-v4 + x86-64-v3" for the default pair)
+  // Best first; the last is the fallback.
+  std::vector<IsaVariant> variants;
+  // The widest variant's vector width, which layout decisions use.
+  int vectorBits() const { return variants.front().vectorBits; }
+};
+
+// Resolves a --target / --cpu pair. No --cpu gives the target's default
+// variants (x86_64-linux: AVX-512 with an AVX2 fallback); a CPU name
+// (or "native") gives one variant for that CPU.
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);
 
 } // namespace cuvil

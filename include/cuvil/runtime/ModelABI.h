@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 2u
+#define CUVIL_ABI_VERSION 3u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -55,6 +55,10 @@ typedef struct cuvil_model_info {
    * ("<op> '<node>' <kernel>"), for the runtime's --profile. */
   uint32_t num_kernel_calls;
   const char *const *kernel_call_names;
+  /* The instruction-set variants compiled in, best first ("avx512,avx2"),
+   * and the cuvil_isa_level the CPU needs for the last (fallback) one. */
+  const char *isa_variants;
+  int32_t min_isa_level;
 } cuvil_model_info;
 
 /* Emitted by the compiler. */
@@ -70,6 +74,12 @@ void cuvil_run(void *const *inputs, void *const *outputs);
  * The calling thread takes part. */
 typedef void (*cuvil_task_fn)(int64_t begin, int64_t end);
 void cuvil_parallel_for(cuvil_task_fn task, int64_t num_tasks);
+
+/* Provided by the runtime: the instruction sets the CPU supports, as
+ * cuvil_run picks its variant by: 2 = AVX-512 (F, BW, CD, DQ, VL),
+ * 1 = AVX2 + FMA, 0 = neither. The environment variable CUVIL_ISA=avx2 (or
+ * avx512) caps it, to run a fallback path on a newer CPU. */
+int32_t cuvil_isa_level(void);
 
 #ifdef __cplusplus
 }

@@ -240,8 +240,9 @@ TEST_F(FakeInferTest, Info) {
   ASSERT_EQ(json.exitStatus, 0) << json.err;
   EXPECT_EQ(json.out,
             "{\"model_name\": \"fake\", \"target\": \"x86_64-linux\", \"cpu\": \"generic\", "
-            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 2, "
+            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 3, "
             "\"arena_bytes\": 4096, \"weights_bytes\": 0, "
+            "\"isa_variants\": \"avx2\", \"isa_selected\": \"avx2\", "
             "\"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [2, 3]}, "
             "{\"name\": \"ids\", \"dtype\": \"i64\", \"shape\": [4]}], "
             "\"outputs\": [{\"name\": \"y:0\", \"dtype\": \"f32\", \"shape\": [2, 3], "

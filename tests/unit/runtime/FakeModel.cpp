@@ -45,8 +45,21 @@ const char *const kCallNames[] = {"Affine node 'y' fake_affine"};
 extern "C" {
 
 const cuvil_model_info cuvil_model = {
-    CUVIL_ABI_VERSION,       2,    2, kInputs, kOutputs,   "fake", "x86_64-linux", "generic",
-    "cuvil test fake model", 4096, 0, 1,       kCallNames,
+    CUVIL_ABI_VERSION,
+    2,
+    2,
+    kInputs,
+    kOutputs,
+    "fake",
+    "x86_64-linux",
+    "generic",
+    "cuvil test fake model",
+    4096,
+    0,
+    1,
+    kCallNames,
+    "avx2",
+    1,
 };
 
 void cuvil_run(void *const *inputs, void *const *outputs) {

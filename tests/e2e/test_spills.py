@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Build check: the microkernels' innermost loops keep their register tiles.
+
+    python tests/e2e/test_spills.py --cuvil PATH
+
+Compiles a model exercising every register-tiled kernel (direct blocked
+convolutions with and without padding, the plain-input stem, depthwise,
+Winograd, packed and run-time GEMMs) for the default target (AVX-512 and its
+AVX2 fallback) with `--emit asm`, and fails if tools/check_spills.py finds a
+vector spill or reload inside an innermost loop of any specialised kernel.
+"""
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cuvil_e2e as e2e  # noqa: E402
+
+CHECKER = os.path.join(HERE, "..", "..", "tools", "check_spills.py")
+
+
+def kernel_model():
+    """Conv stem -> Winograd 3x3 -> 1x1 -> strided 3x3 (narrow rows) ->
+    depthwise -> global pool -> packed GEMM, plus a run-time batched MatMul."""
+    rng = np.random.default_rng(5)
+
+    def weights(name, *shape):
+        return numpy_helper.from_array(rng.standard_normal(shape).astype(np.float32) * 0.1, name)
+
+    nodes = [
+        helper.make_node("Conv", ["x", "stem"], ["c0"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Relu", ["c0"], ["r0"]),
+        helper.make_node("Conv", ["r0", "w3"], ["c1"], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["c1", "w1"], ["c2"]),
+        helper.make_node("Add", ["c2", "r0"], ["s2"]),
+        helper.make_node("Conv", ["s2", "w3s2"], ["c3"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["c3", "dw"], ["c4"], pads=[1, 1, 1, 1], group=64),
+        helper.make_node("GlobalAveragePool", ["c4"], ["g"]),
+        helper.make_node("Flatten", ["g"], ["f"]),
+        helper.make_node("MatMul", ["f", "fc"], ["logits"]),
+        helper.make_node("MatMul", ["q", "k"], ["scores"]),
+    ]
+    graph = helper.make_graph(
+        nodes, "kernels",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 64, 64]),
+         helper.make_tensor_value_info("q", TensorProto.FLOAT, [4, 32, 48]),
+         helper.make_tensor_value_info("k", TensorProto.FLOAT, [4, 48, 40])],
+        [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 100]),
+         helper.make_tensor_value_info("scores", TensorProto.FLOAT, [4, 32, 40])],
+        [weights("stem", 64, 3, 3, 3), weights("w3", 64, 64, 3, 3), weights("w1", 64, 64, 1, 1),
+         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 64, 100)])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
+    args = parser.parse_args()
+    cuvil = e2e.cuvil_path(args.cuvil)
+    with tempfile.TemporaryDirectory(prefix="cuvil_spills_") as workdir:
+        model = os.path.join(workdir, "kernels.onnx")
+        onnx.save(kernel_model(), model)
+        asm = os.path.join(workdir, "kernels.s")
+        e2e.compile(model, asm, extra_args=["--emit", "asm"], cuvil=cuvil)
+        result = subprocess.run([sys.executable, CHECKER, asm], capture_output=True, text=True)
+    print(result.stdout, end="")
+    return result.returncode
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Fail if a microkernel's innermost loop spills vector registers.
+
+    python tools/check_spills.py FILE.s [FILE.s ...]
+
+Reads assembly written by `cuvil compile --emit asm` (LLVM's verbose asm
+marks loop nests and spill code) and reports, for every specialised kernel
+(`<kernel>.spec*`), each vector spill or reload inside an innermost loop:
+the register tiles of the convolution, GEMM and Winograd kernels must fit
+the register file. Exits 1 when it finds one, 2 when a file holds no kernel.
+Pure standard library, so it runs wherever the compiler does.
+"""
+
+import re
+import sys
+
+FUNCTION = re.compile(r"^([\w.$]+):\s*(#.*)?$")
+# Labelled blocks, and fall-through blocks LLVM names in a comment.
+BLOCK = re.compile(r"^(\.LBB[\w]+:|# %bb\.\d+:)\s*(#.*)?$")
+INNER_HEADER = re.compile(r"This Inner Loop Header")
+IN_LOOP = re.compile(r"in Loop: Header=(BB[\w]+)")
+VECTOR_SPILL = re.compile(r"%[xyz]mm\d+.*#\s*\d+-byte (Folded )?(Spill|Reload)")
+
+
+def hot_loop_spills(lines):
+    """(function, block, instruction) for vector spill code in innermost loops."""
+    findings = []
+    function, block, block_lines = None, None, []
+    blocks = []  # (function, label, comment lines, instruction lines)
+
+    def flush():
+        if function and block is not None:
+            blocks.append((function, block, block_lines))
+
+    for line in lines:
+        stripped = line.rstrip("\n")
+        match = FUNCTION.match(stripped)
+        if match and not stripped.startswith(".") and not stripped.startswith("#"):
+            flush()
+            function, block, block_lines = match.group(1), "entry", []
+            continue
+        if BLOCK.match(stripped):
+            flush()
+            block, block_lines = stripped.split(":")[0].lstrip("# "), [stripped]
+            continue
+        if function:
+            block_lines.append(stripped)
+    flush()
+
+    inner_headers = set()
+    for function, label, body in blocks:
+        comments = "\n".join(l for l in body if "#" in l)
+        if INNER_HEADER.search(comments):
+            inner_headers.add((function, label.lstrip(".L")))
+    for function, label, body in blocks:
+        if ".spec" not in function:
+            continue
+        header = label.lstrip(".L")
+        loop = next((m.group(1) for l in body for m in [IN_LOOP.search(l)] if m), None)
+        hot = (function, header) in inner_headers or (function, loop) in inner_headers
+        if not hot:
+            continue
+        for instruction in body:
+            if VECTOR_SPILL.search(instruction):
+                findings.append((function, label, instruction.strip()))
+    kernels = {f for f, _, _ in blocks if ".spec" in f}
+    return findings, kernels
+
+
+def main(paths):
+    status = 0
+    for path in paths:
+        with open(path) as f:
+            findings, kernels = hot_loop_spills(f)
+        if not kernels:
+            print(f"{path}: no specialised kernels found")
+            status = max(status, 2)
+            continue
+        for function, block, instruction in findings:
+            print(f"{path}: {function} {block}: {instruction}")
+        print(f"{path}: {len(kernels)} kernels, {len(findings)} vector spills/reloads in innermost loops")
+        if findings:
+            status = 1
+    return status
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1:]))
