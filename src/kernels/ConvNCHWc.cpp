@@ -44,6 +44,7 @@ enum ConvParam {
   kPlainInput,
   kTileP,
   kTileJ,
+  kLastGroupChannels, // real channels in the last input block (16 when full)
 };
 
 // Address steps of one convolution, all compile-time constants once the
@@ -51,6 +52,7 @@ enum ConvParam {
 struct Geometry {
   int64_t G, IH, IW, OCB, OH, OW, KH, KW, SH, SW, PT, PL, DH, DW;
   int64_t CI;               // channels per input group: 16, or 1 when plain
+  int64_t lastCI;           // channels in the last group
   int64_t aG, aH, aW;       // x steps per group, input row, input column
   int64_t bG, bKH, bKW, bJ; // w steps per group, kh, kw, output block
   int64_t xImage, yImage;   // elements per image
@@ -74,6 +76,7 @@ CUVIL_INLINE Geometry geometry(const int64_t *p) {
   g.DW = p[kDW];
   bool plain = p[kPlainInput] != 0;
   g.CI = plain ? 1 : 16;
+  g.lastCI = plain ? 1 : p[kLastGroupChannels];
   g.aW = plain ? 1 : 16;
   g.aH = g.IW * g.aW;
   g.aG = g.IH * g.aH;
@@ -104,6 +107,8 @@ CUVIL_INLINE void tile(const Geometry &g, const float *x, const float *w, const 
   const int64_t ihBase = oh * g.SH - g.PT, iwBase = ow0 * g.SW - g.PL;
   const float *wBlock = w + ocb * g.bJ;
   for (int64_t grp = 0; grp < g.G; ++grp) {
+    // The last input block may be partly padding, whose weights are zero.
+    const int64_t channels = grp + 1 == g.G ? g.lastCI : g.CI;
     for (int64_t kh = 0; kh < g.KH; ++kh) {
       const int64_t ih = ihBase + kh * g.DH;
       if (ih < 0 || ih >= g.IH)
@@ -111,7 +116,7 @@ CUVIL_INLINE void tile(const Geometry &g, const float *x, const float *w, const 
       for (int64_t kw = kwLo; kw < kwHi; ++kw) {
         const float *xp = x + grp * g.aG + ih * g.aH + (iwBase + kw * g.DW) * g.aW;
         const float *wp = wBlock + grp * g.bG + kh * g.bKH + kw * g.bKW;
-        for (int64_t c = 0; c < g.CI; ++c) {
+        for (int64_t c = 0; c < channels; ++c) {
           v16 wv[J];
 #pragma clang loop unroll(full)
           for (int j = 0; j < J; ++j)

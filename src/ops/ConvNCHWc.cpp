@@ -7,6 +7,8 @@
 //   plain      [OCB, C,   KH, KW, 16 (oc)]
 //   depthwise  [CB,       KH, KW, 16]         (`depthwise`: one filter per channel)
 // B is [OCB * 16] (optional); Residual and y are [N, OCB, OH, OW, 16].
+// `input_channels` (optional) is C when the last input block is partly
+// padding, whose multiplications the kernel then skips.
 // Padding channels carry zero weights and bias.
 #include "ConvTiling.h"
 #include "FusedActivation.h"
@@ -15,6 +17,9 @@
 
 namespace cuvil::ops {
 namespace {
+
+// Widest row a pointwise convolution's pixels are re-cut into.
+constexpr int64_t kPointwiseRow = 64;
 
 struct BlockedConv {
   int64_t N, G, IH, IW, OCB, KH, KW;
@@ -122,14 +127,48 @@ Status lower(const Node &node, LoweringContext &ctx) {
     ctx.callKernel("cuvil_dwconv_nchwc_f32", args, c->N * c->G * g.OH);
     return Status::success();
   }
-  ConvTile tile = chooseConvTile(c->OCB, g.OW, ctx.vectorLanes());
-  args.push_back(KernelArg::constantArray(
-      {c->N, c->G, c->IH, c->IW, c->OCB, g.OH, g.OW, c->KH, c->KW, g.SH, g.SW, g.PT, g.PL, g.DH,
-       g.DW, activation->code, c->plain ? 1 : 0, tile.pixels, tile.blocks}));
+  // A pointwise convolution sees its pixels as one run, re-cut into rows
+  // whose width suits the register tile better than the image's.
+  int64_t IH = c->IH, IW = c->IW, OH = g.OH, OW = g.OW;
+  bool pointwise = c->KH == 1 && c->KW == 1 && g.SH == 1 && g.SW == 1 && g.PT == 0 && g.PL == 0 &&
+                   g.PB == 0 && g.PR == 0 && !c->plain;
+  if (pointwise) {
+    int64_t pixels = IH * IW, width = OW;
+    for (int64_t candidate = kPointwiseRow; candidate > OW; --candidate)
+      if (pixels % candidate == 0) {
+        width = candidate;
+        break;
+      }
+    IW = OW = width;
+    IH = OH = pixels / width;
+  }
+  int64_t channels = node.getInt("input_channels", c->G * 16);
+  int64_t lastGroupChannels = c->plain ? 1 : channels - (c->G - 1) * 16;
+  ConvTile tile = chooseConvTile(c->OCB, OW, ctx.vectorLanes());
+  args.push_back(KernelArg::constantArray({c->N,
+                                           c->G,
+                                           IH,
+                                           IW,
+                                           c->OCB,
+                                           OH,
+                                           OW,
+                                           c->KH,
+                                           c->KW,
+                                           g.SH,
+                                           g.SW,
+                                           g.PT,
+                                           g.PL,
+                                           g.DH,
+                                           g.DW,
+                                           activation->code,
+                                           c->plain ? 1 : 0,
+                                           tile.pixels,
+                                           tile.blocks,
+                                           lastGroupChannels}));
   args.push_back(KernelArg::constantF32(activation->alpha));
   args.push_back(KernelArg::constantF32(activation->beta));
   int64_t groups = (c->OCB + tile.blocks - 1) / tile.blocks;
-  ctx.callKernel("cuvil_conv_nchwc_f32", args, c->N * groups * g.OH);
+  ctx.callKernel("cuvil_conv_nchwc_f32", args, c->N * groups * OH);
   return Status::success();
 }
 
@@ -140,6 +179,7 @@ extern const OpDefinition kConvNCHWcOp = {
              windowAttributes({{"activation", AttrKind::String},
                                {"activation_params", AttrKind::Floats},
                                {"depthwise", AttrKind::Int},
+                               {"input_channels", AttrKind::Int},
                                {"plain_input", AttrKind::Int}}),
              infer, eval},
     lower};

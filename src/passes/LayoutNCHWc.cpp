@@ -246,6 +246,8 @@ private:
       conv->setAttr("depthwise", int64_t(1));
     if (plain)
       conv->setAttr("plain_input", int64_t(1));
+    if (!plain && !depthwise && C % kBlock != 0)
+      conv->setAttr("input_channels", C);
     return publish(node, *conv, M);
   }
 
