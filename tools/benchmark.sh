@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Benchmarks the four reference models against ONNX Runtime (1 and 2
+# threads, alternating rounds) and writes docs/BENCHMARKS.md.
+#   tools/benchmark.sh [models-dir]        (default: build/models)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${CUVIL_PYTHON:-.venv/bin/python}
+exec "$python" tools/bench_vs_ort.py --cuvil build/tools/cuvil --models-dir "${1:-build/models}" \
+  --models resnet50,mobilenet_v2,squeezenet1_1,bert_base --threads 1,2 --runs 20 --rounds 7 \
+  --out docs/BENCHMARKS.md
