@@ -13,7 +13,7 @@ struct ActivationEntry {
   size_t params; // how many activation_params it takes
 };
 
-constexpr std::array<ActivationEntry, 10> kActivations = {{
+constexpr std::array<ActivationEntry, 11> kActivations = {{
     {"", CUVIL_UNARY_IDENTITY, 0},
     {"Relu", CUVIL_UNARY_RELU, 0},
     {"Clip", CUVIL_UNARY_CLIP, 2},
@@ -22,6 +22,7 @@ constexpr std::array<ActivationEntry, 10> kActivations = {{
     {"LeakyRelu", CUVIL_UNARY_LEAKYRELU, 1},
     {"HardSigmoid", CUVIL_UNARY_HARDSIGMOID, 2},
     {"HardSwish", CUVIL_UNARY_HARDSWISH, 0},
+    {"Silu", CUVIL_UNARY_SILU, 0},
     {"Gelu", CUVIL_UNARY_GELU_ERF, 0},
     {"GeluTanh", CUVIL_UNARY_GELU_TANH, 0},
 }};
@@ -59,6 +60,8 @@ double applyActivation(const FusedActivation &a, double x) {
     return x < 0 ? double(a.alpha) * x : x;
   case CUVIL_UNARY_HARDSIGMOID:
     return std::clamp(double(a.alpha) * x + double(a.beta), 0.0, 1.0);
+  case CUVIL_UNARY_SILU:
+    return x / (1.0 + std::exp(-x));
   case CUVIL_UNARY_HARDSWISH:
     return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
   case CUVIL_UNARY_GELU_ERF:

@@ -5,7 +5,8 @@
 // A bias is a constant broadcasting along the output channel (Conv: [M,1,1],
 // MatMul: [N]); a residual is a tensor of the result's shape (for MatMul,
 // one broadcasting along batch dims and rows, like an attention mask); c is
-// a scalar constant (attention's 1/sqrt(d)). Each absorbed
+// a scalar constant (attention's 1/sqrt(d)); the activation is a unary op
+// or SiLU written as x * Sigmoid(x). Each absorbed
 // value must have no other use. The fused node takes the place of the last
 // absorbed node, where all its inputs are defined.
 #include "PassUtils.h"
@@ -137,6 +138,24 @@ Value *residualOperand(const Node &add, const Value *result, bool conv) {
   return broadcast.ok() && *broadcast == type.shape ? other : nullptr;
 }
 
+// SiLU written out as x * Sigmoid(x): the Sigmoid and the Mul, when they
+// are x's only two users.
+std::optional<std::pair<Node *, Node *>> siluOf(const Value *x) {
+  if (x->uses().size() != 2 || x->isGraphOutput())
+    return std::nullopt;
+  Node *sigmoid = nullptr, *mul = nullptr;
+  for (const Use &use : x->uses()) {
+    if (use.node->op() == "Sigmoid")
+      sigmoid = use.node;
+    else if (use.node->op() == "Mul")
+      mul = use.node;
+  }
+  if (!sigmoid || !mul || !sigmoid->output(0)->hasOneUse() ||
+      sigmoid->output(0)->uses()[0].node != mul)
+    return std::nullopt;
+  return std::pair{sigmoid, mul};
+}
+
 Fusion match(Node &root) {
   bool conv = root.op() == "Conv";
   Fusion fusion{&root};
@@ -184,6 +203,10 @@ Fusion match(Node &root) {
       fusion.absorb(next);
       break;
     }
+  } else if (std::optional<std::pair<Node *, Node *>> silu = siluOf(fusion.result)) {
+    fusion.activation = "Silu";
+    fusion.absorbed.push_back(silu->first);
+    fusion.absorb(silu->second);
   }
   return fusion;
 }

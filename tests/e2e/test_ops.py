@@ -275,6 +275,10 @@ def conv_cases():
              node("Concat", ["c2", "c3"], ["cat"], axis=1),
              node("GlobalAveragePool", ["cat"], ["g"]),
              node("Flatten", ["g"], ["y"])]
+    silu = [node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+            node("Sigmoid", ["c"], ["s"]),
+            node("Mul", ["c", "s"], ["y"])]
+    yield graph("conv/silu_epilogue", silu, {"x": In((1, 8, 9, 9))}, ["y"], dict(w=w(20, 8, 3, 3)))
     yield graph("conv/nchwc_region", nodes, {"x": In((1, 3, 40, 36))}, ["y", "c1"],
                 dict(stem=stem, body=body, bb=b(24), dw=w(24, 1, 3, 3), wide=w(40, 24, 1, 1)))
 
