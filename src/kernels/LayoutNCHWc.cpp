@@ -1,5 +1,4 @@
-// Layout kernels for NCHW16c: reorders at the edges of blocked regions and
-// pooling on blocked tensors.
+// Reorders at the edges of NCHW16c regions.
 #include "Vector.h"
 
 using namespace cuvil::kernels;
@@ -24,69 +23,6 @@ CUVIL_KERNEL void cuvil_reorder_nchwc_f32(const float *x, float *y, int64_t C, i
         else if (c < channels)
           y[plainOffset + i] = blockedIn[i * 16 + c];
       }
-    }
-  }
-}
-
-// Max / average pooling over [N, CB, H, W, 16]; a task is one output row of
-// one (n, cb). Parameters as cuvil_pool2d_f32's.
-namespace {
-enum PoolParam {
-  kH,
-  kW,
-  kOH,
-  kOW,
-  kKH,
-  kKW,
-  kSH,
-  kSW,
-  kPT,
-  kPL,
-  kPB,
-  kPR,
-  kDH,
-  kDW,
-  kIsMax,
-  kCountPad
-};
-}
-
-CUVIL_KERNEL void cuvil_pool_nchwc_f32(const float *x, float *y, const int64_t *p, int64_t begin,
-                                       int64_t end) {
-  const int64_t H = p[kH], W = p[kW], OH = p[kOH], OW = p[kOW], KH = p[kKH], KW = p[kKW];
-  const int64_t SH = p[kSH], SW = p[kSW], PT = p[kPT], PL = p[kPL], DH = p[kDH], DW = p[kDW];
-  const bool isMax = p[kIsMax] != 0;
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t oh = task % OH, plane = task / OH;
-    const float *xp = x + plane * H * W * 16;
-    float *yp = y + (plane * OH + oh) * OW * 16;
-    const int64_t h0 = oh * SH - PT;
-    for (int64_t ow = 0; ow < OW; ++ow) {
-      const int64_t w0 = ow * SW - PL;
-      v16 acc = isMax ? v16(-__builtin_inff()) : v16(0.0f);
-      int64_t count = 0;
-      for (int64_t kh = 0; kh < KH; ++kh) {
-        const int64_t ih = h0 + kh * DH;
-        if (ih < 0 || ih >= H)
-          continue;
-        for (int64_t kw = 0; kw < KW; ++kw) {
-          const int64_t iw = w0 + kw * DW;
-          if (iw < 0 || iw >= W)
-            continue;
-          const v16 v = load16(xp + (ih * W + iw) * 16);
-          acc = isMax ? __builtin_elementwise_max(acc, v) : acc + v;
-          ++count;
-        }
-      }
-      if (!isMax) {
-        if (p[kCountPad]) {
-          const int64_t hEnd = h0 + KH > H + p[kPB] ? H + p[kPB] : h0 + KH;
-          const int64_t wEnd = w0 + KW > W + p[kPR] ? W + p[kPR] : w0 + KW;
-          count = (hEnd - h0) * (wEnd - w0);
-        }
-        acc = count ? acc * (1.0f / float(count)) : v16(0.0f);
-      }
-      store16(yp + ow * 16, acc);
     }
   }
 }

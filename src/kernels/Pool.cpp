@@ -1,70 +1,84 @@
-// 2-D max and average pooling in NCHW; a task is one (n, c) plane.
-//   for oh, ow:
+// 2-D max and average pooling, in plain NCHW (an element is a float) or in
+// blocked NCHW16c (an element is a v16 of 16 channels). A task is one output
+// row of one (n, c) or (n, cb) plane:
+//   for ow:
 //     window rows ih = oh*SH - PT + kh*DH, cols iw = ow*SW - PL + kw*DW
 //     max: max over the window's in-bounds elements
 //     avg: sum over in-bounds elements / count, where count includes the
 //          padding (but not the ceil_mode overhang) when countIncludePad
-#include "KernelSupport.h"
+#include "Vector.h"
 
 using namespace cuvil::kernels;
 
 namespace {
-enum PoolParam {
-  kH,
-  kW,
-  kOH,
-  kOW,
-  kKH,
-  kKW,
-  kSH,
-  kSW,
-  kPT,
-  kPL,
-  kPB,
-  kPR,
-  kDH,
-  kDW,
-  kIsMax,
-  kCountPad
-};
+
+// clang-format off
+enum PoolParam { kH, kW, kOH, kOW, kKH, kKW, kSH, kSW, kPT, kPL, kPB, kPR, kDH, kDW, kIsMax, kCountPad };
+// clang-format on
+
+template <typename T> CUVIL_INLINE T loadElement(const float *p) {
+  if constexpr (sizeof(T) == sizeof(float))
+    return *p;
+  else
+    return load16(p);
 }
+template <typename T> CUVIL_INLINE void storeElement(float *p, T value) {
+  if constexpr (sizeof(T) == sizeof(float))
+    *p = value;
+  else
+    store16(p, value);
+}
+
+template <typename T>
+CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t begin, int64_t end) {
+  constexpr int64_t kLanes = sizeof(T) / sizeof(float);
+  const int64_t H = p[kH], W = p[kW], OH = p[kOH], OW = p[kOW], KH = p[kKH], KW = p[kKW];
+  const int64_t SH = p[kSH], SW = p[kSW], PT = p[kPT], PL = p[kPL], DH = p[kDH], DW = p[kDW];
+  const bool isMax = p[kIsMax] != 0;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t oh = task % OH, plane = task / OH;
+    const float *xp = x + plane * H * W * kLanes;
+    float *yp = y + (plane * OH + oh) * OW * kLanes;
+    const int64_t h0 = oh * SH - PT;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const int64_t w0 = ow * SW - PL;
+      T acc = isMax ? T(-__builtin_inff()) : T(0.0f);
+      int64_t count = 0;
+      for (int64_t kh = 0; kh < KH; ++kh) {
+        const int64_t ih = h0 + kh * DH;
+        if (ih < 0 || ih >= H)
+          continue;
+        for (int64_t kw = 0; kw < KW; ++kw) {
+          const int64_t iw = w0 + kw * DW;
+          if (iw < 0 || iw >= W)
+            continue;
+          const T v = loadElement<T>(xp + (ih * W + iw) * kLanes);
+          acc = isMax ? maxf(acc, v) : acc + v;
+          ++count;
+        }
+      }
+      if (!isMax) {
+        if (p[kCountPad]) {
+          // The window clipped to the padded input, as ONNX Runtime counts it.
+          const int64_t hEnd = h0 + KH > H + p[kPB] ? H + p[kPB] : h0 + KH;
+          const int64_t wEnd = w0 + KW > W + p[kPR] ? W + p[kPR] : w0 + KW;
+          count = (hEnd - h0) * (wEnd - w0);
+        }
+        acc = count ? acc * (1.0f / float(count)) : T(0.0f);
+      }
+      storeElement<T>(yp + ow * kLanes, acc);
+    }
+  }
+}
+
+} // namespace
 
 CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const int64_t *p, int64_t begin,
                                    int64_t end) {
-  const int64_t H = p[kH], W = p[kW], OH = p[kOH], OW = p[kOW], KH = p[kKH], KW = p[kKW];
-  const int64_t SH = p[kSH], SW = p[kSW], PT = p[kPT], PL = p[kPL], DH = p[kDH], DW = p[kDW];
-  for (int64_t plane = begin; plane < end; ++plane) {
-    const float *xp = x + plane * H * W;
-    float *yp = y + plane * OH * OW;
-    for (int64_t oh = 0; oh < OH; ++oh) {
-      for (int64_t ow = 0; ow < OW; ++ow) {
-        const int64_t h0 = oh * SH - PT, w0 = ow * SW - PL;
-        float acc = p[kIsMax] ? -__builtin_inff() : 0.0f;
-        int64_t count = 0;
-        for (int64_t kh = 0; kh < KH; ++kh) {
-          const int64_t ih = h0 + kh * DH;
-          if (ih < 0 || ih >= H)
-            continue;
-          for (int64_t kw = 0; kw < KW; ++kw) {
-            const int64_t iw = w0 + kw * DW;
-            if (iw < 0 || iw >= W)
-              continue;
-            const float v = xp[ih * W + iw];
-            acc = p[kIsMax] ? maxf(acc, v) : acc + v;
-            ++count;
-          }
-        }
-        if (!p[kIsMax]) {
-          if (p[kCountPad]) {
-            // The window clipped to the padded input, as ONNX Runtime counts it.
-            int64_t hEnd = h0 + KH > H + p[kPB] ? H + p[kPB] : h0 + KH;
-            int64_t wEnd = w0 + KW > W + p[kPR] ? W + p[kPR] : w0 + KW;
-            count = (hEnd - h0) * (wEnd - w0);
-          }
-          acc = count ? acc / float(count) : 0.0f;
-        }
-        yp[oh * OW + ow] = acc;
-      }
-    }
-  }
+  poolRows<float>(x, y, p, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_pool_nchwc_f32(const float *x, float *y, const int64_t *p, int64_t begin,
+                                       int64_t end) {
+  poolRows<v16>(x, y, p, begin, end);
 }

@@ -6,6 +6,7 @@
 // kernel op code (cuvil_unary_op / cuvil_binary_op) and the operand index;
 // `params` holds 2 floats per step (alpha, beta of unary ops).
 #include "Elementwise.h"
+#include "FusedActivation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,51 +48,6 @@ Status infer(InferContext &ctx) {
   }
   ctx.setOutput(0, x);
   return Status::success();
-}
-
-double unaryReference(int64_t code, double x, double alpha, double beta) {
-  switch (code) {
-  case CUVIL_UNARY_RELU:
-    return std::max(x, 0.0);
-  case CUVIL_UNARY_CLIP:
-    return std::min(std::max(x, alpha), beta);
-  case CUVIL_UNARY_SIGMOID:
-    return 1.0 / (1.0 + std::exp(-x));
-  case CUVIL_UNARY_TANH:
-    return std::tanh(x);
-  case CUVIL_UNARY_GELU_ERF:
-    return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
-  case CUVIL_UNARY_HARDSWISH:
-    return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
-  case CUVIL_UNARY_LEAKYRELU:
-    return x < 0 ? alpha * x : x;
-  case CUVIL_UNARY_NEG:
-    return -x;
-  case CUVIL_UNARY_ABS:
-    return std::fabs(x);
-  case CUVIL_UNARY_SQRT:
-    return std::sqrt(x);
-  case CUVIL_UNARY_EXP:
-    return std::exp(x);
-  case CUVIL_UNARY_LOG:
-    return std::log(x);
-  case CUVIL_UNARY_ERF:
-    return std::erf(x);
-  case CUVIL_UNARY_RECIPROCAL:
-    return 1.0 / x;
-  case CUVIL_UNARY_FLOOR:
-    return std::floor(x);
-  case CUVIL_UNARY_CEIL:
-    return std::ceil(x);
-  case CUVIL_UNARY_SQUARE:
-    return x * x;
-  case CUVIL_UNARY_HARDSIGMOID:
-    return std::clamp(alpha * x + beta, 0.0, 1.0);
-  case CUVIL_UNARY_POW:
-    return std::pow(x, alpha);
-  default:
-    return x;
-  }
 }
 
 double binaryReference(int64_t code, double a, double b) {

@@ -46,31 +46,57 @@ Expected<FusedActivation> fusedActivation(const Node &node) {
   return Status::error(fmt::format("unknown fused activation '{}'", name));
 }
 
-double applyActivation(const FusedActivation &a, double x) {
-  switch (a.code) {
+double unaryReference(int64_t code, double x, double alpha, double beta) {
+  switch (code) {
   case CUVIL_UNARY_RELU:
     return std::max(x, 0.0);
   case CUVIL_UNARY_CLIP:
-    return std::min(std::max(x, double(a.alpha)), double(a.beta));
+    return std::min(std::max(x, alpha), beta);
   case CUVIL_UNARY_SIGMOID:
     return 1.0 / (1.0 + std::exp(-x));
   case CUVIL_UNARY_TANH:
     return std::tanh(x);
-  case CUVIL_UNARY_LEAKYRELU:
-    return x < 0 ? double(a.alpha) * x : x;
-  case CUVIL_UNARY_HARDSIGMOID:
-    return std::clamp(double(a.alpha) * x + double(a.beta), 0.0, 1.0);
-  case CUVIL_UNARY_SILU:
-    return x / (1.0 + std::exp(-x));
-  case CUVIL_UNARY_HARDSWISH:
-    return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
   case CUVIL_UNARY_GELU_ERF:
     return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
   case CUVIL_UNARY_GELU_TANH:
     return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+  case CUVIL_UNARY_SILU:
+    return x / (1.0 + std::exp(-x));
+  case CUVIL_UNARY_HARDSWISH:
+    return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
+  case CUVIL_UNARY_LEAKYRELU:
+    return x < 0 ? alpha * x : x;
+  case CUVIL_UNARY_NEG:
+    return -x;
+  case CUVIL_UNARY_ABS:
+    return std::fabs(x);
+  case CUVIL_UNARY_SQRT:
+    return std::sqrt(x);
+  case CUVIL_UNARY_EXP:
+    return std::exp(x);
+  case CUVIL_UNARY_LOG:
+    return std::log(x);
+  case CUVIL_UNARY_ERF:
+    return std::erf(x);
+  case CUVIL_UNARY_RECIPROCAL:
+    return 1.0 / x;
+  case CUVIL_UNARY_FLOOR:
+    return std::floor(x);
+  case CUVIL_UNARY_CEIL:
+    return std::ceil(x);
+  case CUVIL_UNARY_SQUARE:
+    return x * x;
+  case CUVIL_UNARY_HARDSIGMOID:
+    return std::clamp(alpha * x + beta, 0.0, 1.0);
+  case CUVIL_UNARY_POW:
+    return std::pow(x, alpha);
   default:
     return x;
   }
+}
+
+double applyActivation(const FusedActivation &a, double x) {
+  return unaryReference(a.code, x, a.alpha, a.beta);
 }
 
 } // namespace cuvil::ops

@@ -14,5 +14,7 @@ struct FusedActivation {
 
 Expected<FusedActivation> fusedActivation(const Node &node);
 double applyActivation(const FusedActivation &activation, double x);
+// The host reference of any cuvil_unary_op (the kernels' applyUnary).
+double unaryReference(int64_t code, double x, double alpha, double beta);
 
 } // namespace cuvil::ops

@@ -90,7 +90,7 @@ Status lowerPool(const Node &node, LoweringContext &ctx, PoolKind kind) {
   ctx.callKernel(
       "cuvil_pool2d_f32",
       {KernelArg::pointer(x), KernelArg::pointer(node.output(0)), KernelArg::constantArray(params)},
-      x->type().shape[0] * x->type().shape[1]);
+      x->type().shape[0] * x->type().shape[1] * g.OH);
   return Status::success();
 }
 

@@ -137,6 +137,21 @@ Status evalReduce(const Tensor &x, const std::vector<int64_t> &axes, cuvil_reduc
   return Status::success();
 }
 
+std::vector<int64_t> spatialAxes(int64_t rank) {
+  std::vector<int64_t> axes(size_t(std::max<int64_t>(rank - 2, 0)));
+  std::iota(axes.begin(), axes.end(), 2);
+  return axes;
+}
+
+Status inferGlobalPool(InferContext &ctx) {
+  Shape out = ctx.inputShape(0);
+  if (out.size() < 3)
+    return ctx.error("input must be N-C-spatial");
+  std::fill(out.begin() + 2, out.end(), 1);
+  ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  return Status::success();
+}
+
 Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &axes,
                    cuvil_reduce_op op, LoweringContext &ctx) {
   if (x->type().dtype != DType::F32)

@@ -37,4 +37,22 @@ template <const ReduceTraits &Traits> struct ReduceOp {
   }
 };
 
+// Global pools: the reduction over every spatial dim of N-C-spatial input,
+// y shaped [N, C, 1, ...].
+std::vector<int64_t> spatialAxes(int64_t rank);
+Status inferGlobalPool(InferContext &ctx);
+
+template <const ReduceTraits &Traits> struct GlobalPoolOp {
+  static Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> out) {
+    return evalReduce(*in[0], spatialAxes(in[0]->type().rank()), Traits.code, out[0]);
+  }
+  static Status lower(const Node &node, LoweringContext &ctx) {
+    return lowerReduce(node.input(0), node.output(0), spatialAxes(node.input(0)->type().rank()),
+                       Traits.code, ctx);
+  }
+  static OpDefinition definition() {
+    return {OpSchema{Traits.name, 1, 1, 1, 1, {}, inferGlobalPool, eval}, lower};
+  }
+};
+
 } // namespace cuvil::ops
