@@ -93,9 +93,9 @@ CUVIL_INLINE Geometry geometry(const int64_t *p) {
 // output blocks from ocb; kw restricted to [kwLo, kwHi) (the whole kernel
 // for interior tiles).
 template <int P, int J>
-CUVIL_INLINE void tile(const Geometry &g, const float *x, const float *w, const float *bias,
-                       const float *res, float *y, int64_t ocb, int64_t oh, int64_t ow0,
-                       int64_t kwLo, int64_t kwHi, int64_t act, float alpha, float beta) {
+CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const float *bias,
+                     const float *res, float *y, int64_t ocb, int64_t oh, int64_t ow0, int64_t kwLo,
+                     int64_t kwHi, int64_t act, float alpha, float beta) {
   v16 acc[P][J];
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {

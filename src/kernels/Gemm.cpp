@@ -67,8 +67,8 @@ struct Epilogue {
 
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
 template <int MR, int NV>
-CUVIL_INLINE void tile(const float *a, int64_t lda, const float *panel, int64_t K, float *c,
-                       int64_t columns, const Epilogue &e) {
+CUVIL_TILE void tile(const float *a, int64_t lda, const float *panel, int64_t K, float *c,
+                     int64_t columns, const Epilogue &e) {
   v16 acc[MR][NV];
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)

@@ -13,6 +13,12 @@
 
 #define CUVIL_KERNEL extern "C"
 #define CUVIL_INLINE static inline __attribute__((always_inline))
+// A register-tile instance a kernel selects at run time from its constant
+// arguments (tile width, block count, ...). It stays out of line in the
+// bitcode so that specialising a call clones only the kernel's dispatch code;
+// the backend then prunes the dispatch with the call's constants and inlines
+// just the instances still reached (see linkKernels in Backend.cpp).
+#define CUVIL_TILE static __attribute__((noinline))
 
 namespace cuvil::kernels {
 

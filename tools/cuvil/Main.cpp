@@ -152,10 +152,11 @@ int runCompile(const CompileOptions &options) {
                              humanBytes(context.memory.maxLiveBytes),
                              humanBytes(context.memory.intermediateBytes),
                              humanBytes(stats.weightsBytes));
-    std::cout << fmt::format("  time: import {:.2f} s, passes {:.2f} s, optimise {:.2f} s, "
-                             "codegen {:.2f} s, link {:.2f} s\n",
-                             importSeconds, passSeconds, stats.optimiseSeconds,
-                             stats.codegenSeconds, stats.linkSeconds);
+    std::cout << fmt::format(
+        "  time: import {:.2f} s, passes {:.2f} s, build {:.2f} s, optimise {:.2f} s, "
+        "codegen {:.2f} s, link {:.2f} s\n",
+        importSeconds, passSeconds, stats.buildSeconds, stats.optimiseSeconds, stats.codegenSeconds,
+        stats.linkSeconds);
   }
   return 0;
 }

@@ -26,6 +26,7 @@ struct BackendStats {
   uint64_t weightsBytes = 0;
   size_t kernelCalls = 0;     // kernel invocations in one inference
   size_t specialisations = 0; // distinct specialised kernels generated
+  double buildSeconds = 0;
   double optimiseSeconds = 0;
   double codegenSeconds = 0;
   double linkSeconds = 0;
