@@ -71,6 +71,19 @@ def cpu_model():
     return platform.processor() or "unknown"
 
 
+def fma_state(fma_peak):
+    """`fma_peak --json` as one line: one core's FMA peak and the per-core rate
+    with every core busy (lower when the cores share FMA units right now)."""
+    if not fma_peak:
+        return "not measured (pass --fma-peak build/tools/fma_peak)"
+    proc = e2e.run_process([fma_peak, "--json"], timeout=120)
+    if proc.returncode != 0:
+        return f"not measured ({os.path.basename(fma_peak)} exited {proc.returncode})"
+    peak = json.loads(proc.stdout)
+    return (f"{peak['one_core_gflops']:.0f} GFLOP/s on one core, {peak['per_core_all_busy_gflops']:.0f} "
+            f"per core with all {peak['cores']} busy")
+
+
 def benchmark_model(name, args, workdir):
     """Benchmark one model for every thread count; return (rows, cuvil info line)."""
     model_path = e2e.ensure_model(args.models_dir, name)
@@ -109,7 +122,7 @@ def markdown_table(rows):
     return lines
 
 
-def report(rows, info, args, command):
+def report(rows, info, fma, args, command):
     """The full markdown document."""
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
     return "\n".join([
@@ -127,6 +140,7 @@ def report(rows, info, args, command):
         "## Machine", "",
         f"- CPU: {cpu_model()}",
         f"- Logical cores: {os.cpu_count()}",
+        f"- FP32 FMA peak (`fma_peak`) before / after the benchmark: {fma[0]}; {fma[1]}",
         f"- OS: {platform.platform()}, Python {platform.python_version()}",
         f"- cuvil: {info}",
         f"- Date: {date}",
@@ -145,6 +159,8 @@ def main(argv=None):
     parser.add_argument("--warmup", type=int, default=5, help="ORT warm-up runs per session (default 5)")
     parser.add_argument("--out", help="markdown file to write, e.g. docs/BENCHMARKS.md")
     parser.add_argument("--workdir", help="where executables go (default: a temp dir)")
+    parser.add_argument("--fma-peak", help="tools/fma_peak binary, run before and after to record "
+                        "the machine's state in the report")
     args = parser.parse_args(argv)
     try:
         args.cuvil = e2e.cuvil_path(args.cuvil)
@@ -154,6 +170,7 @@ def main(argv=None):
     command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
 
     rows, infos = [], []
+    fma = [fma_state(args.fma_peak)]
     with tempfile.TemporaryDirectory(prefix="cuvil_bench_") as scratch:
         workdir = args.workdir or scratch
         os.makedirs(workdir, exist_ok=True)
@@ -161,12 +178,13 @@ def main(argv=None):
             model_rows, info = benchmark_model(name, args, workdir)
             rows += model_rows
             infos.append(info)
+    fma.append(fma_state(args.fma_peak))
     info = "; ".join(sorted(set(infos)))
     print("\n".join(markdown_table(rows)))
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         with open(args.out, "w") as f:
-            f.write(report(rows, info, args, command))
+            f.write(report(rows, info, fma, args, command))
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
