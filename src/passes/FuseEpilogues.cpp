@@ -89,14 +89,14 @@ std::optional<Tensor> channelBias(const Value *value, int64_t channels, size_t f
 }
 
 struct Fusion {
-  Node *root;
+  Node *root = nullptr;
   float scale = 1.0f;
   std::optional<Tensor> bias;
   Value *residual = nullptr;
   std::string activation;
   std::vector<float> activationParams;
-  Value *result; // the value the fused node replaces
-  Node *last;    // the last absorbed node
+  Value *result = nullptr; // the value the fused node replaces
+  Node *last = nullptr;    // the last absorbed node
   std::vector<Node *> absorbed;
 
   // Takes `node` (the sole user of `result`) into the fusion; returns the
@@ -158,7 +158,8 @@ std::optional<std::pair<Node *, Node *>> siluOf(const Value *x) {
 
 Fusion match(Node &root) {
   bool conv = root.op() == "Conv";
-  Fusion fusion{&root};
+  Fusion fusion;
+  fusion.root = &root;
   fusion.result = root.output(0);
   fusion.last = &root;
   const Shape &outShape = root.output(0)->type().shape;
