@@ -14,7 +14,9 @@ Pure standard library, so it runs wherever the compiler does.
 import re
 import sys
 
-FUNCTION = re.compile(r"^([\w.$]+):\s*(#.*)?$")
+# A symbol with characters outside [\w.$] (a variant named after its CPU,
+# "x86-64-v3") is quoted.
+FUNCTION = re.compile(r"^(?:([\w.$]+)|\"([^\"]+)\"):\s*(#.*)?$")
 # Labelled blocks, and fall-through blocks LLVM names in a comment.
 BLOCK = re.compile(r"^(\.LBB[\w]+:|# %bb\.\d+:)\s*(#.*)?$")
 INNER_HEADER = re.compile(r"This Inner Loop Header")
@@ -37,7 +39,7 @@ def hot_loop_spills(lines):
         match = FUNCTION.match(stripped)
         if match and not stripped.startswith(".") and not stripped.startswith("#"):
             flush()
-            function, block, block_lines = match.group(1), "entry", []
+            function, block, block_lines = match.group(1) or match.group(2), "entry", []
             continue
         if BLOCK.match(stripped):
             flush()

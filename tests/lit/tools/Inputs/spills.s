@@ -1,5 +1,5 @@
-	.type	cuvil_conv_nchwc_f32.avx512.spec,@function
-cuvil_conv_nchwc_f32.avx512.spec:
+	.type	cuvil_conv_nchw16c_f32.avx512.spec,@function
+cuvil_conv_nchw16c_f32.avx512.spec:
 	vmovups	%zmm3, 64(%rsp)                 # 64-byte Spill
 .LBB0_4:                                # =>This Inner Loop Header: Depth=1
 	vfmadd231ps	(%rax), %zmm1, %zmm2
@@ -15,4 +15,11 @@ cuvil_gemm_f32.avx512.spec:
 	jne	.LBB1_2
 # %bb.3:                                #   in Loop: Header=BB1_9 Depth=1
 	vaddps	64(%rsp), %zmm1, %zmm1          # 64-byte Folded Reload
+	retq
+	.type	"cuvil_conv_nchw8c_f32.x86-64-v3.spec",@function
+"cuvil_conv_nchw8c_f32.x86-64-v3.spec": # @cuvil_conv_nchw8c_f32.x86-64-v3.spec
+.LBB2_3:                                # =>This Inner Loop Header: Depth=1
+	vfmadd231ps	(%rax), %ymm1, %ymm2
+	vmovups	%ymm4, 32(%rsp)                 # 32-byte Spill
+	jne	.LBB2_3
 	retq
