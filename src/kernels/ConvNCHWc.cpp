@@ -1,13 +1,13 @@
-// Direct convolution in the blocked NCHW16c layout, the workhorse of CNNs.
+// Direct convolution in the blocked NCHWc layout, the workhorse of CNNs.
 //
-// Layouts (B = 16 channels per block):
+// Layouts (B = 16 or 8 channels per block):
 //   x: [N, ICB, IH, IW, B]  (or plain [N, C, IH, IW] for a first layer with
 //                             few channels: no reorder needed)
 //   w: [OCB, ICB, KH, KW, B(ic), B(oc)]  (plain input: [OCB, C, KH, KW, B(oc)])
 //   y, residual: [N, OCB, OH, OW, B]; bias: [OCB * B]
 //
 // A task is one output row of J output-channel blocks. The row is cut into
-// register tiles of P pixels x J blocks (P*J accumulators, zmm each):
+// register tiles of P pixels x J blocks (P*J accumulators, one vector of B lanes each):
 //   acc[p][j] = bias[ocb+j]
 //   for g in input groups (ic blocks, or channels when plain):
 //     for kh with ih inside, kw:
@@ -44,21 +44,21 @@ enum ConvParam {
   kPlainInput,
   kTileP,
   kTileJ,
-  kLastGroupChannels, // real channels in the last input block (16 when full)
+  kLastGroupChannels, // real channels in the last input block (B when full)
 };
 
 // Address steps of one convolution, all compile-time constants once the
 // kernel is specialised.
 struct Geometry {
   int64_t G, IH, IW, OCB, OH, OW, KH, KW, SH, SW, PT, PL, DH, DW;
-  int64_t CI;               // channels per input group: 16, or 1 when plain
+  int64_t CI;               // channels per input group: B, or 1 when plain
   int64_t lastCI;           // channels in the last group
   int64_t aG, aH, aW;       // x steps per group, input row, input column
   int64_t bG, bKH, bKW, bJ; // w steps per group, kh, kw, output block
   int64_t xImage, yImage;   // elements per image
 };
 
-CUVIL_INLINE Geometry geometry(const int64_t *p) {
+template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
   Geometry g;
   g.G = p[kGroupsIn];
   g.IH = p[kIH];
@@ -75,31 +75,32 @@ CUVIL_INLINE Geometry geometry(const int64_t *p) {
   g.DH = p[kDH];
   g.DW = p[kDW];
   bool plain = p[kPlainInput] != 0;
-  g.CI = plain ? 1 : 16;
+  g.CI = plain ? 1 : B;
   g.lastCI = plain ? 1 : p[kLastGroupChannels];
-  g.aW = plain ? 1 : 16;
+  g.aW = plain ? 1 : B;
   g.aH = g.IW * g.aW;
   g.aG = g.IH * g.aH;
-  g.bKW = plain ? 16 : 256;
+  g.bKW = plain ? B : B * B;
   g.bKH = g.KW * g.bKW;
   g.bG = g.KH * g.bKH;
   g.bJ = g.G * g.bG;
   g.xImage = g.G * g.aG;
-  g.yImage = g.OCB * g.OH * g.OW * 16;
+  g.yImage = g.OCB * g.OH * g.OW * B;
   return g;
 }
 
 // P pixels starting at output column ow0 (input column iw0 for kw = 0), J
 // output blocks from ocb; kw restricted to [kwLo, kwHi) (the whole kernel
 // for interior tiles).
-template <int P, int J>
+template <int B, int P, int J>
 CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const float *bias,
                      const float *res, float *y, int64_t ocb, int64_t oh, int64_t ow0, int64_t kwLo,
                      int64_t kwHi, int64_t act, float alpha, float beta) {
-  v16 acc[P][J];
+  using V = Block<B>;
+  V acc[P][J];
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
-    v16 b = bias ? load16(bias + (ocb + j) * 16) : v16(0.0f);
+    V b = bias ? loadV<V>(bias + (ocb + j) * B) : V(0.0f);
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p)
       acc[p][j] = b;
@@ -117,13 +118,13 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
         const float *xp = x + grp * g.aG + ih * g.aH + (iwBase + kw * g.DW) * g.aW;
         const float *wp = wBlock + grp * g.bG + kh * g.bKH + kw * g.bKW;
         for (int64_t c = 0; c < channels; ++c) {
-          v16 wv[J];
+          V wv[J];
 #pragma clang loop unroll(full)
           for (int j = 0; j < J; ++j)
-            wv[j] = load16(wp + j * g.bJ + c * 16);
+            wv[j] = loadV<V>(wp + j * g.bJ + c * B);
 #pragma clang loop unroll(full)
           for (int p = 0; p < P; ++p) {
-            v16 xv = xp[p * g.SW * g.aW + c];
+            V xv = xp[p * g.SW * g.aW + c];
 #pragma clang loop unroll(full)
             for (int j = 0; j < J; ++j)
               acc[p][j] += xv * wv[j];
@@ -134,28 +135,33 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
   }
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((ocb + j) * g.OH + oh) * g.OW + ow0) * 16;
+    const int64_t offset = (((ocb + j) * g.OH + oh) * g.OW + ow0) * B;
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p) {
-      v16 v = acc[p][j];
+      V v = acc[p][j];
       if (res)
-        v += load16(res + offset + p * 16);
-      store16(y + offset + p * 16, applyUnary16(act, v, alpha, beta));
+        v += loadV<V>(res + offset + p * B);
+      storeV(y + offset + p * B, applyUnary<V>(act, v, alpha, beta));
     }
   }
 }
 
-// One tile of P pixels (1 <= P <= kMaxP) and J blocks, P picked at run time
+// The most accumulators a tile instance may have: 32 zmm registers hold 28
+// 16-lane ones at a push; 16 ymm registers hold 12 8-lane ones (the lowering
+// picks within these, see ConvTiling.cpp).
+template <int B> constexpr int kMaxTileAccumulators = B == 16 ? 28 : 12;
+
+// One tile of P pixels (1 <= P <= 14) and J blocks, P picked at run time
 // from the few values a specialised convolution needs.
-template <int J>
+template <int B, int J>
 CUVIL_INLINE void tileOf(int64_t P, const Geometry &g, const float *x, const float *w,
                          const float *bias, const float *res, float *y, int64_t ocb, int64_t oh,
                          int64_t ow0, int64_t kwLo, int64_t kwHi, int64_t act, float alpha,
                          float beta) {
 #define CUVIL_TILE_CASE(n)                                                                         \
   case n:                                                                                          \
-    if constexpr (n * J <= 28)                                                                     \
-      tile<n, J>(g, x, w, bias, res, y, ocb, oh, ow0, kwLo, kwHi, act, alpha, beta);               \
+    if constexpr (n * J <= kMaxTileAccumulators<B>)                                                \
+      tile<B, n, J>(g, x, w, bias, res, y, ocb, oh, ow0, kwLo, kwHi, act, alpha, beta);            \
     return;
   switch (P) {
     CUVIL_TILE_CASE(1)
@@ -181,7 +187,7 @@ CUVIL_INLINE void tileOf(int64_t P, const Geometry &g, const float *x, const flo
 // One output row of J blocks: border pixels one by one, interior in tiles.
 // Every count here derives from constants, so after specialisation only the
 // tile widths this convolution needs remain.
-template <int J>
+template <int B, int J>
 CUVIL_INLINE void row(const Geometry &g, int64_t tileP, const float *x, const float *w,
                       const float *bias, const float *res, float *y, int64_t ocb, int64_t oh,
                       int64_t act, float alpha, float beta) {
@@ -197,44 +203,44 @@ CUVIL_INLINE void row(const Geometry &g, int64_t tileP, const float *x, const fl
     int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + g.DW - 1) / g.DW;
     int64_t kwHi = g.IW - iw0 <= 0 ? 0 : (g.IW - iw0 + g.DW - 1) / g.DW;
     kwHi = kwHi < g.KW ? kwHi : g.KW;
-    tile<1, J>(g, x, w, bias, res, y, ocb, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act, alpha,
-               beta);
+    tile<B, 1, J>(g, x, w, bias, res, y, ocb, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act, alpha,
+                  beta);
   };
   for (int64_t ow = 0; ow < owLo; ++ow)
     border(ow);
   for (int64_t t = 0; t < fullTiles; ++t)
-    tileOf<J>(tileP, g, x, w, bias, res, y, ocb, oh, owLo + t * tileP, 0, g.KW, act, alpha, beta);
+    tileOf<B, J>(tileP, g, x, w, bias, res, y, ocb, oh, owLo + t * tileP, 0, g.KW, act, alpha,
+                 beta);
   if (restPixels)
-    tileOf<J>(restPixels, g, x, w, bias, res, y, ocb, oh, owLo + fullTiles * tileP, 0, g.KW, act,
-              alpha, beta);
+    tileOf<B, J>(restPixels, g, x, w, bias, res, y, ocb, oh, owLo + fullTiles * tileP, 0, g.KW, act,
+                 alpha, beta);
   for (int64_t ow = owHi; ow < g.OW; ++ow)
     border(ow);
 }
 
-template <int J>
+template <int B>
 CUVIL_INLINE void rowOf(int64_t blocks, const Geometry &g, int64_t tileP, const float *x,
                         const float *w, const float *bias, const float *res, float *y, int64_t ocb,
                         int64_t oh, int64_t act, float alpha, float beta) {
   switch (blocks) {
   case 4:
-    return row<4>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
+    return row<B, 4>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
   case 3:
-    return row<3>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
+    return row<B, 3>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
   case 2:
-    return row<2>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
+    return row<B, 2>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
   default:
-    return row<1>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
+    return row<B, 1>(g, tileP, x, w, bias, res, y, ocb, oh, act, alpha, beta);
   }
 }
 
-} // namespace
-
 // Tasks: (n, ocb group of tileJ blocks, oh), oh fastest. The last group
 // has the OCB % tileJ remaining blocks.
-CUVIL_KERNEL void cuvil_conv_nchwc_f32(const float *x, const float *w, const float *bias,
-                                       const float *res, float *y, const int64_t *p, float alpha,
-                                       float beta, int64_t begin, int64_t end) {
-  const Geometry g = geometry(p);
+template <int B>
+CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, const float *res,
+                            float *y, const int64_t *p, float alpha, float beta, int64_t begin,
+                            int64_t end) {
+  const Geometry g = geometry<B>(p);
   const int64_t J = p[kTileJ], fullGroups = g.OCB / J, restBlocks = g.OCB % J;
   const int64_t groups = fullGroups + (restBlocks ? 1 : 0);
   for (int64_t task = begin; task < end; ++task) {
@@ -244,6 +250,14 @@ CUVIL_KERNEL void cuvil_conv_nchwc_f32(const float *x, const float *w, const flo
     float *yn = y + n * g.yImage;
     const float *rn = res ? res + n * g.yImage : nullptr;
     const int64_t blocks = group < fullGroups ? J : restBlocks;
-    rowOf<4>(blocks, g, p[kTileP], xn, w, bias, rn, yn, group * J, oh, p[kAct], alpha, beta);
+    rowOf<B>(blocks, g, p[kTileP], xn, w, bias, rn, yn, group * J, oh, p[kAct], alpha, beta);
   }
 }
+
+} // namespace
+
+CUVIL_BLOCKED_KERNELS(conv, convTasks,
+                      (const float *x, const float *w, const float *bias, const float *res,
+                       float *y, const int64_t *p, float alpha, float beta, int64_t begin,
+                       int64_t end),
+                      (x, w, bias, res, y, p, alpha, beta, begin, end))

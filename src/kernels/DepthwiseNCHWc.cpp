@@ -1,5 +1,5 @@
-// Depthwise convolution (one filter per channel) in NCHW16c:
-//   x, y, residual: [N, CB, H, W, 16]; w: [CB, KH, KW, 16]; bias: [CB * 16]
+// Depthwise convolution (one filter per channel) in NCHWc (B = 16 or 8):
+//   x, y, residual: [N, CB, H, W, B]; w: [CB, KH, KW, B]; bias: [CB * B]
 // A task is one output row of one channel block, cut into tiles of P pixels:
 //   acc[p] = bias[cb]
 //   for kh with ih inside, kw:  acc[p] += x[cb][ih][iw(p, kw)][:] * w[cb][kh][kw][:]
@@ -18,12 +18,13 @@ struct Shape {
   int64_t CB, IH, IW, OH, OW, KH, KW, SH, SW, PT, PL, DH, DW;
 };
 
-template <int P>
+template <int B, int P>
 CUVIL_INLINE void tile(const Shape &s, const float *x, const float *w, const float *bias,
                        const float *res, float *y, int64_t oh, int64_t ow0, int64_t kwLo,
                        int64_t kwHi, int64_t act, float alpha, float beta) {
-  v16 acc[P];
-  v16 b = bias ? load16(bias) : v16(0.0f);
+  using V = Block<B>;
+  V acc[P];
+  V b = bias ? loadV<V>(bias) : V(0.0f);
 #pragma clang loop unroll(full)
   for (int p = 0; p < P; ++p)
     acc[p] = b;
@@ -33,50 +34,50 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, const float *w, const flo
     if (ih < 0 || ih >= s.IH)
       continue;
     for (int64_t kw = kwLo; kw < kwHi; ++kw) {
-      const v16 wv = load16(w + (kh * s.KW + kw) * 16);
-      const float *xp = x + (ih * s.IW + iw0 + kw * s.DW) * 16;
+      const V wv = loadV<V>(w + (kh * s.KW + kw) * B);
+      const float *xp = x + (ih * s.IW + iw0 + kw * s.DW) * B;
 #pragma clang loop unroll(full)
       for (int p = 0; p < P; ++p)
-        acc[p] += load16(xp + p * s.SW * 16) * wv;
+        acc[p] += loadV<V>(xp + p * s.SW * B) * wv;
     }
   }
 #pragma clang loop unroll(full)
   for (int p = 0; p < P; ++p) {
-    const int64_t offset = (oh * s.OW + ow0 + p) * 16;
-    v16 v = res ? acc[p] + load16(res + offset) : acc[p];
-    store16(y + offset, applyUnary16(act, v, alpha, beta));
+    const int64_t offset = (oh * s.OW + ow0 + p) * B;
+    V v = res ? acc[p] + loadV<V>(res + offset) : acc[p];
+    storeV(y + offset, applyUnary<V>(act, v, alpha, beta));
   }
 }
 
+template <int B>
 CUVIL_INLINE void tileOf(int64_t P, const Shape &s, const float *x, const float *w,
                          const float *bias, const float *res, float *y, int64_t oh, int64_t ow0,
                          int64_t act, float alpha, float beta) {
   switch (P) {
   case 8:
-    return tile<8>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 8>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   case 7:
-    return tile<7>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 7>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   case 6:
-    return tile<6>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 6>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   case 5:
-    return tile<5>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 5>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   case 4:
-    return tile<4>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 4>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   case 3:
-    return tile<3>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 3>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   case 2:
-    return tile<2>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 2>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   default:
-    return tile<1>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
+    return tile<B, 1>(s, x, w, bias, res, y, oh, ow0, 0, s.KW, act, alpha, beta);
   }
 }
 
-} // namespace
-
 // Tasks: (n, cb, oh), oh fastest.
-CUVIL_KERNEL void cuvil_dwconv_nchwc_f32(const float *x, const float *w, const float *bias,
-                                         const float *res, float *y, const int64_t *p, float alpha,
-                                         float beta, int64_t begin, int64_t end) {
+template <int B>
+CUVIL_INLINE void dwconvTasks(const float *x, const float *w, const float *bias, const float *res,
+                              float *y, const int64_t *p, float alpha, float beta, int64_t begin,
+                              int64_t end) {
   const Shape s{p[kCB], p[kIH], p[kIW], p[kOH], p[kOW], p[kKH], p[kKW],
                 p[kSH], p[kSW], p[kPT], p[kPL], p[kDH], p[kDW]};
   int64_t owLo = s.PL <= 0 ? 0 : (s.PL + s.SW - 1) / s.SW;
@@ -86,27 +87,36 @@ CUVIL_KERNEL void cuvil_dwconv_nchwc_f32(const float *x, const float *w, const f
   owLo = owLo < owHi ? owLo : owHi;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t oh = task % s.OH, plane = task / s.OH, cb = plane % s.CB;
-    const float *xp = x + plane * s.IH * s.IW * 16;
-    const float *wp = w + cb * s.KH * s.KW * 16;
-    const float *bp = bias ? bias + cb * 16 : nullptr;
-    const float *rp = res ? res + plane * s.OH * s.OW * 16 : nullptr;
-    float *yp = y + plane * s.OH * s.OW * 16;
+    const float *xp = x + plane * s.IH * s.IW * B;
+    const float *wp = w + cb * s.KH * s.KW * B;
+    const float *bp = bias ? bias + cb * B : nullptr;
+    const float *rp = res ? res + plane * s.OH * s.OW * B : nullptr;
+    float *yp = y + plane * s.OH * s.OW * B;
     auto border = [&](int64_t ow) __attribute__((always_inline)) {
       const int64_t iw0 = ow * s.SW - s.PL;
       int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + s.DW - 1) / s.DW;
       int64_t kwHi = s.IW - iw0 <= 0 ? 0 : (s.IW - iw0 + s.DW - 1) / s.DW;
       kwHi = kwHi < s.KW ? kwHi : s.KW;
-      tile<1>(s, xp, wp, bp, rp, yp, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, p[kAct], alpha, beta);
+      tile<B, 1>(s, xp, wp, bp, rp, yp, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, p[kAct], alpha,
+                 beta);
     };
     for (int64_t ow = 0; ow < owLo; ++ow)
       border(ow);
     int64_t ow = owLo;
     const int64_t tileP = p[kTileP];
     for (; ow + tileP <= owHi; ow += tileP)
-      tileOf(tileP, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
+      tileOf<B>(tileP, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
     if (ow < owHi)
-      tileOf(owHi - ow, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
+      tileOf<B>(owHi - ow, s, xp, wp, bp, rp, yp, oh, ow, p[kAct], alpha, beta);
     for (ow = owHi; ow < s.OW; ++ow)
       border(ow);
   }
 }
+
+} // namespace
+
+CUVIL_BLOCKED_KERNELS(dwconv, dwconvTasks,
+                      (const float *x, const float *w, const float *bias, const float *res,
+                       float *y, const int64_t *p, float alpha, float beta, int64_t begin,
+                       int64_t end),
+                      (x, w, bias, res, y, p, alpha, beta, begin, end))

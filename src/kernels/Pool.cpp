@@ -1,5 +1,5 @@
 // 2-D max and average pooling, in plain NCHW (an element is a float) or in
-// blocked NCHW16c (an element is a v16 of 16 channels). A task is one output
+// blocked NCHWc (an element is the vector of one block's B channels). A task is one output
 // row of one (n, c) or (n, cb) plane:
 //   for ow:
 //     window rows ih = oh*SH - PT + kh*DH, cols iw = ow*SW - PL + kw*DW
@@ -15,19 +15,6 @@ namespace {
 // clang-format off
 enum PoolParam { kH, kW, kOH, kOW, kKH, kKW, kSH, kSW, kPT, kPL, kPB, kPR, kDH, kDW, kIsMax, kCountPad };
 // clang-format on
-
-template <typename T> CUVIL_INLINE T loadElement(const float *p) {
-  if constexpr (sizeof(T) == sizeof(float))
-    return *p;
-  else
-    return load16(p);
-}
-template <typename T> CUVIL_INLINE void storeElement(float *p, T value) {
-  if constexpr (sizeof(T) == sizeof(float))
-    *p = value;
-  else
-    store16(p, value);
-}
 
 template <typename T>
 CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t begin, int64_t end) {
@@ -52,7 +39,7 @@ CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t b
           const int64_t iw = w0 + kw * DW;
           if (iw < 0 || iw >= W)
             continue;
-          const T v = loadElement<T>(xp + (ih * W + iw) * kLanes);
+          const T v = loadV<T>(xp + (ih * W + iw) * kLanes);
           acc = isMax ? maxf(acc, v) : acc + v;
           ++count;
         }
@@ -66,7 +53,7 @@ CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t b
         }
         acc = count ? acc * (1.0f / float(count)) : T(0.0f);
       }
-      storeElement<T>(yp + ow * kLanes, acc);
+      storeV<T>(yp + ow * kLanes, acc);
     }
   }
 }
@@ -78,7 +65,12 @@ CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const int64_t *p, i
   poolRows<float>(x, y, p, begin, end);
 }
 
-CUVIL_KERNEL void cuvil_pool_nchwc_f32(const float *x, float *y, const int64_t *p, int64_t begin,
-                                       int64_t end) {
-  poolRows<v16>(x, y, p, begin, end);
+template <int B>
+CUVIL_INLINE void poolBlocked(const float *x, float *y, const int64_t *p, int64_t begin,
+                              int64_t end) {
+  poolRows<Block<B>>(x, y, p, begin, end);
 }
+
+CUVIL_BLOCKED_KERNELS(pool, poolBlocked,
+                      (const float *x, float *y, const int64_t *p, int64_t begin, int64_t end),
+                      (x, y, p, begin, end))

@@ -1,22 +1,44 @@
-// 16-lane float vectors for the register-tiled microkernels. Clang lowers
-// them to one zmm register on AVX-512 and to two ymm registers on AVX2, so
-// the same source serves both; tile sizes are chosen per target so that
-// accumulators stay in registers.
+// Float vectors for the register-tiled microkernels. A v16 is one zmm
+// register on AVX-512 and two ymm registers on AVX2, so the same source
+// serves both; tile sizes are chosen per target so that accumulators stay in
+// registers. The blocked (NCHWc) kernels are templates over the block B and
+// work on Block<B>, the vector of one block's channels.
 #pragma once
 
 #include "KernelSupport.h"
 
 namespace cuvil::kernels {
 
-CUVIL_INLINE v16 load16(const float *p) {
-  v16 v;
+template <int B> struct BlockVector;
+template <> struct BlockVector<16> {
+  using type = v16;
+};
+template <> struct BlockVector<8> {
+  using type = v8;
+};
+template <int B> using Block = typename BlockVector<B>::type;
+
+template <typename V> CUVIL_INLINE V loadV(const float *p) {
+  V v;
   __builtin_memcpy(&v, p, sizeof(v));
   return v;
 }
-CUVIL_INLINE void store16(float *p, v16 v) { __builtin_memcpy(p, &v, sizeof(v)); }
+template <typename V> CUVIL_INLINE void storeV(float *p, V v) {
+  __builtin_memcpy(p, &v, sizeof(v));
+}
+
+CUVIL_INLINE v16 load16(const float *p) { return loadV<v16>(p); }
+CUVIL_INLINE void store16(float *p, v16 v) { storeV(p, v); }
 
 CUVIL_INLINE v16 applyUnary16(int64_t op, v16 x, float alpha, float beta) {
   return applyUnary<v16>(op, x, alpha, beta);
 }
 
 } // namespace cuvil::kernels
+
+// Exports a blocked kernel for both block sizes: `cuvil_<stem>_nchw16c_f32`
+// and `cuvil_<stem>_nchw8c_f32` call body<16> and body<8> with the same
+// parameter list. The lowering picks the name from the tensors' block.
+#define CUVIL_BLOCKED_KERNELS(stem, body, params, args)                                            \
+  CUVIL_KERNEL void cuvil_##stem##_nchw16c_f32 params { body<16> args; }                           \
+  CUVIL_KERNEL void cuvil_##stem##_nchw8c_f32 params { body<8> args; }

@@ -1,14 +1,14 @@
-// Winograd F(4x4, 3x3) convolution (stride 1, dilation 1) in NCHW16c:
+// Winograd F(4x4, 3x3) convolution (stride 1, dilation 1) in NCHWc (B = 16 or 8):
 // 2.25x fewer multiplications than the direct kernel for every 4x4 output
 // tile, at the price of transforms and 4x larger (pre-transformed) weights.
 //
-//   x, y, residual: [N, CB, H, W, 16]; bias: [OCB * 16]
+//   x, y, residual: [N, CB, H, W, B]; bias: [OCB * B]
 //   u: the weights transformed at compile time, U = G g G^T per (oc, ic):
-//      [36][OCB][ICB][16 ic][16 oc]
+//      [36][OCB][ICB][B ic][B oc]
 // A task is a block of P output tiles of one image (tiles run row-major over
 // the 4x4 grid). It owns one scratch slot:
-//   V[36][ICB][P][16]  input tiles transformed, V = B^T d B
-//   M[36][P][J][16]    products for one group of J output blocks
+//   V[36][ICB][P][B]   input tiles transformed, V = B^T d B
+//   M[36][P][J][B]     products for one group of J output blocks
 //   for icb, tile p:          V[.][icb][p] = B^T d(p) B          (6x6 patch, zero padded)
 //   for each group of J output blocks:
 //     for xi in 0..35:        M[xi][p][j] = sum_icb,c V[xi][icb][p][c] * U[xi][ocb+j][icb][c]
@@ -36,15 +36,19 @@ enum Param {
   kTileJ,
   kAct,
   kTasksPerImage,
-  kHalfVectors, // 1: transform 8-lane halves (256-bit registers)
+  kHalfVectors, // 1: transform 8-lane halves of 16-lane blocks (256-bit registers)
 };
 
 struct Shape {
-  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J;
+  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, B;
   int64_t tiles() const { return tilesH * tilesW; }
-  int64_t vFloats() const { return 36 * ICB * P * 16; }
-  int64_t slotFloats() const { return vFloats() + 36 * P * J * 16; }
+  int64_t vFloats() const { return 36 * ICB * P * B; }
+  int64_t slotFloats() const { return vFloats() + 36 * P * J * B; }
 };
+
+// Accumulators of the product's register tile: 24 zmm (16-lane blocks) or
+// 12 ymm (8-lane blocks).
+template <int B> constexpr int kMaxProductAccumulators = B == 16 ? 24 : 12;
 
 // r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
 template <typename V> CUVIL_INLINE void inputTransform6(const V d[6], V r[6]) {
@@ -70,28 +74,20 @@ template <typename V> CUVIL_INLINE void outputTransform6(const V m[6], V o[4]) {
 // (and spill them); staged through memory, each pass holds 12.
 CUVIL_INLINE void memoryBarrier() { asm volatile("" ::: "memory"); }
 
-template <typename V> CUVIL_INLINE V loadV(const float *p) {
-  V v;
-  __builtin_memcpy(&v, p, sizeof(v));
-  return v;
-}
-template <typename V> CUVIL_INLINE void storeV(float *p, V v) {
-  __builtin_memcpy(p, &v, sizeof(v));
-}
-
 // V[.][icb][p] for tile `tile` of one image, in two passes over V itself:
-// columns (B^T d), then rows ((B^T d) B). V is v16, or v8 to transform the
-// two halves of each block separately where registers are 256 bits wide.
-template <typename V>
+// columns (B^T d), then rows ((B^T d) B). V is a block's vector, or v8 to
+// transform the two halves of a 16-lane block separately where registers are
+// 256 bits wide.
+template <int B, typename V>
 CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, int64_t tile,
                                      int64_t p) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
   const int64_t ih0 = (tile / s.tilesW) * 4 - s.PT, iw0 = (tile % s.tilesW) * 4 - s.PL;
-  const int64_t xiStride = s.ICB * s.P * 16; // floats between positions xi and xi + 1
+  const int64_t xiStride = s.ICB * s.P * B; // floats between positions xi and xi + 1
   for (int64_t icb = 0; icb < s.ICB; ++icb) {
-    for (int half = 0; half < 16; half += kLanes) {
-      const float *plane = x + icb * s.IH * s.IW * 16 + half;
-      float *vt = v + (icb * s.P + p) * 16 + half; // position xi at vt + xi * xiStride
+    for (int half = 0; half < B; half += kLanes) {
+      const float *plane = x + icb * s.IH * s.IW * B + half;
+      float *vt = v + (icb * s.P + p) * B + half; // position xi at vt + xi * xiStride
 #pragma clang loop unroll(full)
       for (int col = 0; col < 6; ++col) {
         V d[6], r[6];
@@ -99,7 +95,7 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
         for (int row = 0; row < 6; ++row) {
           const int64_t ih = ih0 + row, iw = iw0 + col;
           const bool inside = ih >= 0 && ih < s.IH && iw >= 0 && iw < s.IW;
-          d[row] = inside ? loadV<V>(plane + (ih * s.IW + iw) * 16) : V(0.0f);
+          d[row] = inside ? loadV<V>(plane + (ih * s.IW + iw) * B) : V(0.0f);
         }
         inputTransform6(d, r);
 #pragma clang loop unroll(full)
@@ -124,28 +120,29 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
 }
 
 // M[xi][p][j] for P tiles and J blocks from ocb, one position xi.
-template <int P, int J>
+template <int B, int P, int J>
 CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float *m, int64_t ocb,
                            int64_t xi) {
-  v16 acc[P][J];
+  using V = Block<B>;
+  V acc[P][J];
 #pragma clang loop unroll(full)
   for (int p = 0; p < P; ++p)
 #pragma clang loop unroll(full)
     for (int j = 0; j < J; ++j)
       acc[p][j] = 0.0f;
-  const float *vXi = v + xi * s.ICB * s.P * 16;
-  const float *uXi = u + (xi * s.OCB + ocb) * s.ICB * 256;
+  const float *vXi = v + xi * s.ICB * s.P * B;
+  const float *uXi = u + (xi * s.OCB + ocb) * s.ICB * B * B;
   for (int64_t icb = 0; icb < s.ICB; ++icb) {
-    const float *vp = vXi + icb * s.P * 16;
-    const float *up = uXi + icb * 256;
-    for (int64_t c = 0; c < 16; ++c) {
-      v16 wv[J];
+    const float *vp = vXi + icb * s.P * B;
+    const float *up = uXi + icb * B * B;
+    for (int64_t c = 0; c < B; ++c) {
+      V wv[J];
 #pragma clang loop unroll(full)
       for (int j = 0; j < J; ++j)
-        wv[j] = load16(up + j * s.ICB * 256 + c * 16);
+        wv[j] = loadV<V>(up + j * s.ICB * B * B + c * B);
 #pragma clang loop unroll(full)
       for (int p = 0; p < P; ++p) {
-        v16 xv = vp[p * 16 + c];
+        V xv = vp[p * B + c];
 #pragma clang loop unroll(full)
         for (int j = 0; j < J; ++j)
           acc[p][j] += xv * wv[j];
@@ -156,23 +153,23 @@ CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float
   for (int p = 0; p < P; ++p)
 #pragma clang loop unroll(full)
     for (int j = 0; j < J; ++j)
-      store16(m + ((xi * s.P + p) * s.J + j) * 16, acc[p][j]);
+      storeV(m + ((xi * s.P + p) * s.J + j) * B, acc[p][j]);
 }
 
-template <int P, int J>
+template <int B, int P, int J>
 CUVIL_INLINE void multiplyAll(const Shape &s, const float *v, const float *u, float *m,
                               int64_t ocb) {
   for (int64_t xi = 0; xi < 36; ++xi)
-    multiply<P, J>(s, v, u, m, ocb, xi);
+    multiply<B, P, J>(s, v, u, m, ocb, xi);
 }
 
-template <int J>
+template <int B, int J>
 CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, const float *u,
                              float *m, int64_t ocb) {
 #define CUVIL_TILES_CASE(n)                                                                        \
   case n:                                                                                          \
-    if constexpr (n * J <= 24)                                                                     \
-      multiplyAll<n, J>(s, v, u, m, ocb);                                                          \
+    if constexpr (n * J <= kMaxProductAccumulators<B>)                                             \
+      multiplyAll<B, n, J>(s, v, u, m, ocb);                                                       \
     return;
   switch (tiles) {
     CUVIL_TILES_CASE(1)
@@ -191,17 +188,17 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
 
 // y for tile `tile` (slot p) and block ocb + j from M, in two passes over
 // M itself: columns (A^T M into rows 0..3), then rows ((A^T M) A); by
-// halves of the block when V is v8.
-template <typename V>
+// halves of a 16-lane block when V is v8.
+template <int B, typename V>
 CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bias, const float *res,
                                       float *y, int64_t tile, int64_t p, int64_t ocb, int64_t j,
                                       int64_t act, float alpha, float beta) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
-  const int64_t xiStride = s.P * s.J * 16;
+  const int64_t xiStride = s.P * s.J * B;
   const int64_t oh0 = (tile / s.tilesW) * 4, ow0 = (tile % s.tilesW) * 4;
-  const int64_t plane = (ocb + j) * s.OH * s.OW * 16;
-  for (int half = 0; half < 16; half += kLanes) {
-    float *mt = m + (p * s.J + j) * 16 + half; // position xi at mt + xi * xiStride
+  const int64_t plane = (ocb + j) * s.OH * s.OW * B;
+  for (int half = 0; half < B; half += kLanes) {
+    float *mt = m + (p * s.J + j) * B + half; // position xi at mt + xi * xiStride
 #pragma clang loop unroll(full)
     for (int col = 0; col < 6; ++col) {
       V column[6], o[4];
@@ -214,7 +211,7 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
         storeV(mt + (row * 6 + col) * xiStride, o[row]);
     }
     memoryBarrier();
-    const V b = bias ? loadV<V>(bias + (ocb + j) * 16 + half) : V(0.0f);
+    const V b = bias ? loadV<V>(bias + (ocb + j) * B + half) : V(0.0f);
 #pragma clang loop unroll(full)
     for (int row = 0; row < 4; ++row) {
       V t[6], o[4];
@@ -228,7 +225,7 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
         const int64_t ow = ow0 + col;
         if (oh >= s.OH || ow >= s.OW)
           continue;
-        const int64_t offset = plane + (oh * s.OW + ow) * 16 + half;
+        const int64_t offset = plane + (oh * s.OW + ow) * B + half;
         V value = o[col] + b;
         if (res)
           value += loadV<V>(res + offset);
@@ -239,60 +236,68 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
   }
 }
 
-} // namespace
-
 // Tasks: (n, run of consecutive P-tile blocks); the scratch has one slot per
 // task, so the task count per image is capped to keep the arena small.
-CUVIL_KERNEL void cuvil_winograd_nchwc_f32(const float *x, const float *u, const float *bias,
-                                           const float *res, float *y, float *scratch,
-                                           const int64_t *prm, float alpha, float beta,
-                                           int64_t begin, int64_t end) {
-  const Shape s{prm[kICB], prm[kIH], prm[kIW],     prm[kOCB],    prm[kOH],        prm[kOW],
-                prm[kPT],  prm[kPL], prm[kTilesH], prm[kTilesW], prm[kTileBlock], prm[kTileJ]};
+template <int B>
+CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bias, const float *res,
+                                float *y, float *scratch, const int64_t *prm, float alpha,
+                                float beta, int64_t begin, int64_t end) {
+  using V = Block<B>;
+  const Shape s{prm[kICB],       prm[kIH],    prm[kIW], prm[kOCB],    prm[kOH],
+                prm[kOW],        prm[kPT],    prm[kPL], prm[kTilesH], prm[kTilesW],
+                prm[kTileBlock], prm[kTileJ], B};
   const int64_t blocks = (s.tiles() + s.P - 1) / s.P, tasksPerImage = prm[kTasksPerImage];
   float *v = scratch + begin * s.slotFloats();
   float *m = v + s.vFloats();
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / tasksPerImage, part = task % tasksPerImage;
-    const float *xn = x + n * s.ICB * s.IH * s.IW * 16;
-    float *yn = y + n * s.OCB * s.OH * s.OW * 16;
-    const float *rn = res ? res + n * s.OCB * s.OH * s.OW * 16 : nullptr;
+    const float *xn = x + n * s.ICB * s.IH * s.IW * B;
+    float *yn = y + n * s.OCB * s.OH * s.OW * B;
+    const float *rn = res ? res + n * s.OCB * s.OH * s.OW * B : nullptr;
     for (int64_t block = blocks * part / tasksPerImage; block < blocks * (part + 1) / tasksPerImage;
          ++block) {
       const int64_t tile0 = block * s.P;
       const int64_t tiles = s.tiles() - tile0 < s.P ? s.tiles() - tile0 : s.P;
       for (int64_t p = 0; p < tiles; ++p) {
         if (prm[kHalfVectors])
-          transformInputTile<v8>(s, xn, v, tile0 + p, p);
+          transformInputTile<B, v8>(s, xn, v, tile0 + p, p);
         else
-          transformInputTile<v16>(s, xn, v, tile0 + p, p);
+          transformInputTile<B, V>(s, xn, v, tile0 + p, p);
       }
       for (int64_t ocb = 0; ocb < s.OCB; ocb += s.J) {
         const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
         switch (J) {
         case 4:
-          multiplyOf<4>(tiles, s, v, u, m, ocb);
+          multiplyOf<B, 4>(tiles, s, v, u, m, ocb);
           break;
         case 3:
-          multiplyOf<3>(tiles, s, v, u, m, ocb);
+          multiplyOf<B, 3>(tiles, s, v, u, m, ocb);
           break;
         case 2:
-          multiplyOf<2>(tiles, s, v, u, m, ocb);
+          multiplyOf<B, 2>(tiles, s, v, u, m, ocb);
           break;
         default:
-          multiplyOf<1>(tiles, s, v, u, m, ocb);
+          multiplyOf<B, 1>(tiles, s, v, u, m, ocb);
           break;
         }
         for (int64_t p = 0; p < tiles; ++p)
           for (int64_t j = 0; j < J; ++j) {
             if (prm[kHalfVectors])
-              transformOutputTile<v8>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
-                                      beta);
+              transformOutputTile<B, v8>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
+                                         beta);
             else
-              transformOutputTile<v16>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
-                                       beta);
+              transformOutputTile<B, V>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
+                                        beta);
           }
       }
     }
   }
 }
+
+} // namespace
+
+CUVIL_BLOCKED_KERNELS(winograd, winogradTasks,
+                      (const float *x, const float *u, const float *bias, const float *res,
+                       float *y, float *scratch, const int64_t *prm, float alpha, float beta,
+                       int64_t begin, int64_t end),
+                      (x, u, bias, res, y, scratch, prm, alpha, beta, begin, end))

@@ -1,15 +1,16 @@
-// cuvil.ConvNCHWc: convolution in the blocked NCHW16c layout, made by the
-// layout-nchwc pass from Conv / cuvil.FusedConv:
+// cuvil.ConvNCHWc: convolution in the blocked NCHWc layout (block K = 16 or
+// 8 channels), made by the layout-nchwc pass from Conv / cuvil.FusedConv:
 //   y = activation(conv(X, W) + B + Residual)
-// X is [N, ICB, IH, IW, 16], or plain [N, C, IH, IW] when `plain_input` (a
+// X is [N, ICB, IH, IW, K], or plain [N, C, IH, IW] when `plain_input` (a
 // first layer with a handful of channels). W is packed by the pass:
-//   dense      [OCB, ICB, KH, KW, 16 (ic), 16 (oc)]
-//   plain      [OCB, C,   KH, KW, 16 (oc)]
-//   depthwise  [CB,       KH, KW, 16]         (`depthwise`: one filter per channel)
-// B is [OCB * 16] (optional); Residual and y are [N, OCB, OH, OW, 16].
+//   dense      [OCB, ICB, KH, KW, K (ic), K (oc)]
+//   plain      [OCB, C,   KH, KW, K (oc)]
+//   depthwise  [CB,       KH, KW, K]         (`depthwise`: one filter per channel)
+// B is [OCB * K] (optional); Residual and y are [N, OCB, OH, OW, K].
 // `input_channels` (optional) is C when the last input block is partly
 // padding, whose multiplications the kernel then skips.
 // Padding channels carry zero weights and bias.
+#include "ChannelBlock.h"
 #include "ConvTiling.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
@@ -22,7 +23,7 @@ namespace {
 constexpr int64_t kPointwiseRow = 64;
 
 struct BlockedConv {
-  int64_t N, G, IH, IW, OCB, KH, KW;
+  int64_t N, G, IH, IW, OCB, KH, KW, K;
   bool plain, depthwise;
   WindowGeometry::Window2D window;
 };
@@ -32,7 +33,10 @@ Expected<BlockedConv> describe(const Node &node, const Shape &x, const Shape &w)
   c.plain = node.getInt("plain_input", 0) != 0;
   c.depthwise = node.getInt("depthwise", 0) != 0;
   size_t xRank = c.plain ? 4 : 5, wRank = c.depthwise ? 4 : (c.plain ? 5 : 6);
-  if (x.size() != xRank || (!c.plain && x[4] != 16) || w.size() != wRank)
+  c.K = w.empty() ? 0 : w.back();
+  bool blocked = x.size() == xRank && w.size() == wRank && isChannelBlock(c.K) &&
+                 (c.plain || x[4] == c.K) && (wRank != 6 || w[4] == c.K);
+  if (!blocked)
     return Status::error(fmt::format("X [{}] and W [{}] are not in the blocked layout",
                                      shapeToString(x), shapeToString(w)));
   c.N = x[0];
@@ -55,10 +59,10 @@ Status infer(InferContext &ctx) {
   Expected<BlockedConv> c = describe(ctx.node(), ctx.inputShape(0), ctx.inputShape(1));
   CUVIL_TRY(c.status());
   CUVIL_TRY(fusedActivation(ctx.node()).status());
-  TensorType out{DType::F32, {c->N, c->OCB, c->window.OH, c->window.OW, 16}};
-  if (ctx.hasInput(2) && ctx.inputShape(2) != Shape{c->OCB * 16})
+  TensorType out{DType::F32, {c->N, c->OCB, c->window.OH, c->window.OW, c->K}};
+  if (ctx.hasInput(2) && ctx.inputShape(2) != Shape{c->OCB * c->K})
     return ctx.error("bias has shape [{}], expected [{}]", shapeToString(ctx.inputShape(2)),
-                     c->OCB * 16);
+                     c->OCB * c->K);
   if (ctx.hasInput(3) && ctx.inputType(3) != out)
     return ctx.error("the residual is {}, the result {}", ctx.inputType(3).str(), out.str());
   ctx.setOutput(0, out);
@@ -73,34 +77,35 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
   const WindowGeometry::Window2D &g = c.window;
+  const int64_t K = c.K;
   for (int64_t n = 0; n < c.N; ++n)
     for (int64_t ocb = 0; ocb < c.OCB; ++ocb)
       for (int64_t oh = 0; oh < g.OH; ++oh)
         for (int64_t ow = 0; ow < g.OW; ++ow)
-          for (int64_t o = 0; o < 16; ++o) {
-            double sum = bias ? bias->getDouble(ocb * 16 + o) : 0.0;
+          for (int64_t o = 0; o < K; ++o) {
+            double sum = bias ? bias->getDouble(ocb * K + o) : 0.0;
             for (int64_t kh = 0; kh < c.KH; ++kh)
               for (int64_t kw = 0; kw < c.KW; ++kw) {
                 int64_t ih = oh * g.SH - g.PT + kh * g.DH, iw = ow * g.SW - g.PL + kw * g.DW;
                 if (ih < 0 || ih >= c.IH || iw < 0 || iw >= c.IW)
                   continue;
                 if (c.depthwise) {
-                  sum += x.getDouble((((n * c.G + ocb) * c.IH + ih) * c.IW + iw) * 16 + o) *
-                         w.getDouble(((ocb * c.KH + kh) * c.KW + kw) * 16 + o);
+                  sum += x.getDouble((((n * c.G + ocb) * c.IH + ih) * c.IW + iw) * K + o) *
+                         w.getDouble(((ocb * c.KH + kh) * c.KW + kw) * K + o);
                   continue;
                 }
                 for (int64_t grp = 0; grp < c.G; ++grp)
-                  for (int64_t i = 0; i < (c.plain ? 1 : 16); ++i) {
+                  for (int64_t i = 0; i < (c.plain ? 1 : K); ++i) {
                     double xv =
                         c.plain ? x.getDouble(((n * c.G + grp) * c.IH + ih) * c.IW + iw)
-                                : x.getDouble((((n * c.G + grp) * c.IH + ih) * c.IW + iw) * 16 + i);
+                                : x.getDouble((((n * c.G + grp) * c.IH + ih) * c.IW + iw) * K + i);
                     int64_t wi =
-                        c.plain ? (((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * 16 + o
-                                : ((((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * 16 + i) * 16 + o;
+                        c.plain ? (((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * K + o
+                                : ((((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * K + i) * K + o;
                     sum += xv * w.getDouble(wi);
                   }
               }
-            int64_t yi = (((n * c.OCB + ocb) * g.OH + oh) * g.OW + ow) * 16 + o;
+            int64_t yi = (((n * c.OCB + ocb) * g.OH + oh) * g.OW + ow) * K + o;
             if (residual)
               sum += residual->getDouble(yi);
             out[0].setDouble(yi, applyActivation(*activation, sum));
@@ -121,10 +126,10 @@ Status lower(const Node &node, LoweringContext &ctx) {
   if (c->depthwise) {
     args.push_back(KernelArg::constantArray({c->G, c->IH, c->IW, g.OH, g.OW, c->KH, c->KW, g.SH,
                                              g.SW, g.PT, g.PL, g.DH, g.DW, activation->code,
-                                             /*tile=*/ctx.vectorLanes() >= 16 ? 8 : 4}));
+                                             depthwiseTilePixels(c->K, ctx.vectorLanes())}));
     args.push_back(KernelArg::constantF32(activation->alpha));
     args.push_back(KernelArg::constantF32(activation->beta));
-    ctx.callKernel("cuvil_dwconv_nchwc_f32", args, c->N * c->G * g.OH);
+    ctx.callKernel(blockedKernel("dwconv", c->K), args, c->N * c->G * g.OH);
     return Status::success();
   }
   // A pointwise convolution sees its pixels as one run, re-cut into rows
@@ -142,9 +147,9 @@ Status lower(const Node &node, LoweringContext &ctx) {
     IW = OW = width;
     IH = OH = pixels / width;
   }
-  int64_t channels = node.getInt("input_channels", c->G * 16);
-  int64_t lastGroupChannels = c->plain ? 1 : channels - (c->G - 1) * 16;
-  ConvTile tile = chooseConvTile(c->OCB, OW, ctx.vectorLanes());
+  int64_t channels = node.getInt("input_channels", c->G * c->K);
+  int64_t lastGroupChannels = c->plain ? 1 : channels - (c->G - 1) * c->K;
+  ConvTile tile = chooseConvTile(c->OCB, OW, c->K, ctx.vectorLanes());
   args.push_back(KernelArg::constantArray({c->N,
                                            c->G,
                                            IH,
@@ -168,7 +173,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   args.push_back(KernelArg::constantF32(activation->alpha));
   args.push_back(KernelArg::constantF32(activation->beta));
   int64_t groups = (c->OCB + tile.blocks - 1) / tile.blocks;
-  ctx.callKernel("cuvil_conv_nchwc_f32", args, c->N * groups * OH);
+  ctx.callKernel(blockedKernel("conv", c->K), args, c->N * groups * OH);
   return Status::success();
 }
 

@@ -8,7 +8,18 @@ namespace {
 // 32 zmm registers: accumulators + one weight vector per block + a
 // broadcast. 24 leaves room; 28 accumulators (14 x 2) was measured to spill.
 constexpr int64_t kMaxAccumulators = 24;
+// 16 ymm registers with 8-lane blocks: 12 accumulators, at most 3 weight
+// vectors and a broadcast (4 x 3 needs 17).
+constexpr int64_t kMaxAccumulators256 = 12;
+constexpr int64_t kMaxBlocks256 = 3;
+// Blocks wider than a register (16 lanes on AVX2): accumulators in 8 of the
+// 16 registers, the rest for weights and a broadcast.
+constexpr int64_t kMaxSplitRegisters = 8;
 constexpr int64_t kMaxPixels = 14;
+
+int64_t registersPerVector(int64_t block, int vectorLanes) {
+  return std::max<int64_t>(1, block / std::max(vectorLanes, 1));
+}
 
 // Cycles per input channel for a p x j tile: two FMA pipes, two loads per
 // cycle, and an FMA latency of 4 that needs 8 chains in flight.
@@ -20,15 +31,16 @@ double tileCycles(int64_t p, int64_t j) {
 
 } // namespace
 
-ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int vectorLanes) {
-  // A 16-lane vector takes 16 / vectorLanes registers on narrower targets.
-  int64_t registersPerVector = std::max<int64_t>(1, 16 / std::max(vectorLanes, 1));
-  // AVX2's 16 ymm registers: 4 accumulators (8 registers), the weights and
-  // a broadcast.
-  int64_t budget = registersPerVector == 1 ? kMaxAccumulators : 8 / registersPerVector;
+ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, int vectorLanes) {
+  // The kernel instantiates tiles of 8-lane blocks up to 12 accumulators
+  // only (kMaxTileAccumulators in ConvNCHWc.cpp).
+  int64_t split = registersPerVector(block, vectorLanes);
+  int64_t budget = split > 1 ? kMaxSplitRegisters / split
+                             : (block == 16 ? kMaxAccumulators : kMaxAccumulators256);
+  int64_t maxBlocks = block == 16 ? 4 : kMaxBlocks256;
   ConvTile best{1, 1};
   double bestCycles = 1e300;
-  for (int64_t j = std::min<int64_t>(4, outBlocks); j >= 1; --j) {
+  for (int64_t j = std::min(maxBlocks, outBlocks); j >= 1; --j) {
     for (int64_t p = std::min(kMaxPixels, budget / j); p >= 1; --p) {
       // Full tiles plus one remainder tile per row; full groups plus a remainder group.
       double cycles = 0;
@@ -48,6 +60,10 @@ ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int vectorLanes) {
     }
   }
   return best;
+}
+
+int64_t depthwiseTilePixels(int64_t block, int vectorLanes) {
+  return registersPerVector(block, vectorLanes) == 1 ? 8 : 4;
 }
 
 } // namespace cuvil::ops

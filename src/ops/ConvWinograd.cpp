@@ -1,10 +1,14 @@
 // cuvil.ConvWinograd: 3x3, stride-1 convolution by Winograd F(4x4, 3x3) in
-// NCHW16c, made by the layout-nchwc pass (see src/kernels/WinogradNCHWc.cpp):
+// NCHWc (block K = 16 or 8), made by the layout-nchwc pass (see
+// src/kernels/WinogradNCHWc.cpp):
 //   y = activation(conv(X, W) + B + Residual)
-// X, Residual, y: [N, CB, H, W, 16]; U: the weights transformed at compile
-// time, G W G^T, laid out [36][OCB][ICB][16][16]; B: [OCB * 16].
+// X, Residual, y: [N, CB, H, W, K]; U: the weights transformed at compile
+// time, G W G^T, laid out [36][OCB][ICB][K][K]; B: [OCB * K].
+// `tile_block` x `tile_j` is the product's register tile: tiles x output
+// blocks, at most 24 accumulators (12 with 8-lane blocks).
 // The second result is the kernel's scratch (one slot per task), placed in
 // the arena by the memory planner like any short-lived tensor.
+#include "ChannelBlock.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
 
@@ -29,16 +33,17 @@ constexpr std::array<std::array<double, 6>, 4> kAt = {
 constexpr int64_t kMaxTasksPerImage = 8;
 
 struct Geometry {
-  int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J;
+  int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, K;
   int64_t tasksPerImage() const {
     return std::min(kMaxTasksPerImage, (tilesH * tilesW + P - 1) / P);
   }
   int64_t tasks() const { return N * tasksPerImage(); }
-  int64_t slotFloats() const { return 36 * ICB * P * 16 + 36 * P * J * 16; }
+  int64_t slotFloats() const { return 36 * ICB * P * K + 36 * P * J * K; }
 };
 
 Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
-  if (x.size() != 5 || x[4] != 16 || u.size() != 5 || u[0] != 36 || u[2] != x[1])
+  if (x.size() != 5 || !isChannelBlock(x[4]) || u.size() != 5 || u[0] != 36 || u[2] != x[1] ||
+      u[3] != x[4] || u[4] != x[4])
     return Status::error(fmt::format("X [{}] and U [{}] are not blocked Winograd operands",
                                      shapeToString(x), shapeToString(u)));
   std::vector<int64_t> pads = node.getInts("pads", {1, 1, 1, 1});
@@ -56,8 +61,11 @@ Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
              0,
              0,
              node.getInt("tile_block", 8),
-             node.getInt("tile_j", 3)};
-  if (g.OH <= 0 || g.OW <= 0 || g.P < 1 || g.P > 8 || g.J < 1 || g.J > 4 || g.P * g.J > 24)
+             node.getInt("tile_j", 3),
+             x[4]};
+  int64_t maxAccumulators = g.K == 16 ? 24 : 12;
+  if (g.OH <= 0 || g.OW <= 0 || g.P < 1 || g.P > 8 || g.J < 1 || g.J > 4 ||
+      g.P * g.J > maxAccumulators)
     return Status::error("invalid Winograd geometry");
   g.tilesH = (g.OH + 3) / 4;
   g.tilesW = (g.OW + 3) / 4;
@@ -68,10 +76,10 @@ Status infer(InferContext &ctx) {
   Expected<Geometry> g = geometry(ctx.node(), ctx.inputShape(0), ctx.inputShape(1));
   CUVIL_TRY(g.status());
   CUVIL_TRY(fusedActivation(ctx.node()).status());
-  TensorType out{DType::F32, {g->N, g->OCB, g->OH, g->OW, 16}};
-  if (ctx.hasInput(2) && ctx.inputShape(2) != Shape{g->OCB * 16})
+  TensorType out{DType::F32, {g->N, g->OCB, g->OH, g->OW, g->K}};
+  if (ctx.hasInput(2) && ctx.inputShape(2) != Shape{g->OCB * g->K})
     return ctx.error("bias has shape [{}], expected [{}]", shapeToString(ctx.inputShape(2)),
-                     g->OCB * 16);
+                     g->OCB * g->K);
   if (ctx.hasInput(3) && ctx.inputType(3) != out)
     return ctx.error("the residual is {}, the result {}", ctx.inputType(3).str(), out.str());
   ctx.setOutput(0, out);
@@ -87,14 +95,15 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Geometry g = *geometry(node, x.shape(), u.shape());
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
+  const int64_t K = g.K;
   for (int64_t n = 0; n < g.N; ++n)
     for (int64_t th = 0; th < g.tilesH; ++th)
       for (int64_t tw = 0; tw < g.tilesW; ++tw)
         for (int64_t ocb = 0; ocb < g.OCB; ++ocb)
-          for (int64_t o = 0; o < 16; ++o) {
+          for (int64_t o = 0; o < K; ++o) {
             double m[6][6] = {};
             for (int64_t icb = 0; icb < g.ICB; ++icb)
-              for (int64_t i = 0; i < 16; ++i) {
+              for (int64_t i = 0; i < K; ++i) {
                 double d[6][6], v[6][6] = {}, t[6][6] = {};
                 for (int r = 0; r < 6; ++r)
                   for (int c = 0; c < 6; ++c) {
@@ -102,7 +111,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                     bool inside = ih >= 0 && ih < g.IH && iw >= 0 && iw < g.IW;
                     d[r][c] =
                         inside
-                            ? x.getDouble(((((n * g.ICB + icb) * g.IH + ih) * g.IW + iw) * 16) + i)
+                            ? x.getDouble(((((n * g.ICB + icb) * g.IH + ih) * g.IW + iw) * K) + i)
                             : 0.0;
                   }
                 for (int r = 0; r < 6; ++r)
@@ -116,8 +125,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                 for (int xi = 0; xi < 36; ++xi)
                   m[xi / 6][xi % 6] +=
                       v[xi / 6][xi % 6] *
-                      u.getDouble(((((int64_t(xi) * g.OCB + ocb) * g.ICB + icb) * 16 + i) * 16) +
-                                  o);
+                      u.getDouble(((((int64_t(xi) * g.OCB + ocb) * g.ICB + icb) * K + i) * K) + o);
               }
             double t[4][6] = {}, y[4][4] = {};
             for (int r = 0; r < 4; ++r)
@@ -133,8 +141,8 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                 int64_t oh = th * 4 + r, ow = tw * 4 + c;
                 if (oh >= g.OH || ow >= g.OW)
                   continue;
-                int64_t index = (((n * g.OCB + ocb) * g.OH + oh) * g.OW + ow) * 16 + o;
-                double value = y[r][c] + (bias ? bias->getDouble(ocb * 16 + o) : 0.0) +
+                int64_t index = (((n * g.OCB + ocb) * g.OH + oh) * g.OW + ow) * K + o;
+                double value = y[r][c] + (bias ? bias->getDouble(ocb * K + o) : 0.0) +
                                (residual ? residual->getDouble(index) : 0.0);
                 out[0].setDouble(index, applyActivation(*activation, value));
               }
@@ -147,21 +155,23 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(g.status());
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
-  // The tile in registers: the pass's P x J on AVX-512; narrower targets
-  // (two registers per 16-lane vector) use at most 4 x 1 in the same slots.
+  // The tile in registers: the pass's P x J where a block is one register;
+  // where it takes two (16-lane blocks on AVX2) at most 4 x 1 in the same
+  // slots, with the transforms done by 8-lane halves.
   Geometry variant = *g;
-  if (ctx.vectorLanes() < 16) {
+  bool split = ctx.vectorLanes() < g->K;
+  if (split) {
     variant.P = std::min<int64_t>(g->P, 4);
     variant.J = 1;
   }
   ctx.callKernel(
-      "cuvil_winograd_nchwc_f32",
+      blockedKernel("winograd", g->K),
       {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
        KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(node.input(3)),
        KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
        KernelArg::constantArray({g->ICB, g->IH, g->IW, g->OCB, g->OH, g->OW, g->PT, g->PL,
                                  g->tilesH, g->tilesW, variant.P, variant.J, activation->code,
-                                 g->tasksPerImage(), ctx.vectorLanes() < 16 ? 1 : 0}),
+                                 g->tasksPerImage(), split ? 1 : 0}),
        KernelArg::constantF32(activation->alpha), KernelArg::constantF32(activation->beta)},
       g->tasks());
   return Status::success();

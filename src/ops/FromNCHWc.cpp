@@ -1,4 +1,4 @@
-// cuvil.FromNCHWc: blocked [N, CB, H, W, 16] back to plain [N, channels, H, W].
+// cuvil.FromNCHWc: blocked [N, CB, H, W, K] back to plain [N, channels, H, W].
 #include "ReorderNCHWc.h"
 
 namespace cuvil::ops {

@@ -1,6 +1,7 @@
-// cuvil.PoolNCHWc: MaxPool / AveragePool on a blocked [N, CB, H, W, 16]
-// tensor, made by the layout-nchwc pass. Attributes are the pool's, plus
+// cuvil.PoolNCHWc: MaxPool / AveragePool on a blocked [N, CB, H, W, K]
+// tensor (K = 16 or 8), made by the layout-nchwc pass. Attributes are the pool's, plus
 // `mode` ("max" or "average").
+#include "ChannelBlock.h"
 #include "OpSupport.h"
 #include "cuvil/ir/WindowGeometry.h"
 
@@ -11,7 +12,7 @@ namespace cuvil::ops {
 namespace {
 
 Expected<WindowGeometry::Window2D> window(const Node &node, const Shape &x) {
-  if (x.size() != 5 || x[4] != 16)
+  if (x.size() != 5 || !isChannelBlock(x[4]))
     return Status::error(fmt::format("X [{}] is not blocked", shapeToString(x)));
   Expected<WindowGeometry> g = windowGeometry(node, {x[2], x[3]}, node.getInts("kernel_shape"),
                                               node.getInt("ceil_mode", 0) != 0);
@@ -25,7 +26,7 @@ Status infer(InferContext &ctx) {
   const Shape &x = ctx.inputShape(0);
   Expected<WindowGeometry::Window2D> g = window(ctx.node(), x);
   CUVIL_TRY(g.status());
-  ctx.setOutput(0, TensorType{DType::F32, {x[0], x[1], g->OH, g->OW, 16}});
+  ctx.setOutput(0, TensorType{DType::F32, {x[0], x[1], g->OH, g->OW, x[4]}});
   return Status::success();
 }
 
@@ -33,11 +34,11 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const Tensor &x = *in[0];
   WindowGeometry::Window2D g = *window(node, x.shape());
   bool max = isMax(node), countPad = node.getInt("count_include_pad", 0) != 0;
-  int64_t planes = x.shape()[0] * x.shape()[1];
+  int64_t planes = x.shape()[0] * x.shape()[1], K = x.shape()[4];
   for (int64_t plane = 0; plane < planes; ++plane)
     for (int64_t oh = 0; oh < g.OH; ++oh)
       for (int64_t ow = 0; ow < g.OW; ++ow)
-        for (int64_t c = 0; c < 16; ++c) {
+        for (int64_t c = 0; c < K; ++c) {
           int64_t h0 = oh * g.SH - g.PT, w0 = ow * g.SW - g.PL, count = 0;
           double acc = max ? -INFINITY : 0.0;
           for (int64_t kh = 0; kh < g.KH; ++kh)
@@ -45,7 +46,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
               int64_t ih = h0 + kh * g.DH, iw = w0 + kw * g.DW;
               if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W)
                 continue;
-              double v = x.getDouble(((plane * g.H + ih) * g.W + iw) * 16 + c);
+              double v = x.getDouble(((plane * g.H + ih) * g.W + iw) * K + c);
               acc = max ? std::max(acc, v) : acc + v;
               ++count;
             }
@@ -55,7 +56,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                   (std::min(h0 + g.KH, g.H + g.PB) - h0) * (std::min(w0 + g.KW, g.W + g.PR) - w0);
             acc = count ? acc / double(count) : 0.0;
           }
-          out[0].setDouble(((plane * g.OH + oh) * g.OW + ow) * 16 + c, acc);
+          out[0].setDouble(((plane * g.OH + oh) * g.OW + ow) * K + c, acc);
         }
   return Status::success();
 }
@@ -65,7 +66,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<WindowGeometry::Window2D> window2D = window(node, x);
   CUVIL_TRY(window2D.status());
   const WindowGeometry::Window2D &g = *window2D;
-  ctx.callKernel("cuvil_pool_nchwc_f32",
+  ctx.callKernel(blockedKernel("pool", x[4]),
                  {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
                   KernelArg::constantArray({g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.SH, g.SW, g.PT,
                                             g.PL, g.PB, g.PR, g.DH, g.DW, isMax(node) ? 1 : 0,

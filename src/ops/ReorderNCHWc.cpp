@@ -1,15 +1,19 @@
 #include "ReorderNCHWc.h"
 
+#include "ChannelBlock.h"
+
 namespace cuvil::ops {
 namespace {
 
 struct Sizes {
-  int64_t N, C, spatial;
+  int64_t N, C, spatial, K;
+  int64_t blocks() const { return (C + K - 1) / K; }
 };
 
-// The plain side's sizes; `channels` is the attribute of FromNCHWc.
-Sizes plainSizes(const Shape &plain) {
-  return {plain[0], plain[1], numElements(std::span(plain).subspan(2))};
+// The plain side's sizes and the blocked side's block; `channels` is the
+// attribute of FromNCHWc.
+Sizes sizes(const Shape &plain, const Shape &blocked) {
+  return {plain[0], plain[1], numElements(std::span(plain).subspan(2)), blocked.back()};
 }
 
 } // namespace
@@ -19,16 +23,20 @@ Status inferReorder(InferContext &ctx, bool toBlocked) {
   if (ctx.inputDType(0) != DType::F32)
     return ctx.error("only f32 tensors are blocked");
   if (toBlocked) {
+    int64_t block = ctx.node().getInt("block", 16);
     if (x.size() < 3)
       return ctx.error("expects N, C and spatial dims");
-    Shape out = {x[0], (x[1] + 15) / 16};
+    if (!isChannelBlock(block))
+      return ctx.error("block {} is not 16 or 8", block);
+    Shape out = {x[0], (x[1] + block - 1) / block};
     out.insert(out.end(), x.begin() + 2, x.end());
-    out.push_back(16);
+    out.push_back(block);
     ctx.setOutput(0, TensorType{DType::F32, out});
     return Status::success();
   }
   int64_t channels = ctx.node().getInt("channels", 0);
-  if (x.size() < 4 || x.back() != 16 || channels <= 0 || (channels + 15) / 16 != x[1])
+  if (x.size() < 4 || !isChannelBlock(x.back()) || channels <= 0 ||
+      (channels + x.back() - 1) / x.back() != x[1])
     return ctx.error("[{}] is not a blocked tensor of {} channels", shapeToString(x), channels);
   Shape out = {x[0], channels};
   out.insert(out.end(), x.begin() + 2, x.end() - 1);
@@ -37,14 +45,13 @@ Status inferReorder(InferContext &ctx, bool toBlocked) {
 }
 
 Status evalReorder(const Tensor &x, Tensor &y, bool toBlocked) {
-  Sizes s = plainSizes(toBlocked ? x.shape() : y.shape());
-  int64_t blocks = (s.C + 15) / 16;
+  Sizes s = toBlocked ? sizes(x.shape(), y.shape()) : sizes(y.shape(), x.shape());
   for (int64_t n = 0; n < s.N; ++n)
-    for (int64_t cb = 0; cb < blocks; ++cb)
+    for (int64_t cb = 0; cb < s.blocks(); ++cb)
       for (int64_t i = 0; i < s.spatial; ++i)
-        for (int64_t c = 0; c < 16; ++c) {
-          int64_t blocked = ((n * blocks + cb) * s.spatial + i) * 16 + c;
-          int64_t channel = cb * 16 + c;
+        for (int64_t c = 0; c < s.K; ++c) {
+          int64_t blocked = ((n * s.blocks() + cb) * s.spatial + i) * s.K + c;
+          int64_t channel = cb * s.K + c;
           int64_t plain = (n * s.C + channel) * s.spatial + i;
           if (toBlocked)
             y.setDouble(blocked, channel < s.C ? x.getDouble(plain) : 0.0);
@@ -55,12 +62,13 @@ Status evalReorder(const Tensor &x, Tensor &y, bool toBlocked) {
 }
 
 Status lowerReorder(const Node &node, LoweringContext &ctx, bool toBlocked) {
-  Sizes s = plainSizes(toBlocked ? node.input(0)->type().shape : node.output(0)->type().shape);
-  ctx.callKernel("cuvil_reorder_nchwc_f32",
+  const Shape &x = node.input(0)->type().shape, &y = node.output(0)->type().shape;
+  Sizes s = toBlocked ? sizes(x, y) : sizes(y, x);
+  ctx.callKernel(blockedKernel("reorder", s.K),
                  {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
                   KernelArg::constant(s.C), KernelArg::constant(s.spatial),
                   KernelArg::constant(toBlocked ? 1 : 0)},
-                 s.N * ((s.C + 15) / 16));
+                 s.N * s.blocks());
   return Status::success();
 }
 

@@ -1,4 +1,5 @@
-// cuvil.ToNCHWc: plain [N, C, H, W] to blocked [N, ceil(C/16), H, W, 16], channels past C zero.
+// cuvil.ToNCHWc: plain [N, C, H, W] to blocked [N, ceil(C/K), H, W, K] with
+// K = `block` (16 when absent, or 8); channels past C are zero.
 #include "ReorderNCHWc.h"
 
 namespace cuvil::ops {
@@ -16,7 +17,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
 
 } // namespace
 
-extern const OpDefinition kToNCHWcOp = {OpSchema{"cuvil.ToNCHWc", 1, 1, 1, 1, {}, infer, eval},
-                                        lower};
+extern const OpDefinition kToNCHWcOp = {
+    OpSchema{"cuvil.ToNCHWc", 1, 1, 1, 1, {{"block", AttrKind::Int}}, infer, eval}, lower};
 
 } // namespace cuvil::ops

@@ -1,5 +1,6 @@
 // layout-nchwc: moves convolutional regions of the graph into the blocked
-// NCHW16c layout, where a 16-channel block is one AVX-512 vector.
+// NCHWc layout, where a block of K channels is one vector: K = 16 on AVX-512,
+// 8 on AVX2-only targets (PassContext::channelBlock).
 //
 // Each Conv / cuvil.FusedConv (2-D, f32, dense or depthwise) becomes a
 // cuvil.ConvNCHWc whose weights are packed here, at compile time. Its
@@ -10,7 +11,7 @@
 // where a plain consumer needs them, and dce removes the rest. A first
 // convolution with at most 4 input channels reads the plain input directly.
 //
-// Padding channels (when C is not a multiple of 16) hold zero weights and
+// Padding channels (when C is not a multiple of K) hold zero weights and
 // bias, and every blocked op keeps them finite, so they never leak into real
 // channels.
 #include "PassUtils.h"
@@ -25,10 +26,9 @@
 namespace cuvil {
 namespace {
 
-constexpr int64_t kBlock = 16;
 constexpr int64_t kWinogradMinTiles = 16;
 constexpr int64_t kNarrowRow = 14;
-int64_t blocksOf(int64_t channels) { return (channels + kBlock - 1) / kBlock; }
+int64_t blocksOf(int64_t channels, int64_t K) { return (channels + K - 1) / K; }
 
 // Unary ops that map 0 to a finite value (padding lanes stay harmless).
 constexpr std::array<std::string_view, 13> kBlockedUnary = {
@@ -42,45 +42,43 @@ bool contains(const std::array<std::string_view, N> &list, const std::string &op
   return std::find(list.begin(), list.end(), op) != list.end();
 }
 
-// [M, C/g, KH, KW] -> dense [OCB, ICB, KH, KW, 16ic, 16oc], plain-input
-// [OCB, C, KH, KW, 16oc] or depthwise [CB, KH, KW, 16]; zero padded.
-Tensor packWeights(const Tensor &w, bool plain, bool depthwise) {
+// [M, C/g, KH, KW] -> dense [OCB, ICB, KH, KW, K ic, K oc], plain-input
+// [OCB, C, KH, KW, K oc] or depthwise [CB, KH, KW, K]; zero padded.
+Tensor packWeights(const Tensor &w, int64_t K, bool plain, bool depthwise) {
   const Shape &s = w.shape();
-  int64_t M = s[0], C = s[1], KH = s[2], KW = s[3], OCB = blocksOf(M);
+  int64_t M = s[0], C = s[1], KH = s[2], KW = s[3], OCB = blocksOf(M, K);
   const float *src = w.data<float>();
   auto at = [&](int64_t m, int64_t c, int64_t kh, int64_t kw) {
     return src[((m * C + c) * KH + kh) * KW + kw];
   };
   if (depthwise) {
-    Tensor packed(TensorType{DType::F32, {OCB, KH, KW, kBlock}});
+    Tensor packed(TensorType{DType::F32, {OCB, KH, KW, K}});
     float *dst = packed.mutableData<float>();
     for (int64_t m = 0; m < M; ++m)
       for (int64_t kh = 0; kh < KH; ++kh)
         for (int64_t kw = 0; kw < KW; ++kw)
-          dst[(((m / kBlock) * KH + kh) * KW + kw) * kBlock + m % kBlock] = at(m, 0, kh, kw);
+          dst[(((m / K) * KH + kh) * KW + kw) * K + m % K] = at(m, 0, kh, kw);
     return packed;
   }
   if (plain) {
-    Tensor packed(TensorType{DType::F32, {OCB, C, KH, KW, kBlock}});
+    Tensor packed(TensorType{DType::F32, {OCB, C, KH, KW, K}});
     float *dst = packed.mutableData<float>();
     for (int64_t m = 0; m < M; ++m)
       for (int64_t c = 0; c < C; ++c)
         for (int64_t kh = 0; kh < KH; ++kh)
           for (int64_t kw = 0; kw < KW; ++kw)
-            dst[((((m / kBlock) * C + c) * KH + kh) * KW + kw) * kBlock + m % kBlock] =
-                at(m, c, kh, kw);
+            dst[((((m / K) * C + c) * KH + kh) * KW + kw) * K + m % K] = at(m, c, kh, kw);
     return packed;
   }
-  int64_t ICB = blocksOf(C);
-  Tensor packed(TensorType{DType::F32, {OCB, ICB, KH, KW, kBlock, kBlock}});
+  int64_t ICB = blocksOf(C, K);
+  Tensor packed(TensorType{DType::F32, {OCB, ICB, KH, KW, K, K}});
   float *dst = packed.mutableData<float>();
   for (int64_t m = 0; m < M; ++m)
     for (int64_t c = 0; c < C; ++c)
       for (int64_t kh = 0; kh < KH; ++kh)
         for (int64_t kw = 0; kw < KW; ++kw)
-          dst[(((((m / kBlock) * ICB + c / kBlock) * KH + kh) * KW + kw) * kBlock + c % kBlock) *
-                  kBlock +
-              m % kBlock] = at(m, c, kh, kw);
+          dst[(((((m / K) * ICB + c / K) * KH + kh) * KW + kw) * K + c % K) * K + m % K] =
+              at(m, c, kh, kw);
   return packed;
 }
 
@@ -92,11 +90,11 @@ constexpr double kWinogradG[6][3] = {{1.0 / 4, 0, 0},
                                      {1.0 / 24, -1.0 / 12, 1.0 / 6},
                                      {0, 0, 1}};
 
-// [M, C, 3, 3] -> U [36][OCB][ICB][16 ic][16 oc], in double precision.
-Tensor winogradWeights(const Tensor &w) {
+// [M, C, 3, 3] -> U [36][OCB][ICB][K ic][K oc], in double precision.
+Tensor winogradWeights(const Tensor &w, int64_t K) {
   const Shape &s = w.shape();
-  int64_t M = s[0], C = s[1], OCB = blocksOf(M), ICB = blocksOf(C);
-  Tensor u(TensorType{DType::F32, {36, OCB, ICB, kBlock, kBlock}});
+  int64_t M = s[0], C = s[1], OCB = blocksOf(M, K), ICB = blocksOf(C, K);
+  Tensor u(TensorType{DType::F32, {36, OCB, ICB, K, K}});
   const float *g = w.data<float>();
   float *dst = u.mutableData<float>();
   for (int64_t m = 0; m < M; ++m)
@@ -113,16 +111,15 @@ Tensor winogradWeights(const Tensor &w) {
           for (int b = 0; b < 3; ++b)
             value += t[r][b] * kWinogradG[col][b];
           int64_t xi = r * 6 + col;
-          dst[((((xi * OCB + m / kBlock) * ICB + c / kBlock) * kBlock + c % kBlock) * kBlock) +
-              m % kBlock] = float(value);
+          dst[((((xi * OCB + m / K) * ICB + c / K) * K + c % K) * K) + m % K] = float(value);
         }
     }
   return u;
 }
 
-// A per-channel vector padded to whole blocks with `fill`.
-Tensor padChannels(const Tensor &values, int64_t channels, float fill) {
-  Tensor padded(TensorType{DType::F32, {blocksOf(channels) * kBlock}});
+// A per-channel vector padded to whole blocks of K with `fill`.
+Tensor padChannels(const Tensor &values, int64_t channels, int64_t K, float fill) {
+  Tensor padded(TensorType{DType::F32, {blocksOf(channels, K) * K}});
   for (int64_t i = 0; i < padded.numElements(); ++i)
     padded.setDouble(i, i < channels ? values.getDouble(i) : fill);
   return padded;
@@ -130,7 +127,8 @@ Tensor padChannels(const Tensor &values, int64_t channels, float fill) {
 
 class LayoutPass {
 public:
-  LayoutPass(Graph &graph, const PassContext &context) : graph_(graph), context_(context) {}
+  LayoutPass(Graph &graph, const PassContext &context)
+      : graph_(graph), context_(context), block_(context.channelBlock()) {}
 
   Status run() {
     std::vector<Node *> nodes;
@@ -159,6 +157,7 @@ private:
     Value *&cached = toBlocked_[value];
     if (!cached) {
       Node *reorder = graph_.addNode("cuvil.ToNCHWc", {value}, {value->name() + ".nchwc"}, before);
+      reorder->setAttr("block", block_);
       (void)inferNodeTypes(*reorder);
       cached = reorder->output(0);
     }
@@ -225,13 +224,13 @@ private:
     if (!depthwise && !plain && useWinograd(*geometry, ws))
       return convertWinograd(node, *geometry);
 
-    Node *conv =
-        blockedClone(node,
-                     convInputs(node,
-                                graph_.addConstant(w->name() + ".nchwc",
-                                                   packWeights(w->constant(), plain, depthwise)),
-                                plain),
-                     "cuvil.ConvNCHWc");
+    Node *conv = blockedClone(
+        node,
+        convInputs(node,
+                   graph_.addConstant(w->name() + ".nchwc",
+                                      packWeights(w->constant(), block_, plain, depthwise)),
+                   plain),
+        "cuvil.ConvNCHWc");
     conv->removeAttr("auto_pad");
     conv->removeAttr("group");
     conv->setAttr("kernel_shape", std::vector<int64_t>{ws[2], ws[3]});
@@ -246,7 +245,7 @@ private:
       conv->setAttr("depthwise", int64_t(1));
     if (plain)
       conv->setAttr("plain_input", int64_t(1));
-    if (!plain && !depthwise && C % kBlock != 0)
+    if (!plain && !depthwise && C % block_ != 0)
       conv->setAttr("input_channels", C);
     return publish(node, *conv, M);
   }
@@ -259,7 +258,7 @@ private:
     return padded && g.output[1] <= kNarrowRow && g.kernel[1] > 1;
   }
 
-  // Zero-pads the H and W dims of a blocked [N, CB, H, W, 16] tensor.
+  // Zero-pads the H and W dims of a blocked [N, CB, H, W, K] tensor.
   Value *padSpatially(Value *blocked, const std::vector<int64_t> &pads, Node *before) {
     std::vector<int64_t> amounts = {0, 0, pads[0], pads[1], 0, 0, 0, pads[2], pads[3], 0};
     Value *padsValue = graph_.addConstant(blocked->name() + ".pads",
@@ -275,10 +274,10 @@ private:
     int64_t channels = node.input(1)->type().shape[0];
     std::vector<Value *> inputs = {plain ? node.input(0) : asBlocked(node.input(0), &node),
                                    weights};
-    inputs.push_back(node.hasInput(2)
-                         ? graph_.addConstant(node.input(2)->name() + ".nchwc",
-                                              padChannels(node.input(2)->constant(), channels, 0))
-                         : nullptr);
+    inputs.push_back(node.hasInput(2) ? graph_.addConstant(node.input(2)->name() + ".nchwc",
+                                                           padChannels(node.input(2)->constant(),
+                                                                       channels, block_, 0))
+                                      : nullptr);
     if (node.hasInput(3))
       inputs.push_back(asBlocked(node.input(3), &node));
     else if (!node.hasInput(2))
@@ -297,13 +296,18 @@ private:
 
   Status convertWinograd(Node &node, const WindowGeometry &g) {
     Value *w = node.input(1);
-    int64_t M = w->type().shape[0], OCB = blocksOf(M);
+    int64_t M = w->type().shape[0], OCB = blocksOf(M, block_);
     int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
-    // P tiles x J output blocks of accumulators (at most 24), J dividing OCB.
-    int64_t J = OCB % 4 == 0 ? 4 : (OCB % 3 == 0 ? 3 : (OCB % 2 == 0 ? 2 : 1));
-    int64_t P = std::min<int64_t>({8, 24 / J, tiles});
+    // P tiles x J output blocks of accumulators, J dividing OCB: at most 24
+    // zmm, or 12 ymm with 3 weight vectors for 8-lane blocks.
+    int64_t maxJ = block_ == 16 ? 4 : 3, maxAccumulators = block_ == 16 ? 24 : 12;
+    int64_t J = maxJ;
+    while (OCB % J != 0)
+      --J;
+    int64_t P = std::min<int64_t>({8, maxAccumulators / J, tiles});
     std::vector<Value *> inputs = convInputs(
-        node, graph_.addConstant(w->name() + ".winograd", winogradWeights(w->constant())), false);
+        node, graph_.addConstant(w->name() + ".winograd", winogradWeights(w->constant(), block_)),
+        false);
     Node *conv =
         graph_.addNode("cuvil.ConvWinograd", inputs,
                        {node.output(0)->name() + ".b", node.output(0)->name() + ".scratch"}, &node);
@@ -342,7 +346,7 @@ private:
     return publish(node, *blockedClone(node, inputs, node.op()), channels);
   }
 
-  // A scalar, or a [C,1,1] / [1,C,1,1] constant as [1, CB, 1, 1, 16].
+  // A scalar, or a [C,1,1] / [1,C,1,1] constant as [1, CB, 1, 1, K].
   std::optional<Value *> blockedConstant(Value *value, int64_t channels, bool divisor) {
     if (!value->isConstant() || value->type().dtype != DType::F32)
       return std::nullopt;
@@ -354,9 +358,9 @@ private:
                       s[s.size() - 3] == channels;
     if (!perChannel)
       return std::nullopt;
-    Tensor padded = padChannels(tensor, channels, divisor ? 1.0f : 0.0f);
+    Tensor padded = padChannels(tensor, channels, block_, divisor ? 1.0f : 0.0f);
     return graph_.addConstant(value->name() + ".nchwc",
-                              padded.reshaped({1, blocksOf(channels), 1, 1, kBlock}));
+                              padded.reshaped({1, blocksOf(channels, block_), 1, 1, block_}));
   }
 
   Status convertPool(Node &node, int64_t channels) {
@@ -396,7 +400,7 @@ private:
     for (size_t i = 0; i < node.numInputs(); ++i) {
       Value *source = blockedSource(node.input(i));
       int64_t c = node.input(i)->type().shape[1];
-      if (!source || (i + 1 < node.numInputs() && c % kBlock != 0))
+      if (!source || (i + 1 < node.numInputs() && c % block_ != 0))
         return Status::success();
       inputs.push_back(source);
       channels += c;
@@ -408,6 +412,7 @@ private:
 
   Graph &graph_;
   const PassContext &context_;
+  const int64_t block_;
   std::map<Value *, Value *> toBlocked_;
 };
 

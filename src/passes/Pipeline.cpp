@@ -20,7 +20,7 @@ constexpr std::array<PassInfo, 12> kPipeline = {{
      runCanonicalize},
     {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},
     {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
-    {"layout-nchwc", "move convolutional regions to the blocked NCHW16c layout", runLayoutNCHWc},
+    {"layout-nchwc", "move convolutional regions to the blocked NCHWc layout", runLayoutNCHWc},
     {"pack-matmul", "pack constant MatMul weights into GEMM panels", runPackMatMul},
     {"fuse-elementwise", "run chains of elementwise ops in one pass", runFuseElementwise},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},

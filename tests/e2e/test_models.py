@@ -28,6 +28,8 @@ def main(argv=None):
     parser.add_argument("--atol", type=float, default=e2e.DEFAULT_ATOL)
     parser.add_argument("--rtol", type=float, default=e2e.DEFAULT_RTOL)
     parser.add_argument("--workdir", help="where infer.bin and outputs go (default: a temp dir)")
+    parser.add_argument("--compile-arg", action="append", default=[],
+                        help="extra `cuvil compile` argument, e.g. --compile-arg=--cpu=x86-64-v3 (repeatable)")
     args = parser.parse_args(argv)
 
     try:
@@ -49,7 +51,7 @@ def check(args, cuvil, model_path, inputs, workdir):
 
     start = time.perf_counter()
     try:
-        e2e.compile(model_path, exe, cuvil=cuvil)
+        e2e.compile(model_path, exe, args.compile_arg, cuvil=cuvil)
     except e2e.CuvilError as exc:
         print(f"FAIL {args.model}: {exc}")
         return 1

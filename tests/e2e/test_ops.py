@@ -956,13 +956,14 @@ class CuvilBackend:
     """Runs models through `cuvil compile` and the produced executable."""
     self_check = False
 
-    def __init__(self, cuvil):
+    def __init__(self, cuvil, compile_args=()):
         self.cuvil = e2e.cuvil_path(cuvil)
+        self.compile_args = list(compile_args)
 
     def outputs(self, model_path, feeds, workdir, reference_bug=""):
         """Compile and run; outputs keyed by graph output name."""
         exe = os.path.join(workdir, "infer.bin")
-        e2e.compile(model_path, exe, cuvil=self.cuvil)
+        e2e.compile(model_path, exe, self.compile_args, cuvil=self.cuvil)
         return e2e.cuvil_outputs(model_path, exe, feeds, workdir)
 
 
@@ -1049,6 +1050,8 @@ def main(argv=None):
     parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
     parser.add_argument("--workdir", help="keep per-case files under this directory (default: a temp dir, removed)")
     parser.add_argument("-v", "--verbose", action="store_true", help="print the report of passing cases too")
+    parser.add_argument("--compile-arg", action="append", default=[],
+                        help="extra `cuvil compile` argument for compared cases, e.g. --compile-arg=--cpu=x86-64-v3")
     args = parser.parse_args(argv)
 
     cases = select(all_cases(), args.filter)
@@ -1058,7 +1061,8 @@ def main(argv=None):
         print(f"{len(cases)} cases")
         return 0
     try:
-        backend = make_backend(args.cuvil or os.environ.get("CUVIL_BIN"), args.self_check)
+        backend = make_backend(args.cuvil or os.environ.get("CUVIL_BIN"), args.self_check,
+                               args.compile_arg)
     except RuntimeError as exc:
         parser.error(str(exc))
     if backend is None:
@@ -1084,11 +1088,11 @@ def main(argv=None):
     return 1 if failed else 0
 
 
-def make_backend(cuvil, self_check):
+def make_backend(cuvil, self_check, compile_args=()):
     """The backend for the options, or None when there is neither a cuvil binary nor --self-check."""
     if self_check:
         return ReferenceBackend()
-    return CuvilBackend(cuvil) if cuvil else None
+    return CuvilBackend(cuvil, compile_args) if cuvil else None
 
 
 def pytest_generate_tests(metafunc):

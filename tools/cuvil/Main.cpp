@@ -165,6 +165,7 @@ struct OptOptions {
   std::string input = "-";
   std::string output = "-";
   std::string passes;
+  int vectorLanes = 16; // as `compile` derives it from --cpu
 };
 
 int runOpt(const OptOptions &options) {
@@ -195,6 +196,7 @@ int runOpt(const OptOptions &options) {
     passes.push_back(pass);
   }
   PassContext context;
+  context.vectorLanes = options.vectorLanes;
   PipelineOptions pipelineOptions;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status);
@@ -245,6 +247,11 @@ int main(int argc, char **argv) {
   optCommand->add_option("input", opt.input, "IR file ('-' = stdin)");
   optCommand->add_option("-o", opt.output, "output file ('-' = stdout)");
   optCommand->add_option("--passes", opt.passes, "comma-separated pass names (none: round trip)");
+  optCommand
+      ->add_option("--vector-lanes", opt.vectorLanes,
+                   "f32 lanes of the target's widest vector: 16 (AVX-512), 8 (AVX2), 4")
+      ->check(CLI::IsMember({4, 8, 16}))
+      ->capture_default_str();
 
   try {
     app.parse(argc, argv);

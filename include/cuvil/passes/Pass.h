@@ -22,6 +22,11 @@ struct PassContext {
   // Widest f32 vector of the target, in lanes (16 for AVX-512): passes that
   // pick layouts or tiles read it; the backend's TargetConfig sets it.
   int vectorLanes = 16;
+  // Channels per block of the NCHWc layout: one vector of the widest variant,
+  // 16 when it has AVX-512, else 8. The default x86-64 target (AVX-512 with
+  // an AVX2 fallback) uses 16 for both variants, which then share packed
+  // weights; on AVX2 a 16-channel block takes two registers.
+  int64_t channelBlock() const { return vectorLanes >= 16 ? 16 : 8; }
   // Use Winograd F(4x4, 3x3) for eligible convolutions (--no-winograd).
   bool winograd = true;
   MemoryPlanStats memory;
