@@ -12,9 +12,11 @@ constexpr int64_t kMaxAccumulators = 24;
 // vectors and a broadcast (4 x 3 needs 17).
 constexpr int64_t kMaxAccumulators256 = 12;
 constexpr int64_t kMaxBlocks256 = 3;
-// Blocks wider than a register (16 lanes on AVX2): accumulators in 8 of the
-// 16 registers, the rest for weights and a broadcast.
-constexpr int64_t kMaxSplitRegisters = 8;
+// Blocks wider than a register (16 lanes on AVX2, two ymm each): one block
+// of up to 6 pixels, 12 registers of accumulators, 2 of weights and a
+// broadcast. (Two blocks would need 4 weight registers; 8 accumulator
+// registers made ResNet-50 1.6x slower on AVX2.)
+constexpr int64_t kMaxSplitRegisters = 12;
 constexpr int64_t kMaxPixels = 14;
 
 int64_t registersPerVector(int64_t block, int vectorLanes) {
@@ -37,7 +39,7 @@ ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, int 
   int64_t split = registersPerVector(block, vectorLanes);
   int64_t budget = split > 1 ? kMaxSplitRegisters / split
                              : (block == 16 ? kMaxAccumulators : kMaxAccumulators256);
-  int64_t maxBlocks = block == 16 ? 4 : kMaxBlocks256;
+  int64_t maxBlocks = split > 1 ? 1 : (block == 16 ? 4 : kMaxBlocks256);
   ConvTile best{1, 1};
   double bestCycles = 1e300;
   for (int64_t j = std::min(maxBlocks, outBlocks); j >= 1; --j) {

@@ -156,12 +156,13 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
   // The tile in registers: the pass's P x J where a block is one register;
-  // where it takes two (16-lane blocks on AVX2) at most 4 x 1 in the same
-  // slots, with the transforms done by 8-lane halves.
+  // where it takes two (16-lane blocks on AVX2) at most 6 x 1 (12 ymm
+  // accumulators) in the same slots, with the transforms done by 8-lane
+  // halves.
   Geometry variant = *g;
   bool split = ctx.vectorLanes() < g->K;
   if (split) {
-    variant.P = std::min<int64_t>(g->P, 4);
+    variant.P = std::min<int64_t>(g->P, 6);
     variant.J = 1;
   }
   ctx.callKernel(
