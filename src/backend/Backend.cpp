@@ -123,21 +123,27 @@ Status compileToOutput(const Graph &graph, const BackendOptions &options, Backen
   if (options.emit == EmitKind::Object)
     return emitMachineCode(*module, **machine, options.outputPath, /*assembly=*/false);
 
-  std::string workDir = options.keepTemporaries
-                            ? std::filesystem::path(options.outputPath).parent_path().string()
-                            : temporaryDirectory();
-  if (workDir.empty())
-    workDir = ".";
-  std::string modelObject = (std::filesystem::path(workDir) / "model.o").string();
-  std::string weightsObject = (std::filesystem::path(workDir) / "weights.o").string();
+  // The objects go next to the output when kept, else into a fresh
+  // temporary directory that is removed afterwards (never anything else).
+  std::filesystem::path workDir = std::filesystem::path(options.outputPath).parent_path();
+  if (!options.keepTemporaries) {
+    workDir = temporaryDirectory();
+    if (workDir.empty())
+      return Status::error(fmt::format("cannot create a temporary directory in {}",
+                                       std::filesystem::temp_directory_path().string()));
+  } else if (workDir.empty()) {
+    workDir = std::filesystem::current_path();
+  }
+  std::string modelObject = (workDir / "model.o").string();
+  std::string weightsObject = (workDir / "weights.o").string();
   start = Clock::now();
   CUVIL_TRY(emitMachineCode(*module, **machine, modelObject, /*assembly=*/false));
   CUVIL_TRY(writeWeightsObject(weightsObject, "cuvil_weights", ElfMachine::X86_64,
                                builder.weights().totalBytes, builder.weights().pieces));
   stats.codegenSeconds = secondsSince(start);
   start = Clock::now();
-  Status linked =
-      linkExecutable(options.target, {modelObject, weightsObject}, workDir, options.outputPath);
+  Status linked = linkExecutable(options.target, {modelObject, weightsObject}, workDir.string(),
+                                 options.outputPath);
   stats.linkSeconds = secondsSince(start);
   if (!options.keepTemporaries)
     std::filesystem::remove_all(workDir);

@@ -40,9 +40,9 @@ Status linkExecutable(const TargetConfig &target, const std::vector<std::string>
     std::ifstream in(log);
     std::stringstream text;
     text << in.rdbuf();
-    return Status::error(fmt::format("linking {} failed ({}): {}{}", output,
+    return Status::error(fmt::format("linking {} failed ({}): {}\n{}", output,
                                      error.empty() ? fmt::format("exit {}", code) : error,
-                                     fmt::join(args, " "), "\n" + text.str()));
+                                     fmt::join(args, " "), text.str()));
   }
   return Status::success();
 }

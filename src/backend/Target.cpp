@@ -29,7 +29,7 @@ constexpr std::array<TargetEntry, 1> kTargets = {{
 std::string hostFeatures() {
   std::string features;
   for (const auto &entry : llvm::sys::getHostCPUFeatures())
-    features += (entry.second ? "+" : "-") + entry.first().str() + ",";
+    features += fmt::format("{}{},", entry.second ? '+' : '-', entry.first().str());
   if (!features.empty())
     features.pop_back();
   return features;
@@ -77,7 +77,8 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   if (cpu.empty()) {
     std::vector<std::string> cpus;
     for (const auto &[name, variantCpu] : entry->defaultVariants) {
-      Expected<IsaVariant> variant = describe({std::string(name), std::string(variantCpu)});
+      Expected<IsaVariant> variant =
+          describe({.name = std::string(name), .cpu = std::string(variantCpu)});
       CUVIL_TRY(variant.status());
       config.variants.push_back(*variant);
       cpus.push_back(std::string(variantCpu));
@@ -85,7 +86,7 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
     config.cpu = fmt::format("{}", fmt::join(cpus, " + "));
     return config;
   }
-  IsaVariant single{std::string(cpu), std::string(cpu)};
+  IsaVariant single{.name = std::string(cpu), .cpu = std::string(cpu)};
   if (cpu == "native") {
     single.cpu = llvm::sys::getHostCPUName().str();
     single.name = single.cpu;

@@ -184,7 +184,7 @@ public:
     CUVIL_TRY(expectPunct('}'));
     if (token_.kind != Tok::Eof)
       return error("unexpected text after the graph");
-    return std::move(graph);
+    return graph;
   }
 
 private:

@@ -34,7 +34,9 @@ std::string nameText(const std::string &name) {
   return bare ? name : quoted(name);
 }
 
-std::string valueRef(const Value *value) { return value ? "%" + nameText(value->name()) : "_"; }
+std::string valueRef(const Value *value) {
+  return value ? fmt::format("%{}", nameText(value->name())) : std::string("_");
+}
 
 // Shortest text that parses back to the same float; always looks like a float.
 std::string floatText(double value, bool isDouble) {

@@ -31,7 +31,7 @@ template <const UnaryTraits &Traits> struct UnaryOp {
   }
   static Status lower(const Node &node, LoweringContext &ctx) {
     float alpha = 0, beta = 0;
-    if (Traits.params)
+    if constexpr (Traits.params != nullptr)
       CUVIL_TRY(Traits.params(node, alpha, beta));
     return lowerUnary(node, ctx, Traits.code, alpha, beta);
   }

@@ -13,11 +13,11 @@ namespace cuvil {
 // every variant of its target and runs the best one the CPU supports
 // (chosen at start-up through cuvil_isa_level, see ModelABI.h).
 struct IsaVariant {
-  std::string name;     // "avx512", "avx2", or the CPU's name when it is alone
-  std::string cpu;      // LLVM CPU: "x86-64-v4"
-  std::string features; // LLVM feature string, empty for the CPU's defaults
-  int vectorBits = 128; // widest vector the code should prefer
-  int level = 0;        // cuvil_isa_level the CPU needs: 2 AVX-512, 1 AVX2+FMA, 0 none
+  std::string name;       // "avx512", "avx2", or the CPU's name when it is alone
+  std::string cpu;        // LLVM CPU: "x86-64-v4"
+  std::string features{}; // LLVM feature string, empty for the CPU's defaults
+  int vectorBits = 128;   // widest vector the code should prefer
+  int level = 0;          // cuvil_isa_level the CPU needs: 2 AVX-512, 1 AVX2+FMA, 0 none
 };
 
 struct TargetConfig {

@@ -14,8 +14,19 @@ namespace {
 
 const int64_t kDims[] = {3};
 const cuvil_tensor_info kSingleInput[] = {{"image", CUVIL_DTYPE_F32, 1, kDims}};
-const cuvil_model_info kSingleInputModel = {
-    CUVIL_ABI_VERSION, 1, 0, kSingleInput, nullptr, "one", "t", "c", "v", 0, 0};
+// A model with the one input above (the rest of the record zero).
+cuvil_model_info singleInputModel() {
+  cuvil_model_info info{};
+  info.abi_version = CUVIL_ABI_VERSION;
+  info.num_inputs = 1;
+  info.inputs = kSingleInput;
+  info.model_name = "one";
+  info.target = "t";
+  info.cpu = "c";
+  info.compiler_version = "v";
+  return info;
+}
+const cuvil_model_info kSingleInputModel = singleInputModel();
 
 class InputsTest : public ::testing::Test {
 protected:
