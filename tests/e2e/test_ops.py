@@ -243,6 +243,9 @@ def conv_cases():
         ("valid", (1, 3, 8, 9), w(4, 3, 3, 3), b(4), dict(auto_pad="VALID")),
         ("valid_stride2", (1, 3, 11, 11), w(4, 3, 3, 3), b(4), dict(auto_pad="VALID", strides=[2, 2])),
         ("wide_channels", (1, 32, 6, 6), w(48, 32, 3, 3), b(48), dict(pads=[1, 1, 1, 1])),
+        # Reorders in and out of the blocked layout: channels that fill neither
+        # blocks of 16 nor of 8, pixel counts off the transpose's B, 2 images.
+        ("reorder_odd_batch2", (2, 20, 13, 11), w(20, 20, 1, 1), b(20), {}),
     ]
     for name, x, weight, bias, attrs in specs:
         args = [In(x), weight] + ([bias] if bias is not None else [])
