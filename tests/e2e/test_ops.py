@@ -263,7 +263,7 @@ def conv_cases():
     for name, x, weight, bias, attrs in winograd:
         args = [In(x), weight] + ([bias] if bias is not None else [])
         yield single(f"conv/{name}", "Conv", args, attrs)
-    # A blocked (NCHW16c) region: stem conv, relu, pool, Winograd conv with a
+    # A blocked (NCHWc) region: stem conv, relu, pool, Winograd conv with a
     # residual, depthwise conv, channel concat of a 24- and a 40-channel
     # branch, global pool, and a plain consumer.
     stem, body = w(24, 3, 3, 3), w(24, 24, 3, 3)
