@@ -46,10 +46,6 @@ struct Shape {
   int64_t slotFloats() const { return vFloats() + 36 * P * J * B; }
 };
 
-// Accumulators of the product's register tile: 24 zmm (16-lane blocks) or
-// 12 ymm (8-lane blocks).
-template <int B> constexpr int kMaxProductAccumulators = B == 16 ? 24 : 12;
-
 // r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
 template <typename V> CUVIL_INLINE void inputTransform6(const V d[6], V r[6]) {
   r[0] = 4.0f * d[0] - 5.0f * d[2] + d[4];
@@ -168,7 +164,7 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
                              float *m, int64_t ocb) {
 #define CUVIL_TILES_CASE(n)                                                                        \
   case n:                                                                                          \
-    if constexpr (n * J <= kMaxProductAccumulators<B>)                                             \
+    if constexpr (n * J <= CUVIL_WINOGRAD_MAX_ACCUMULATORS(B))                                     \
       multiplyAll<B, n, J>(s, v, u, m, ocb);                                                       \
     return;
   switch (tiles) {

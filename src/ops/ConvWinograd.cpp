@@ -63,9 +63,8 @@ Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
              node.getInt("tile_block", 8),
              node.getInt("tile_j", 3),
              x[4]};
-  int64_t maxAccumulators = g.K == 16 ? 24 : 12;
   if (g.OH <= 0 || g.OW <= 0 || g.P < 1 || g.P > 8 || g.J < 1 || g.J > 4 ||
-      g.P * g.J > maxAccumulators)
+      g.P * g.J > CUVIL_WINOGRAD_MAX_ACCUMULATORS(g.K))
     return Status::error("invalid Winograd geometry");
   g.tilesH = (g.OH + 3) / 4;
   g.tilesW = (g.OW + 3) / 4;

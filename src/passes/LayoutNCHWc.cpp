@@ -17,6 +17,7 @@
 #include "PassUtils.h"
 
 #include "cuvil/ir/WindowGeometry.h"
+#include "cuvil/kernels/KernelParams.h"
 #include "cuvil/passes/Passes.h"
 
 #include <algorithm>
@@ -298,13 +299,12 @@ private:
     Value *w = node.input(1);
     int64_t M = w->type().shape[0], OCB = blocksOf(M, block_);
     int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
-    // P tiles x J output blocks of accumulators, J dividing OCB: at most 24
-    // zmm, or 12 ymm with 3 weight vectors for 8-lane blocks.
-    int64_t maxJ = block_ == 16 ? 4 : 3, maxAccumulators = block_ == 16 ? 24 : 12;
-    int64_t J = maxJ;
+    // P tiles x J output blocks of accumulators, J dividing OCB; 8-lane
+    // blocks leave room for 3 weight vectors next to their 12 accumulators.
+    int64_t J = block_ == 16 ? 4 : 3;
     while (OCB % J != 0)
       --J;
-    int64_t P = std::min<int64_t>({8, maxAccumulators / J, tiles});
+    int64_t P = std::min<int64_t>({8, CUVIL_WINOGRAD_MAX_ACCUMULATORS(block_) / J, tiles});
     std::vector<Value *> inputs = convInputs(
         node, graph_.addConstant(w->name() + ".winograd", winogradWeights(w->constant(), block_)),
         false);

@@ -67,4 +67,10 @@ enum cuvil_reduce_op {
  * dimensions that are contiguous in every operand. */
 #define CUVIL_MAX_RANK 6
 
+/* Most accumulators of the Winograd product's register tile (tile_block x
+ * tile_j): 24 zmm for 16-lane blocks, 12 ymm for 8-lane ones. The kernel
+ * instantiates tiles up to it, the op checks it, the layout pass picks
+ * within it. */
+#define CUVIL_WINOGRAD_MAX_ACCUMULATORS(block) ((block) == 16 ? 24 : 12)
+
 #endif /* CUVIL_KERNELS_KERNELPARAMS_H */
