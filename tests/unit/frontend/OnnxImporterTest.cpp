@@ -55,6 +55,21 @@ protected:
   }
   void addOutput(const std::string &name) { model_.mutable_graph()->add_output()->set_name(name); }
 
+  // y = x + w, w a float[4] initializer stored in the external file `location`.
+  void addExternalWeightsGraph(const std::string &location) {
+    addInput("x", {int64_t(4)});
+    auto *init = model_.mutable_graph()->add_initializer();
+    init->set_name("w");
+    init->set_data_type(onnx::TensorProto::FLOAT);
+    init->add_dims(4);
+    init->set_data_location(onnx::TensorProto::EXTERNAL);
+    auto *entry = init->add_external_data();
+    entry->set_key("location");
+    entry->set_value(location);
+    addNode("Add", {"x", "w"}, {"y"});
+    addOutput("y");
+  }
+
   Expected<std::unique_ptr<Graph>> import(ImportOptions options = {}) {
     std::string path = (dir_ / "model" / "m.onnx").string();
     std::ofstream out(path, std::ios::binary);
@@ -68,20 +83,10 @@ protected:
 };
 
 TEST_F(OnnxImporterTest, ReadsExternalDataInsideTheModelDirectory) {
-  addInput("x", {int64_t(4)});
   std::vector<float> values = {1, 2, 3, 4};
   std::ofstream(dir_ / "model" / "weights.bin", std::ios::binary)
       .write(reinterpret_cast<const char *>(values.data()), 16);
-  auto *init = model_.mutable_graph()->add_initializer();
-  init->set_name("w");
-  init->set_data_type(onnx::TensorProto::FLOAT);
-  init->add_dims(4);
-  init->set_data_location(onnx::TensorProto::EXTERNAL);
-  auto *location = init->add_external_data();
-  location->set_key("location");
-  location->set_value("weights.bin");
-  addNode("Add", {"x", "w"}, {"y"});
-  addOutput("y");
+  addExternalWeightsGraph("weights.bin");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_TRUE(graph.ok()) << graph.status().message();
   const Tensor &w = (*graph)->findValue("w")->constant();
@@ -89,18 +94,8 @@ TEST_F(OnnxImporterTest, ReadsExternalDataInsideTheModelDirectory) {
 }
 
 TEST_F(OnnxImporterTest, RefusesExternalDataOutsideTheModelDirectory) {
-  addInput("x", {int64_t(4)});
   std::ofstream(dir_ / "secret.bin", std::ios::binary).write("0123456789abcdef", 16);
-  auto *init = model_.mutable_graph()->add_initializer();
-  init->set_name("w");
-  init->set_data_type(onnx::TensorProto::FLOAT);
-  init->add_dims(4);
-  init->set_data_location(onnx::TensorProto::EXTERNAL);
-  auto *location = init->add_external_data();
-  location->set_key("location");
-  location->set_value("../secret.bin");
-  addNode("Add", {"x", "w"}, {"y"});
-  addOutput("y");
+  addExternalWeightsGraph("../secret.bin");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_FALSE(graph.ok());
   EXPECT_NE(graph.status().message().find("outside the model's directory"), std::string::npos)
