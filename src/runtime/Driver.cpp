@@ -2,6 +2,7 @@
 
 #include "BenchStats.h"
 #include "CommandLine.h"
+#include "FloatEnvironment.h"
 #include "Inputs.h"
 #include "Isa.h"
 #include "Outputs.h"
@@ -52,6 +53,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
     outputPtrs.push_back(tensor.data());
   unsigned threads = options.threads.value_or(availableCpus());
   setNumThreads(threads);
+  flushSubnormalsToZero(); // the pool's workers do the same
 
   if (!options.benchRuns) {
     runModel(inputPtrs.data(), outputPtrs.data());

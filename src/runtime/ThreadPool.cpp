@@ -1,5 +1,6 @@
 #include "ThreadPool.h"
 
+#include "FloatEnvironment.h"
 #include "Profiler.h"
 
 #include <chrono>
@@ -129,6 +130,7 @@ void ThreadPool::runChunk(unsigned index) {
 
 void ThreadPool::workerLoop(unsigned index) {
   insideParallelFor = true;
+  flushSubnormalsToZero();
   uint32_t seen = 0;
   for (;;) {
     auto published = [&] { return dispatch_.generation.load(std::memory_order_acquire) != seen; };
