@@ -54,10 +54,8 @@ enum GemmParam {
 
 constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
 // K runs in chunks of this many rows, which accumulate into C: a chunk of the
-// panel (32 KiB) stays in L1 while every row tile of the chunk streams
-// through it. Sweeping the whole panel (K x 64, 192 KiB for K = 768) per row
-// tile instead feeds the FMAs from L2, which held BERT's GEMMs to 64% of an
-// AVX-512 core's peak.
+// panel (32 KiB) fits L1 beside the row tiles streaming through it, and is
+// the unit the prefetch below fetches ahead.
 constexpr int64_t kChunkK = 128;
 constexpr int64_t kChunkBytes = kChunkK * kPanel * sizeof(float);
 
