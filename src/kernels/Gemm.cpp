@@ -7,12 +7,15 @@
 // has N values.
 //
 // A task is one (batch, 64-column panel). Register tile: MR rows x NV
-// vectors of 16 columns, accumulating over all of K:
-//   for m0 in steps of MR:
-//     acc[MR][NV] = 0
-//     for k: b[v] = Bp[k][16v..]; for r: acc[r][v] += A[m0+r][k] * b[v]
-//     C[m0+r][n0+16v..] = act(scale * acc + bias + residual)
-// The panel (K x 64 floats) stays in L1/L2 while every row tile streams
+// vectors of 16 columns, over K in chunks of kChunkK rows:
+//   for k0 in chunks of K:
+//     prefetch the next chunk of Bp, a slice per row tile
+//     for m0 in steps of MR:
+//       acc[MR][NV] = 0
+//       for k in chunk: b[v] = Bp[k][16v..]; for r: acc[r][v] += A[m0+r][k] * b[v]
+//       C[m0+r][n0+16v..] = first chunk ? scale * acc + bias + residual
+//                                       : C + scale * acc   (act after the last)
+// The chunk (128 x 64 floats) stays in L1 while every row tile streams
 // through it. MR x NV = 6 x 4 keeps 24 accumulators, 4 B vectors and a
 // broadcast in the 32 zmm registers; AVX2, where a 16-lane vector takes two
 // ymm registers, uses narrower tiles (MR x NV from the lowering).
