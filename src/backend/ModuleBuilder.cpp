@@ -63,9 +63,10 @@ uint64_t ModuleBuilder::weightsOffset(const Value *constant) {
   return it->second;
 }
 
-bool ModuleBuilder::sameStorage(const Value *a, const Value *b) const {
-  return !a->isConstant() && !b->isConstant() && a->storage().space != StorageSpace::None &&
-         a->storage() == b->storage();
+bool ModuleBuilder::storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const {
+  const Storage &p = part->storage(), &w = whole->storage();
+  return !part->isConstant() && !whole->isConstant() && p.space != StorageSpace::None &&
+         p.space == w.space && p.index == w.index && p.offset == w.offset + byteOffset;
 }
 
 llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const KernelArg &arg) {

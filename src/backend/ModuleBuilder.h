@@ -44,7 +44,7 @@ public:
 
   // LoweringContext
   void callKernel(std::string_view kernel, std::vector<KernelArg> args, int64_t numTasks) override;
-  bool sameStorage(const Value *a, const Value *b) const override;
+  bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const override;
   int vectorLanes() const override { return variant_->vectorBits / 32; }
 
   // Functions of one ISA variant carry its name in this attribute until

@@ -1,5 +1,6 @@
 // Concat: joins the inputs along `axis`. Each input is a strided copy into
-// its slab of the output.
+// its slab of the output, unless plan-memory placed it there in the first
+// place.
 #include "OpSupport.h"
 
 namespace cuvil::ops {
@@ -54,7 +55,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Status status;
   forEachSlab(node, [&](size_t i, int64_t offset) {
     const Shape &shape = node.input(i)->type().shape;
-    if (status.ok())
+    // The memory planner may have placed the input in its slab already.
+    if (status.ok() && !ctx.storedAt(node.input(i), result, uint64_t(offset * elementSize)))
       status = emitStridedCopy(ctx, node.input(i), 0, contiguousStrides(shape), result,
                                offset * elementSize, outStrides, shape);
   });

@@ -82,7 +82,7 @@ Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOf
 
 Status lowerViewOrCopy(const Node &node, LoweringContext &ctx) {
   const Value *src = node.input(0), *dst = node.output(0);
-  if (ctx.sameStorage(src, dst))
+  if (ctx.storedAt(src, dst, 0))
     return Status::success();
   // Views keep the bytes in order: copy them as one flat run.
   Shape flat = {dst->type().numElements()};

@@ -3,8 +3,13 @@
 //
 // 1. Group values that share bytes: a view op's result (Reshape, ...) joins
 //    its input's group unless that would bind two different graph
-//    inputs/outputs to one buffer. Groups holding a graph input or output
-//    live in the caller's buffer; the rest go to the arena.
+//    inputs/outputs to one buffer. A Concat whose inputs are contiguous slabs
+//    of its result (every dimension before the axis is 1, as for a batch-1
+//    channel concat, blocked or not) has its inputs planned in place: each
+//    joins the result's group at its slab's offset, so that the producers
+//    write the result and the Concat copies nothing (as Glow and TFLite do).
+//    Groups holding a graph input or output live in the caller's buffer; the
+//    rest go to the arena.
 // 2. Each arena group is live from its first definition to its last use
 //    (node indices, inclusive: a node's results never overlap its inputs).
 // 3. Greedy placement (as Glow's and TFLite's planners): groups in order of
@@ -19,6 +24,7 @@
 #include <functional>
 #include <map>
 #include <numeric>
+#include <set>
 
 namespace cuvil {
 namespace {
@@ -27,11 +33,22 @@ constexpr uint64_t kAlign = 64;
 
 uint64_t alignUp(uint64_t value) { return (value + kAlign - 1) / kAlign * kAlign; }
 
+struct Member {
+  Value *value;
+  uint64_t offset; // bytes from the group's start
+};
+
 struct Group {
   Storage binding; // Input/Output when bound to the caller's buffer
   uint64_t bytes = 0;
   size_t first = SIZE_MAX, last = 0;
-  std::vector<Value *> members;
+  std::vector<Member> members;
+};
+
+// Where a value lives inside a Concat's result planned in place.
+struct Slab {
+  Value *concat;   // the Concat's result
+  uint64_t offset; // bytes into it
 };
 
 class Planner {
@@ -39,14 +56,18 @@ public:
   explicit Planner(Graph &graph) : graph_(graph) {}
 
   MemoryPlanStats run() {
+    findConcatSlabs();
     formGroups();
     computeLifetimes();
     placeArenaGroups();
     MemoryPlanStats stats;
     for (const Group &group : groups_) {
-      for (Value *member : group.members)
-        member->setStorage(group.binding.space == StorageSpace::None ? arenaStorage(group)
-                                                                     : group.binding);
+      for (const Member &member : group.members) {
+        Storage storage =
+            group.binding.space == StorageSpace::None ? arenaStorage(group) : group.binding;
+        storage.offset += member.offset;
+        member.value->setStorage(storage);
+      }
       if (group.binding.space == StorageSpace::None) {
         stats.intermediateBytes += group.bytes;
         stats.arenaBytes =
@@ -77,6 +98,42 @@ private:
     groups_[group].binding = {StorageSpace::Output, index, 0};
   }
 
+  // A Concat input can be a slab of the result when it is an intermediate
+  // value of its own (not a constant, graph input or output, view, or Concat
+  // planned in place) that no other Concat claims and that appears once; the
+  // result must be such a value too, with contiguous slabs.
+  void findConcatSlabs() {
+    std::set<const Value *> graphOutputs(graph_.outputs().begin(), graph_.outputs().end());
+    std::set<const Value *> inPlace; // Concat results whose inputs are slabs (not nested)
+    auto ownsBytes = [&](const Value *v) {
+      const Node *producer = v->producer();
+      const OpSchema *schema = producer ? OpRegistry::instance().find(producer->op()) : nullptr;
+      return producer && schema && !schema->isView && !v->isConstant() && !v->isGraphInput() &&
+             !graphOutputs.count(v) && !slabs_.count(v) && !inPlace.count(v);
+    };
+    for (const auto &node : graph_.nodes()) {
+      if (node->op() != "Concat")
+        continue;
+      Value *result = node->output(0);
+      const Shape &shape = result->type().shape;
+      int64_t axis = node->getInt("axis", 0);
+      axis = axis < 0 ? axis + int64_t(shape.size()) : axis;
+      bool contiguous =
+          std::all_of(shape.begin(), shape.begin() + axis, [](int64_t d) { return d == 1; });
+      std::set<const Value *> inputs(node->inputs().begin(), node->inputs().end());
+      bool eligible = contiguous && ownsBytes(result) && inputs.size() == node->numInputs() &&
+                      std::all_of(node->inputs().begin(), node->inputs().end(), ownsBytes);
+      if (!eligible)
+        continue;
+      inPlace.insert(result);
+      uint64_t offset = 0;
+      for (Value *input : node->inputs()) {
+        slabs_[input] = {result, offset};
+        offset += input->type().byteSize();
+      }
+    }
+  }
+
   void formGroups() {
     for (Value *input : graph_.inputs())
       join(input, newGroup(input));
@@ -87,27 +144,42 @@ private:
       const OpSchema *schema = OpRegistry::instance().find(node->op());
       for (size_t r = 0; r < node->numOutputs(); ++r) {
         Value *result = node->output(r);
+        if (groupOf_.count(result))
+          continue; // a Concat's result, grouped with its first slab
+        if (auto slab = slabs_.find(result); slab != slabs_.end()) {
+          Value *concat = slab->second.concat;
+          if (!groupOf_.count(concat))
+            join(concat, newGroup(concat));
+          join(result, groupOf_.at(concat), slab->second.offset);
+          continue;
+        }
         auto output = outputIndex.find(result);
         Value *source = r == 0 && schema && schema->isView ? node->input(0) : nullptr;
         size_t group = SIZE_MAX;
         if (source && !source->isConstant()) {
           size_t candidate = groupOf_.at(source);
           bool bound = groups_[candidate].binding.space != StorageSpace::None;
-          if (output == outputIndex.end() || !bound)
+          // A graph output binds its whole group to the caller's buffer:
+          // not when the view is only a slab of the group.
+          bool slab =
+              offsetOf_.at(source) != 0 || source->type().byteSize() != groups_[candidate].bytes;
+          if (output == outputIndex.end() || (!bound && !slab))
             group = candidate;
         }
         if (group == SIZE_MAX)
           group = newGroup(result);
         if (output != outputIndex.end())
           bindOutput(group, output->second);
-        join(result, group);
+        bool viewOfSource = source && !source->isConstant() && group == groupOf_.at(source);
+        join(result, group, viewOfSource ? offsetOf_.at(source) : 0);
       }
     }
   }
 
-  void join(Value *value, size_t group) {
+  void join(Value *value, size_t group, uint64_t offset = 0) {
     groupOf_[value] = group;
-    groups_[group].members.push_back(value);
+    offsetOf_[value] = offset;
+    groups_[group].members.push_back({value, offset});
   }
 
   void computeLifetimes() {
@@ -209,6 +281,8 @@ private:
   std::vector<Group> groups_;
   std::vector<uint64_t> offsets_;
   std::map<const Value *, size_t> groupOf_;
+  std::map<const Value *, uint64_t> offsetOf_;
+  std::map<const Value *, Slab> slabs_;
 };
 
 } // namespace

@@ -284,6 +284,19 @@ def conv_cases():
     yield graph("conv/silu_epilogue", silu, {"x": In((1, 8, 9, 9))}, ["y"], dict(w=w(20, 8, 3, 3)))
     yield graph("conv/nchwc_region", nodes, {"x": In((1, 3, 40, 36))}, ["y", "c1"],
                 dict(stem=stem, body=body, bb=b(24), dw=w(24, 1, 3, 3), wide=w(40, 24, 1, 1)))
+    # Fire-module concat (SqueezeNet): both branches are planned in place as
+    # slabs of the concat, one of them also read by another consumer.
+    fire = [node("Conv", ["x", "sq"], ["s"]),
+            node("Relu", ["s"], ["rs"]),
+            node("Conv", ["rs", "e1"], ["c1"]),
+            node("Relu", ["c1"], ["r1"]),
+            node("Conv", ["rs", "e3"], ["c3"], pads=[1, 1, 1, 1]),
+            node("Relu", ["c3"], ["r3"]),
+            node("Concat", ["r1", "r3"], ["cat"], axis=1),
+            node("Conv", ["cat", "out"], ["y"]),
+            node("GlobalAveragePool", ["r3"], ["g"])]
+    yield graph("conv/fire_concat_in_place", fire, {"x": In((1, 16, 13, 13))}, ["y", "g"],
+                dict(sq=w(16, 16, 1, 1), e1=w(32, 16, 1, 1), e3=w(48, 16, 3, 3), out=w(8, 80, 1, 1)))
 
 
 def elementwise_chain_cases():
@@ -584,6 +597,12 @@ def gather_concat_cases():
     yield single("concat/with_constant", "Concat", [In((2, 3)), rng.standard_normal((2, 2))], dict(axis=1))
     yield single("concat/int64", "Concat", [In((2, 3), I64), In((1, 3), I64)], dict(axis=0))
     yield graph("concat/same_input_twice", [node("Concat", ["x", "x"], ["y"], axis=-1)], {"x": In((2, 3))}, ["y"])
+    # Batch-1 concat of intermediates: planned in place, a slab also read by a view.
+    yield graph("concat/in_place_slabs",
+                [node("Relu", ["x"], ["a"]), node("Neg", ["x"], ["b"]),
+                 node("Concat", ["a", "b"], ["c"], axis=1), node("Tanh", ["c"], ["y"]),
+                 node("Flatten", ["b"], ["fb"]), node("Sigmoid", ["fb"], ["z"])],
+                {"x": In((1, 3, 5))}, ["y", "z"])
 
 
 def shape_manipulation_cases():

@@ -79,9 +79,10 @@ public:
   // float and each array as `const int64_t *` / `const float *`.
   virtual void callKernel(std::string_view kernel, std::vector<KernelArg> args,
                           int64_t numTasks) = 0;
-  // True when two values were given the same bytes by the memory planner (a
-  // view op whose result aliases its input then needs no code).
-  virtual bool sameStorage(const Value *a, const Value *b) const = 0;
+  // True when the memory planner placed `part` at `byteOffset` bytes into
+  // `whole` (a view op whose result aliases its input, or a Concat input
+  // planned in its slab, then needs no code).
+  virtual bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const = 0;
   // Vector width in f32 lanes the target prefers (16 for AVX-512).
   virtual int vectorLanes() const = 0;
 };

@@ -12,18 +12,26 @@
 namespace cuvil {
 namespace {
 
-// A random DAG of elementwise ops (1-2 inputs among earlier values) with
-// random sizes via Reshape-free broadcasting, and some views.
+// A random DAG of elementwise ops (1-2 inputs among recent values of one
+// shape), some views, and Concats of two half-size values into a full-size
+// one (planned in place when their inputs are intermediates).
 std::unique_ptr<Graph> randomGraph(std::mt19937 &rng, int nodes) {
   auto graph = std::make_unique<Graph>("random");
-  std::vector<Value *> values = {graph->addInput("x", TensorType{DType::F32, {64, 64}})};
-  std::uniform_int_distribution<int> pickOp(0, 3);
+  std::vector<Value *> full = {graph->addInput("x", TensorType{DType::F32, {64, 64}})};
+  std::vector<Value *> half = {graph->addInput("h", TensorType{DType::F32, {32, 64}})};
+  auto recent = [&](std::vector<Value *> &pool) {
+    std::uniform_int_distribution<size_t> pick(pool.size() > 6 ? pool.size() - 6 : 0,
+                                               pool.size() - 1);
+    return pool[pick(rng)];
+  };
+  std::uniform_int_distribution<int> pickOp(0, 4);
+  std::bernoulli_distribution pickHalf(0.5);
   for (int i = 0; i < nodes; ++i) {
-    std::uniform_int_distribution<size_t> pick(values.size() > 6 ? values.size() - 6 : 0,
-                                               values.size() - 1);
-    Value *a = values[pick(rng)], *b = values[pick(rng)];
+    int op = pickOp(rng);
+    std::vector<Value *> &pool = op == 4 ? half : (pickHalf(rng) ? half : full);
+    Value *a = recent(pool), *b = recent(pool);
     Node *node = nullptr;
-    switch (pickOp(rng)) {
+    switch (op) {
     case 0:
       node = graph->addNode("Add", {a, b}, {"add"});
       break;
@@ -33,16 +41,20 @@ std::unique_ptr<Graph> randomGraph(std::mt19937 &rng, int nodes) {
     case 2:
       node = graph->addNode("Identity", {a}, {"view"});
       break; // shares bytes
-    default:
+    case 3:
       node = graph->addNode("Mul", {a, a}, {"mul"});
+      break;
+    default:
+      node = graph->addNode("Concat", {a, b}, {"concat"});
+      node->setAttr("axis", int64_t(0));
       break;
     }
     InferContext context(*node);
     EXPECT_TRUE(OpRegistry::instance().find(node->op())->infer(context).ok());
-    values.push_back(node->output(0));
+    (op == 4 ? full : pool).push_back(node->output(0));
   }
-  graph->addOutput(values.back());
-  graph->addOutput(values[values.size() / 2]);
+  graph->addOutput(full.back());
+  graph->addOutput(half[half.size() / 2]);
   return graph;
 }
 
@@ -70,13 +82,37 @@ TEST(PlanMemory, LiveTensorsNeverOverlap) {
         life[result] = {index, index};
       ++index;
     }
-    // A view's source lives as long as the view (walk backwards for chains).
+    // A view's source lives as long as the view, and so does a slab of a
+    // Concat planned in place, whose bytes the Concat's result is from the
+    // slab's definition on (walk backwards for chains).
+    std::map<const Value *, const Value *> slabOf;
     for (auto it = graph->nodes().rbegin(); it != graph->nodes().rend(); ++it) {
       const Node &node = **it;
-      if (node.op() == "Identity" && life.count(node.input(0)) &&
-          node.output(0)->storage() == node.input(0)->storage())
-        life[node.input(0)].last = std::max(life[node.input(0)].last, life[node.output(0)].last);
+      const Value *result = node.output(0);
+      uint64_t offset = 0;
+      for (const Value *input : node.inputs()) {
+        Storage inside = result->storage();
+        inside.offset += offset;
+        offset += input->type().byteSize();
+        bool shared = node.op() == "Identity" || node.op() == "Concat";
+        if (!shared || !life.count(input) || input->storage() != inside)
+          continue;
+        life[input].last = std::max(life[input].last, life[result].last);
+        if (node.op() == "Concat") {
+          slabOf[input] = result;
+          life[result].first = std::min(life[result].first, life[input].first);
+        }
+      }
     }
+    for (const auto &node : graph->nodes())
+      if (node->op() == "Identity" && slabOf.count(node->input(0)) &&
+          node->output(0)->storage() == node->input(0)->storage())
+        slabOf[node->output(0)] = slabOf[node->input(0)];
+    // True when x is (a view of) a slab of y's bytes, y being a Concat's
+    // result or a view of it.
+    auto inside = [&](const Value *x, const Value *y) {
+      return slabOf.count(x) && slabOf.at(x)->storage() == y->storage();
+    };
 
     std::vector<std::pair<const Value *, Interval>> arena;
     for (const auto &[value, interval] : life)
@@ -89,8 +125,8 @@ TEST(PlanMemory, LiveTensorsNeverOverlap) {
       EXPECT_LE(aEnd, context.memory.arenaBytes);
       for (size_t j = i + 1; j < arena.size(); ++j) {
         const Value *b = arena[j].first;
-        if (a->storage() == b->storage())
-          continue; // a view and its source
+        if (a->storage() == b->storage() || inside(a, b) || inside(b, a))
+          continue; // a view and its source, a slab and its Concat
         bool liveTogether = arena[i].second.first <= arena[j].second.last &&
                             arena[j].second.first <= arena[i].second.last;
         uint64_t bBegin = b->storage().offset, bEnd = bBegin + b->type().byteSize();
