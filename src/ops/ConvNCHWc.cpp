@@ -150,26 +150,34 @@ Status lower(const Node &node, LoweringContext &ctx) {
   int64_t channels = node.getInt("input_channels", c->G * c->K);
   int64_t lastGroupChannels = c->plain ? 1 : channels - (c->G - 1) * c->K;
   ConvTile tile = chooseConvTile(c->OCB, OW, c->K, ctx.vectorLanes());
-  args.push_back(KernelArg::constantArray({c->N,
-                                           c->G,
-                                           IH,
-                                           IW,
-                                           c->OCB,
-                                           OH,
-                                           OW,
-                                           c->KH,
-                                           c->KW,
-                                           g.SH,
-                                           g.SW,
-                                           g.PT,
-                                           g.PL,
-                                           g.DH,
-                                           g.DW,
-                                           activation->code,
-                                           c->plain ? 1 : 0,
-                                           tile.pixels,
-                                           tile.blocks,
-                                           lastGroupChannels}));
+  // Steps over the input groups keep a step's weights in L1 (ConvTiling.h);
+  // a plain-input layer has a few channels of input, whose steps would only
+  // add trips of partial sums.
+  int64_t groupWeightBytes =
+      tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
+  args.push_back(
+      KernelArg::constantArray({c->N,
+                                c->G,
+                                IH,
+                                IW,
+                                c->OCB,
+                                OH,
+                                OW,
+                                c->KH,
+                                c->KW,
+                                g.SH,
+                                g.SW,
+                                g.PT,
+                                g.PL,
+                                g.DH,
+                                g.DW,
+                                activation->code,
+                                c->plain ? 1 : 0,
+                                tile.pixels,
+                                tile.blocks,
+                                lastGroupChannels,
+                                convGroupsPerStep(c->G, groupWeightBytes),
+                                convRowsPerRun(OW * tile.blocks * c->K * int64_t(sizeof(float)))}));
   args.push_back(KernelArg::constantF32(activation->alpha));
   args.push_back(KernelArg::constantF32(activation->beta));
   int64_t groups = (c->OCB + tile.blocks - 1) / tile.blocks;

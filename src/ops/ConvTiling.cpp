@@ -18,6 +18,11 @@ constexpr int64_t kMaxBlocks256 = 3;
 // registers made ResNet-50 1.6x slower on AVX2.)
 constexpr int64_t kMaxSplitRegisters = 12;
 constexpr int64_t kMaxPixels = 14;
+// Weights one convolution step keeps in L1 (48 KiB on Zen 4/5 and Intel
+// since Ice Lake, 32 KiB before) beside the input rows and output tiles.
+constexpr int64_t kStepWeightBytes = 24 * 1024;
+// Partial sums a run of rows keeps between steps (a quarter of a 1-2 MiB L2).
+constexpr int64_t kRunOutputBytes = 256 * 1024;
 
 int64_t registersPerVector(int64_t block, int vectorLanes) {
   return std::max<int64_t>(1, block / std::max(vectorLanes, 1));
@@ -62,6 +67,17 @@ ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, int 
     }
   }
   return best;
+}
+
+int64_t convGroupsPerStep(int64_t groups, int64_t groupWeightBytes) {
+  int64_t fit = std::clamp<int64_t>(kStepWeightBytes / std::max<int64_t>(groupWeightBytes, 1), 1,
+                                    std::max<int64_t>(groups, 1));
+  int64_t steps = (groups + fit - 1) / fit;
+  return (groups + steps - 1) / steps;
+}
+
+int64_t convRowsPerRun(int64_t rowBytes) {
+  return std::max<int64_t>(1, kRunOutputBytes / std::max<int64_t>(rowBytes, 1));
 }
 
 int64_t depthwiseTilePixels(int64_t block, int vectorLanes) {

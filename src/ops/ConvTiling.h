@@ -15,6 +15,15 @@ struct ConvTile {
 // the fewest estimated cycles. Tiles under 8 accumulators are latency-bound.
 ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, int vectorLanes);
 
+// Input groups per step of the direct convolution: as many as keep the
+// step's weights (`groupWeightBytes` each, for all the tile's output blocks)
+// within an L1 budget, at least one, balanced so that the steps are even.
+int64_t convGroupsPerStep(int64_t groups, int64_t groupWeightBytes);
+
+// Output rows the direct convolution takes through all its steps before
+// moving on: as many as keep their partial sums (`rowBytes` each) in L2.
+int64_t convRowsPerRun(int64_t rowBytes);
+
 // Pixels per register tile of the depthwise kernel: 8 when a block is one
 // register, 4 when it takes two.
 int64_t depthwiseTilePixels(int64_t block, int vectorLanes);
