@@ -5,15 +5,21 @@
 //   x, y, residual: [N, CB, H, W, B]; bias: [OCB * B]
 //   u: the weights transformed at compile time, U = G g G^T per (oc, ic):
 //      [36][OCB][ICB][B ic][B oc]
-// A task is a block of P output tiles of one image (tiles run row-major over
-// the 4x4 grid). It owns one scratch slot:
-//   V[36][ICB][P][B]   input tiles transformed, V = B^T d B
-//   M[36][P][J][B]     products for one group of J output blocks
-//   for icb, tile p:          V[.][icb][p] = B^T d(p) B          (6x6 patch, zero padded)
-//   for each group of J output blocks:
-//     for xi in 0..35:        M[xi][p][j] = sum_icb,c V[xi][icb][p][c] * U[xi][ocb+j][icb][c]
+// A task is a share of the output tiles of one image (tiles run row-major
+// over the 4x4 grid), done in runs of up to T tiles. It owns one scratch slot:
+//   V[36][ICB][T][B]   input tiles transformed, V = B^T d B
+//   M[36][T][J][B]     products for one group of J output blocks
+//   for each run of T tiles:
+//     for icb, tile p:        V[.][icb][p] = B^T d(p) B          (6x6 patch, zero padded)
+//     for each group of J output blocks:
+//       for xi in 0..35, for each block of P tiles p in the run:
+//                             M[xi][p][j] = sum_icb,c V[xi][icb][p][c] * U[xi][ocb+j][icb][c]
 //                             (P x J register tile, like a 1x1 convolution)
-//     for p, j:               y(tile p, block j) = act(A^T M A + bias + residual), valid pixels
+//       for p, j:             y(tile p, block j) = act(A^T M A + bias + residual), valid pixels
+// The slice U[xi][group] is loaded from memory once per run and reused from
+// L2 by the run's other P-tile blocks: the transformed weights are 4x the
+// direct kernel's, and on small images (few tiles) streaming them once per
+// P tiles cost more than the multiplications saved.
 // B^T, A^T: the standard interpolation points 0, +-1, +-2 (Lavin & Gray).
 #include "Vector.h"
 
@@ -37,14 +43,27 @@ enum Param {
   kAct,
   kTasksPerImage,
   kHalfVectors, // 1: transform 8-lane halves of 16-lane blocks (256-bit registers)
+  kRunTiles,    // T: tiles multiplied at once
+  kOcbParts,    // tasks per tile share, each with a share of the output blocks
+  kSharedInput, // 1: V of whole images, transformed beforehand by winograd_input
+  kImages,      // N
+  kInputTasks,  // winograd_input's tasks per image
 };
 
 struct Shape {
-  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, B;
+  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, B, T;
+  bool shared;
   int64_t tiles() const { return tilesH * tilesW; }
-  int64_t vFloats() const { return 36 * ICB * P * B; }
-  int64_t slotFloats() const { return vFloats() + 36 * P * J * B; }
+  int64_t VT() const { return shared ? tiles() : T; } // tile slots in a V
+  int64_t vFloats() const { return 36 * ICB * VT() * B; }
+  int64_t mFloats() const { return 36 * T * J * B; }
 };
+
+CUVIL_INLINE Shape shapeOf(const int64_t *prm, int B) {
+  return {prm[kICB],       prm[kIH],    prm[kIW], prm[kOCB],      prm[kOH],
+          prm[kOW],        prm[kPT],    prm[kPL], prm[kTilesH],   prm[kTilesW],
+          prm[kTileBlock], prm[kTileJ], B,        prm[kRunTiles], prm[kSharedInput] != 0};
+}
 
 // r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
 template <typename V> CUVIL_INLINE void inputTransform6(const V d[6], V r[6]) {
@@ -79,11 +98,11 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
                                      int64_t p) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
   const int64_t ih0 = (tile / s.tilesW) * 4 - s.PT, iw0 = (tile % s.tilesW) * 4 - s.PL;
-  const int64_t xiStride = s.ICB * s.P * B; // floats between positions xi and xi + 1
+  const int64_t xiStride = s.ICB * s.VT() * B; // floats between positions xi and xi + 1
   for (int64_t icb = 0; icb < s.ICB; ++icb) {
     for (int half = 0; half < B; half += kLanes) {
       const float *plane = x + icb * s.IH * s.IW * B + half;
-      float *vt = v + (icb * s.P + p) * B + half; // position xi at vt + xi * xiStride
+      float *vt = v + (icb * s.VT() + p) * B + half; // position xi at vt + xi * xiStride
 #pragma clang loop unroll(full)
       for (int col = 0; col < 6; ++col) {
         V d[6], r[6];
@@ -115,10 +134,11 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
   }
 }
 
-// M[xi][p][j] for P tiles and J blocks from ocb, one position xi.
+// M[xi][p0 + p][j] for P tiles from run slot p0 (V slot v0 + p0) and J
+// blocks from ocb, one position xi.
 template <int B, int P, int J>
 CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float *m, int64_t ocb,
-                           int64_t xi) {
+                           int64_t xi, int64_t v0, int64_t p0) {
   using V = Block<B>;
   V acc[P][J];
 #pragma clang loop unroll(full)
@@ -126,10 +146,10 @@ CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float
 #pragma clang loop unroll(full)
     for (int j = 0; j < J; ++j)
       acc[p][j] = 0.0f;
-  const float *vXi = v + xi * s.ICB * s.P * B;
+  const float *vXi = v + (xi * s.ICB * s.VT() + v0 + p0) * B;
   const float *uXi = u + (xi * s.OCB + ocb) * s.ICB * B * B;
   for (int64_t icb = 0; icb < s.ICB; ++icb) {
-    const float *vp = vXi + icb * s.P * B;
+    const float *vp = vXi + icb * s.VT() * B;
     const float *up = uXi + icb * B * B;
     for (int64_t c = 0; c < B; ++c) {
       V wv[J];
@@ -149,23 +169,16 @@ CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float
   for (int p = 0; p < P; ++p)
 #pragma clang loop unroll(full)
     for (int j = 0; j < J; ++j)
-      storeV(m + ((xi * s.P + p) * s.J + j) * B, acc[p][j]);
-}
-
-template <int B, int P, int J>
-CUVIL_INLINE void multiplyAll(const Shape &s, const float *v, const float *u, float *m,
-                              int64_t ocb) {
-  for (int64_t xi = 0; xi < 36; ++xi)
-    multiply<B, P, J>(s, v, u, m, ocb, xi);
+      storeV(m + ((xi * s.T + p0 + p) * s.J + j) * B, acc[p][j]);
 }
 
 template <int B, int J>
 CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, const float *u,
-                             float *m, int64_t ocb) {
+                             float *m, int64_t ocb, int64_t xi, int64_t v0, int64_t p0) {
 #define CUVIL_TILES_CASE(n)                                                                        \
   case n:                                                                                          \
     if constexpr (n * J <= CUVIL_WINOGRAD_MAX_ACCUMULATORS(B))                                     \
-      multiplyAll<B, n, J>(s, v, u, m, ocb);                                                       \
+      multiply<B, n, J>(s, v, u, m, ocb, xi, v0, p0);                                              \
     return;
   switch (tiles) {
     CUVIL_TILES_CASE(1)
@@ -190,7 +203,7 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
                                       float *y, int64_t tile, int64_t p, int64_t ocb, int64_t j,
                                       int64_t act, float alpha, float beta) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
-  const int64_t xiStride = s.P * s.J * B;
+  const int64_t xiStride = s.T * s.J * B; // M
   const int64_t oh0 = (tile / s.tilesW) * 4, ow0 = (tile % s.tilesW) * 4;
   const int64_t plane = (ocb + j) * s.OH * s.OW * B;
   for (int half = 0; half < B; half += kLanes) {
@@ -232,58 +245,94 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
   }
 }
 
-// Tasks: (n, run of consecutive P-tile blocks); the scratch has one slot per
-// task, so the task count per image is capped to keep the arena small.
+// All P-tile blocks of a run, one position xi at a time.
+template <int B, int J>
+CUVIL_INLINE void multiplyRun(int64_t tiles, const Shape &s, const float *v, const float *u,
+                              float *m, int64_t ocb, int64_t v0) {
+  for (int64_t xi = 0; xi < 36; ++xi)
+    for (int64_t p0 = 0; p0 < tiles; p0 += s.P)
+      multiplyOf<B, J>(tiles - p0 < s.P ? tiles - p0 : s.P, s, v, u, m, ocb, xi, v0, p0);
+}
+
+template <int B>
+CUVIL_INLINE void transformInput(const Shape &s, bool halves, const float *x, float *v,
+                                 int64_t tile, int64_t p) {
+  if (halves)
+    transformInputTile<B, v8>(s, x, v, tile, p);
+  else
+    transformInputTile<B, Block<B>>(s, x, v, tile, p);
+}
+
+// The shared V of whole images: tasks (n, share of the tiles). Layout
+// V[n][36][ICB][tiles][B], ahead of the multiply tasks' M slots in scratch.
+template <int B>
+CUVIL_INLINE void winogradInputTasks(const float *x, float *scratch, const int64_t *prm,
+                                     int64_t begin, int64_t end) {
+  const Shape s = shapeOf(prm, B);
+  const int64_t parts = prm[kInputTasks];
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / parts, part = task % parts;
+    const float *xn = x + n * s.ICB * s.IH * s.IW * B;
+    float *vn = scratch + n * s.vFloats();
+    for (int64_t tile = s.tiles() * part / parts; tile < s.tiles() * (part + 1) / parts; ++tile)
+      transformInput<B>(s, prm[kHalfVectors] != 0, xn, vn, tile, tile);
+  }
+}
+
+// Tasks: (n, share of the tiles, share of the output-block groups). Each
+// task has an M slot in scratch, and a V slot unless the input is shared.
 template <int B>
 CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bias, const float *res,
                                 float *y, float *scratch, const int64_t *prm, float alpha,
                                 float beta, int64_t begin, int64_t end) {
-  using V = Block<B>;
-  const Shape s{prm[kICB],       prm[kIH],    prm[kIW], prm[kOCB],    prm[kOH],
-                prm[kOW],        prm[kPT],    prm[kPL], prm[kTilesH], prm[kTilesW],
-                prm[kTileBlock], prm[kTileJ], B};
-  const int64_t blocks = (s.tiles() + s.P - 1) / s.P, tasksPerImage = prm[kTasksPerImage];
-  float *v = scratch + begin * s.slotFloats();
-  float *m = v + s.vFloats();
+  const Shape s = shapeOf(prm, B);
+  const int64_t tasksPerImage = prm[kTasksPerImage], ocbParts = prm[kOcbParts];
+  const int64_t tileParts = tasksPerImage / ocbParts, groups = (s.OCB + s.J - 1) / s.J;
+  const bool halves = prm[kHalfVectors] != 0;
+  // Per task: [V] M, after the shared Vs when there are some.
+  const int64_t slot = s.mFloats() + (s.shared ? 0 : s.vFloats());
+  float *own = scratch + (s.shared ? prm[kImages] * s.vFloats() : 0) + begin * slot;
+  float *m = own + (s.shared ? 0 : s.vFloats());
   for (int64_t task = begin; task < end; ++task) {
-    const int64_t n = task / tasksPerImage, part = task % tasksPerImage;
+    const int64_t n = task / tasksPerImage, part = task % tasksPerImage / ocbParts;
+    const int64_t ocbPart = task % ocbParts;
+    const int64_t ocbBegin = groups * ocbPart / ocbParts * s.J;
+    const int64_t ocbEnd = groups * (ocbPart + 1) / ocbParts * s.J;
     const float *xn = x + n * s.ICB * s.IH * s.IW * B;
     float *yn = y + n * s.OCB * s.OH * s.OW * B;
     const float *rn = res ? res + n * s.OCB * s.OH * s.OW * B : nullptr;
-    for (int64_t block = blocks * part / tasksPerImage; block < blocks * (part + 1) / tasksPerImage;
-         ++block) {
-      const int64_t tile0 = block * s.P;
-      const int64_t tiles = s.tiles() - tile0 < s.P ? s.tiles() - tile0 : s.P;
-      for (int64_t p = 0; p < tiles; ++p) {
-        if (prm[kHalfVectors])
-          transformInputTile<B, v8>(s, xn, v, tile0 + p, p);
-        else
-          transformInputTile<B, V>(s, xn, v, tile0 + p, p);
-      }
-      for (int64_t ocb = 0; ocb < s.OCB; ocb += s.J) {
+    float *v = s.shared ? scratch + n * s.vFloats() : own;
+    const int64_t last = s.tiles() * (part + 1) / tileParts;
+    for (int64_t tile0 = s.tiles() * part / tileParts; tile0 < last; tile0 += s.T) {
+      const int64_t tiles = last - tile0 < s.T ? last - tile0 : s.T;
+      const int64_t v0 = s.shared ? tile0 : 0; // the run's first V slot
+      if (!s.shared)
+        for (int64_t p = 0; p < tiles; ++p)
+          transformInput<B>(s, halves, xn, v, tile0 + p, p);
+      for (int64_t ocb = ocbBegin; ocb < ocbEnd && ocb < s.OCB; ocb += s.J) {
         const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
         switch (J) {
         case 4:
-          multiplyOf<B, 4>(tiles, s, v, u, m, ocb);
+          multiplyRun<B, 4>(tiles, s, v, u, m, ocb, v0);
           break;
         case 3:
-          multiplyOf<B, 3>(tiles, s, v, u, m, ocb);
+          multiplyRun<B, 3>(tiles, s, v, u, m, ocb, v0);
           break;
         case 2:
-          multiplyOf<B, 2>(tiles, s, v, u, m, ocb);
+          multiplyRun<B, 2>(tiles, s, v, u, m, ocb, v0);
           break;
         default:
-          multiplyOf<B, 1>(tiles, s, v, u, m, ocb);
+          multiplyRun<B, 1>(tiles, s, v, u, m, ocb, v0);
           break;
         }
         for (int64_t p = 0; p < tiles; ++p)
           for (int64_t j = 0; j < J; ++j) {
-            if (prm[kHalfVectors])
+            if (halves)
               transformOutputTile<B, v8>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
                                          beta);
             else
-              transformOutputTile<B, V>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
-                                        beta);
+              transformOutputTile<B, Block<B>>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct],
+                                               alpha, beta);
           }
       }
     }
@@ -292,6 +341,10 @@ CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bia
 
 } // namespace
 
+CUVIL_BLOCKED_KERNELS(winograd_input, winogradInputTasks,
+                      (const float *x, float *scratch, const int64_t *prm, int64_t begin,
+                       int64_t end),
+                      (x, scratch, prm, begin, end))
 CUVIL_BLOCKED_KERNELS(winograd, winogradTasks,
                       (const float *x, const float *u, const float *bias, const float *res,
                        float *y, float *scratch, const int64_t *prm, float alpha, float beta,

@@ -31,14 +31,41 @@ constexpr std::array<std::array<double, 6>, 4> kAt = {
 // Tasks per image, each with a scratch slot: enough to keep every core of a
 // typical machine busy, few enough to keep the slots small.
 constexpr int64_t kMaxTasksPerImage = 8;
+// A task multiplies its tiles in runs whose transformed input (V) or
+// products (M) stay in L2 (half of a 2 MiB one), so that each slice of the
+// transformed weights is loaded once per run.
+constexpr int64_t kMaxRunBytes = int64_t(1) << 20;
 
 struct Geometry {
   int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, K;
-  int64_t tasksPerImage() const {
-    return std::min(kMaxTasksPerImage, (tilesH * tilesW + P - 1) / P);
+  // Small images (few tiles) have more transformed weights than transformed
+  // input: the input is then transformed once per image into a shared V
+  // (winograd_input), and the tasks split the output blocks, each loading
+  // its weights once. Larger images split the tiles, each task transforming
+  // its own.
+  int64_t tiles() const { return tilesH * tilesW; }
+  bool sharedInput() const { return OCB * K > tiles(); } // 36 OCB ICB K K vs 36 ICB tiles K
+  int64_t ocbParts() const {
+    return sharedInput() ? std::min(kMaxTasksPerImage, (OCB + J - 1) / J) : 1;
   }
+  int64_t tileParts() const {
+    return sharedInput() ? 1 : std::min(kMaxTasksPerImage, (tiles() + P - 1) / P);
+  }
+  int64_t tasksPerImage() const { return tileParts() * ocbParts(); }
   int64_t tasks() const { return N * tasksPerImage(); }
-  int64_t slotFloats() const { return 36 * ICB * P * K + 36 * P * J * K; }
+  int64_t inputTasksPerImage() const { return std::min(kMaxTasksPerImage, tiles()); }
+  // T: tiles multiplied at once, a task's share where its V (or, with a
+  // shared input, its M) fits kMaxRunBytes.
+  int64_t runTiles() const {
+    int64_t share = (tiles() + tileParts() - 1) / tileParts();
+    int64_t perTile = 36 * (sharedInput() ? J : ICB) * K * int64_t(sizeof(float));
+    return std::min(share, std::max(P, kMaxRunBytes / perTile));
+  }
+  int64_t vFloats() const { return 36 * ICB * (sharedInput() ? tiles() : runTiles()) * K; }
+  int64_t mFloats() const { return 36 * runTiles() * J * K; }
+  int64_t scratchFloats() const {
+    return sharedInput() ? N * vFloats() + tasks() * mFloats() : tasks() * (vFloats() + mFloats());
+  }
 };
 
 Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
@@ -82,7 +109,7 @@ Status infer(InferContext &ctx) {
   if (ctx.hasInput(3) && ctx.inputType(3) != out)
     return ctx.error("the residual is {}, the result {}", ctx.inputType(3).str(), out.str());
   ctx.setOutput(0, out);
-  ctx.setOutput(1, TensorType{DType::F32, {g->tasks() * g->slotFloats()}});
+  ctx.setOutput(1, TensorType{DType::F32, {g->scratchFloats()}});
   return Status::success();
 }
 
@@ -164,14 +191,35 @@ Status lower(const Node &node, LoweringContext &ctx) {
     variant.P = std::min<int64_t>(g->P, 6);
     variant.J = 1;
   }
+  KernelArg params = KernelArg::constantArray({g->ICB,
+                                               g->IH,
+                                               g->IW,
+                                               g->OCB,
+                                               g->OH,
+                                               g->OW,
+                                               g->PT,
+                                               g->PL,
+                                               g->tilesH,
+                                               g->tilesW,
+                                               variant.P,
+                                               variant.J,
+                                               activation->code,
+                                               g->tasksPerImage(),
+                                               split ? 1 : 0,
+                                               g->runTiles(),
+                                               g->ocbParts(),
+                                               g->sharedInput() ? 1 : 0,
+                                               g->N,
+                                               g->inputTasksPerImage()});
+  if (g->sharedInput())
+    ctx.callKernel(blockedKernel("winograd_input", g->K),
+                   {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(1)), params},
+                   g->N * g->inputTasksPerImage());
   ctx.callKernel(
       blockedKernel("winograd", g->K),
       {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
        KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(node.input(3)),
-       KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
-       KernelArg::constantArray({g->ICB, g->IH, g->IW, g->OCB, g->OH, g->OW, g->PT, g->PL,
-                                 g->tilesH, g->tilesW, variant.P, variant.J, activation->code,
-                                 g->tasksPerImage(), split ? 1 : 0}),
+       KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)), params,
        KernelArg::constantF32(activation->alpha), KernelArg::constantF32(activation->beta)},
       g->tasks());
   return Status::success();

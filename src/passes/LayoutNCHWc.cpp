@@ -28,15 +28,14 @@ namespace cuvil {
 namespace {
 
 constexpr int64_t kWinogradMinTiles = 16;
-// Below this many tiles each transformed weight feeds few multiply-adds
-// (16 tiles: 8 flop per byte), so Winograd only pays while its weights stay
-// cached between inferences. Streamed from DRAM (~16 GB/s on one core) they
-// cap it below direct convolution on a full-rate AVX-512 core: ResNet-50's
-// five 14x14 convolutions (9 MiB each transformed) took 10.2 ms with
-// Winograd and 7.9 ms direct, while SqueezeNet's 13x13 ones (up to 2.4 MiB)
-// stay 7% faster with it.
-constexpr int64_t kWinogradFewTiles = 32;
-constexpr int64_t kWinogradFewTilesMaxWeightBytes = int64_t(4) << 20;
+// Winograd F(4x4, 3x3) trades multiply-adds (36 per 4x4 tile and channel
+// pair instead of 9 per pixel) for 4x the weight bytes, which an inference
+// streams once from memory. It is chosen when the flops saved exceed the
+// extra bytes times this many flops a core does in the time one byte
+// arrives from memory (~230 GFLOP/s over ~20 GB/s on a full-rate AVX-512
+// core). ResNet-50's 14x14 convolutions: 156 Mflop saved for 7 MB more
+// (1.29 -> 1.17 ms); its 7x7 ones would save as much for 28 MB more.
+constexpr int64_t kFlopsPerStreamedByte = 12;
 constexpr int64_t kNarrowRow = 14;
 int64_t blocksOf(int64_t channels, int64_t K) { return (channels + K - 1) / K; }
 
@@ -299,11 +298,12 @@ private:
   // 4x4 output tiles to amortise streaming its 4x larger weights.
   bool useWinograd(const WindowGeometry &g, const Shape &ws) const {
     int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
-    int64_t weightBytes = 36 * ws[0] * ws[1] * int64_t(sizeof(float));
+    int64_t channelPairs = ws[0] * ws[1];
+    int64_t flopsSaved = 2 * channelPairs * (9 * g.output[0] * g.output[1] - 36 * tiles);
+    int64_t extraBytes = (36 - 9) * channelPairs * int64_t(sizeof(float));
     return context_.winograd && ws[2] == 3 && ws[3] == 3 &&
            g.strides == std::vector<int64_t>{1, 1} && g.dilations == std::vector<int64_t>{1, 1} &&
-           tiles >= kWinogradMinTiles &&
-           (tiles >= kWinogradFewTiles || weightBytes <= kWinogradFewTilesMaxWeightBytes);
+           tiles >= kWinogradMinTiles && flopsSaved > kFlopsPerStreamedByte * extraBytes;
   }
 
   Status convertWinograd(Node &node, const WindowGeometry &g) {

@@ -259,6 +259,8 @@ def conv_cases():
         ("winograd_odd_sizes", (1, 24, 17, 19), w(40, 24, 3, 3), b(40), dict(pads=[1, 1, 1, 1])),
         ("winograd_nopad_batch2", (2, 16, 18, 22), w(20, 16, 3, 3), None, {}),
         ("winograd_asym_pads", (1, 8, 21, 16), w(64, 8, 3, 3), b(64), dict(pads=[0, 1, 2, 1])),
+        # 256 tiles split 8 ways, each share in two runs of at most 28 tiles.
+        ("winograd_tile_runs", (1, 256, 64, 64), w(256, 256, 3, 3), b(256), dict(pads=[1, 1, 1, 1])),
     ]
     for name, x, weight, bias, attrs in winograd:
         args = [In(x), weight] + ([bias] if bias is not None else [])
