@@ -6,11 +6,16 @@
 //   u: the weights transformed at compile time, U = G g G^T per (oc, ic):
 //      [36][OCB][ICB][B ic][B oc]
 // A task is a share of the output tiles of one image (tiles run row-major
-// over the 4x4 grid), done in runs of up to T tiles. It owns one scratch slot:
+// over the 4x4 grid) and of its output-block groups, done in runs of up to
+// T tiles. It owns a scratch slot:
 //   V[36][ICB][T][B]   input tiles transformed, V = B^T d B
 //   M[36][T][J][B]     products for one group of J output blocks
+// except that with a shared input (small images, whose transformed weights
+// outweigh it) winograd_input first transforms every image once into
+// V[n][36][ICB][tiles][B] at the start of scratch, and each task, taking all
+// tiles and a share of the groups, owns only its M.
 //   for each run of T tiles:
-//     for icb, tile p:        V[.][icb][p] = B^T d(p) B          (6x6 patch, zero padded)
+//     (unless shared) for icb, tile p: V[.][icb][p] = B^T d(p) B  (6x6 patch, zero padded)
 //     for each group of J output blocks:
 //       for xi in 0..35, for each block of P tiles p in the run:
 //                             M[xi][p][j] = sum_icb,c V[xi][icb][p][c] * U[xi][ocb+j][icb][c]
@@ -19,7 +24,7 @@
 // The slice U[xi][group] is loaded from memory once per run and reused from
 // L2 by the run's other P-tile blocks: the transformed weights are 4x the
 // direct kernel's, and on small images (few tiles) streaming them once per
-// P tiles cost more than the multiplications saved.
+// P tiles (or once per task) cost more than the multiplications saved.
 // B^T, A^T: the standard interpolation points 0, +-1, +-2 (Lavin & Gray).
 #include "Vector.h"
 
