@@ -33,16 +33,11 @@ constexpr uint64_t kAlign = 64;
 
 uint64_t alignUp(uint64_t value) { return (value + kAlign - 1) / kAlign * kAlign; }
 
-struct Member {
-  Value *value;
-  uint64_t offset; // bytes from the group's start
-};
-
 struct Group {
   Storage binding; // Input/Output when bound to the caller's buffer
   uint64_t bytes = 0;
   size_t first = SIZE_MAX, last = 0;
-  std::vector<Member> members;
+  std::vector<Value *> members; // each at offsetOf_ bytes from the group's start
 };
 
 // Where a value lives inside a Concat's result planned in place.
@@ -62,11 +57,11 @@ public:
     placeArenaGroups();
     MemoryPlanStats stats;
     for (const Group &group : groups_) {
-      for (const Member &member : group.members) {
+      for (Value *member : group.members) {
         Storage storage =
             group.binding.space == StorageSpace::None ? arenaStorage(group) : group.binding;
-        storage.offset += member.offset;
-        member.value->setStorage(storage);
+        storage.offset += offsetOf_.at(member);
+        member->setStorage(storage);
       }
       if (group.binding.space == StorageSpace::None) {
         stats.intermediateBytes += group.bytes;
@@ -179,7 +174,7 @@ private:
   void join(Value *value, size_t group, uint64_t offset = 0) {
     groupOf_[value] = group;
     offsetOf_[value] = offset;
-    groups_[group].members.push_back({value, offset});
+    groups_[group].members.push_back(value);
   }
 
   void computeLifetimes() {
