@@ -150,9 +150,6 @@ Status lower(const Node &node, LoweringContext &ctx) {
   int64_t channels = node.getInt("input_channels", c->G * c->K);
   int64_t lastGroupChannels = c->plain ? 1 : channels - (c->G - 1) * c->K;
   ConvTile tile = chooseConvTile(c->OCB, OW, c->K, ctx.vectorLanes());
-  // Steps over the input groups keep a step's weights in L1 (ConvTiling.h);
-  // a plain-input layer has a few channels of input, whose steps would only
-  // add trips of partial sums.
   int64_t groupWeightBytes =
       tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
   args.push_back(

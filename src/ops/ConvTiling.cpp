@@ -21,6 +21,9 @@ constexpr int64_t kMaxPixels = 14;
 // Weights one convolution step keeps in L1 (48 KiB on Zen 4/5 and Intel
 // since Ice Lake, 32 KiB before) beside the input rows and output tiles.
 constexpr int64_t kStepWeightBytes = 24 * 1024;
+// Weights that fit L1 whole take one step: more would only add trips of
+// partial sums (a 7x7 first layer over 3 channels: 1.27 -> 1.20 ms).
+constexpr int64_t kSingleStepWeightBytes = 48 * 1024;
 // Partial sums a run of rows keeps between steps (a quarter of a 1-2 MiB L2).
 constexpr int64_t kRunOutputBytes = 256 * 1024;
 
@@ -70,6 +73,8 @@ ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, int 
 }
 
 int64_t convGroupsPerStep(int64_t groups, int64_t groupWeightBytes) {
+  if (groups * groupWeightBytes <= kSingleStepWeightBytes)
+    return groups;
   int64_t fit = std::clamp<int64_t>(kStepWeightBytes / std::max<int64_t>(groupWeightBytes, 1), 1,
                                     std::max<int64_t>(groups, 1));
   int64_t steps = (groups + fit - 1) / fit;

@@ -15,9 +15,10 @@ struct ConvTile {
 // the fewest estimated cycles. Tiles under 8 accumulators are latency-bound.
 ConvTile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, int vectorLanes);
 
-// Input groups per step of the direct convolution: as many as keep the
-// step's weights (`groupWeightBytes` each, for all the tile's output blocks)
-// within an L1 budget, at least one, balanced so that the steps are even.
+// Input groups per step of the direct convolution: all of them when their
+// weights fit L1, else as many as keep the step's weights (`groupWeightBytes`
+// each, for all the tile's output blocks) within an L1 budget, at least one,
+// balanced so that the steps are even.
 int64_t convGroupsPerStep(int64_t groups, int64_t groupWeightBytes);
 
 // Output rows the direct convolution takes through all its steps before
