@@ -1,0 +1,102 @@
+// One output row of one channel block of the depthwise NCHWc convolution
+// (DepthwiseNCHWc.cpp, whose header comment gives the loop nest), shared with
+// kernels that keep the input or output rows in their own scratch
+// (InvertedResidualNCHWc.cpp).
+#pragma once
+
+#include "Vector.h"
+
+namespace cuvil::kernels::depthwise_nchwc {
+
+// The window: image extents (IH, IW bound the taps), output width, kernel,
+// strides, leading pads and dilations.
+struct Shape {
+  int64_t IH, IW, OW, KH, KW, SH, SW, PT, PL, DH, DW;
+};
+
+// P pixels from output column ow0 of output row oh, kw restricted to
+// [kwLo, kwHi). x holds image rows from xRow0 on (IW pixels each); yRow and
+// resRow point at the output row.
+template <int B, int P>
+CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t xRow0, const float *w,
+                       const float *bias, const float *resRow, float *yRow, int64_t oh, int64_t ow0,
+                       int64_t kwLo, int64_t kwHi, int64_t act, float alpha, float beta) {
+  using V = Block<B>;
+  V acc[P];
+  V b = bias ? loadV<V>(bias) : V(0.0f);
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p)
+    acc[p] = b;
+  const int64_t iw0 = ow0 * s.SW - s.PL;
+  for (int64_t kh = 0; kh < s.KH; ++kh) {
+    const int64_t ih = oh * s.SH - s.PT + kh * s.DH;
+    if (ih < 0 || ih >= s.IH)
+      continue;
+    for (int64_t kw = kwLo; kw < kwHi; ++kw) {
+      const V wv = loadV<V>(w + (kh * s.KW + kw) * B);
+      const float *xp = x + ((ih - xRow0) * s.IW + iw0 + kw * s.DW) * B;
+#pragma clang loop unroll(full)
+      for (int p = 0; p < P; ++p)
+        acc[p] += loadV<V>(xp + p * s.SW * B) * wv;
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p) {
+    const int64_t offset = (ow0 + p) * B;
+    V v = resRow ? acc[p] + loadV<V>(resRow + offset) : acc[p];
+    storeV(yRow + offset, applyUnary<V>(act, v, alpha, beta));
+  }
+}
+
+template <int B>
+CUVIL_INLINE void tileOf(int64_t P, const Shape &s, const float *x, int64_t xRow0, const float *w,
+                         const float *bias, const float *resRow, float *yRow, int64_t oh,
+                         int64_t ow0, int64_t act, float alpha, float beta) {
+#define CUVIL_DW_TILE_CASE(n)                                                                      \
+  case n:                                                                                          \
+    return tile<B, n>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
+  switch (P) {
+    CUVIL_DW_TILE_CASE(8)
+    CUVIL_DW_TILE_CASE(7)
+    CUVIL_DW_TILE_CASE(6)
+    CUVIL_DW_TILE_CASE(5)
+    CUVIL_DW_TILE_CASE(4)
+    CUVIL_DW_TILE_CASE(3)
+    CUVIL_DW_TILE_CASE(2)
+  default:
+    return tile<B, 1>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
+  }
+#undef CUVIL_DW_TILE_CASE
+}
+
+// Output row oh: border pixels (clipped kw range) one at a time, the
+// interior in tiles of tileP pixels.
+template <int B>
+CUVIL_INLINE void row(const Shape &s, int64_t tileP, const float *x, int64_t xRow0, const float *w,
+                      const float *bias, const float *resRow, float *yRow, int64_t oh, int64_t act,
+                      float alpha, float beta) {
+  int64_t owLo = s.PL <= 0 ? 0 : (s.PL + s.SW - 1) / s.SW;
+  const int64_t lastStart = s.IW - 1 + s.PL - (s.KW - 1) * s.DW;
+  int64_t owHi = lastStart < 0 ? 0 : lastStart / s.SW + 1;
+  owHi = owHi < s.OW ? owHi : s.OW;
+  owLo = owLo < owHi ? owLo : owHi;
+  auto border = [&](int64_t ow) __attribute__((always_inline)) {
+    const int64_t iw0 = ow * s.SW - s.PL;
+    int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + s.DW - 1) / s.DW;
+    int64_t kwHi = s.IW - iw0 <= 0 ? 0 : (s.IW - iw0 + s.DW - 1) / s.DW;
+    kwHi = kwHi < s.KW ? kwHi : s.KW;
+    tile<B, 1>(s, x, xRow0, w, bias, resRow, yRow, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act,
+               alpha, beta);
+  };
+  for (int64_t ow = 0; ow < owLo; ++ow)
+    border(ow);
+  int64_t ow = owLo;
+  for (; ow + tileP <= owHi; ow += tileP)
+    tileOf<B>(tileP, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+  if (ow < owHi)
+    tileOf<B>(owHi - ow, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+  for (ow = owHi; ow < s.OW; ++ow)
+    border(ow);
+}
+
+} // namespace cuvil::kernels::depthwise_nchwc
