@@ -40,6 +40,7 @@
   X(HardSigmoid)                                                                                   \
   X(HardSwish)                                                                                     \
   X(Identity)                                                                                      \
+  X(InvertedResidualNCHWc)                                                                         \
   X(LayerNormalization)                                                                            \
   X(LeakyRelu)                                                                                     \
   X(Less)                                                                                          \

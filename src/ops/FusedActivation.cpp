@@ -29,9 +29,9 @@ constexpr std::array<ActivationEntry, 11> kActivations = {{
 
 } // namespace
 
-Expected<FusedActivation> fusedActivation(const Node &node) {
-  std::string name = node.getString("activation", "");
-  std::vector<float> params = node.getFloats("activation_params");
+Expected<FusedActivation> fusedActivation(const Node &node, std::string_view prefix) {
+  std::string name = node.getString(fmt::format("{}activation", prefix), "");
+  std::vector<float> params = node.getFloats(fmt::format("{}activation_params", prefix));
   for (const ActivationEntry &entry : kActivations) {
     if (entry.name != name)
       continue;

@@ -12,7 +12,9 @@ struct FusedActivation {
   float alpha = 0, beta = 0;
 };
 
-Expected<FusedActivation> fusedActivation(const Node &node);
+// Reads `<prefix>activation` and `<prefix>activation_params` (ops fusing
+// several stages name each stage's activation by a prefix).
+Expected<FusedActivation> fusedActivation(const Node &node, std::string_view prefix = "");
 double applyActivation(const FusedActivation &activation, double x);
 // The host reference of any cuvil_unary_op (the kernels' applyUnary).
 double unaryReference(int64_t code, double x, double alpha, double beta);

@@ -13,7 +13,7 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 12> kPipeline = {{
+constexpr std::array<PassInfo, 13> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference},
     {"fold-batchnorm", "merge BatchNormalization into the preceding Conv", runFoldBatchNorm},
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
@@ -24,6 +24,8 @@ constexpr std::array<PassInfo, 12> kPipeline = {{
     {"pack-matmul", "pack constant MatMul weights into GEMM panels", runPackMatMul},
     {"fuse-elementwise", "run chains of elementwise ops in one pass", runFuseElementwise},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
+    {"fuse-inverted-residual", "run expand-depthwise-project conv chains in one pass",
+     runFuseInvertedResidual},
     {"materialize-outputs", "give every graph output a node writing it", runMaterializeOutputs},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
     {"plan-memory", "assign arena offsets by liveness", runPlanMemory},

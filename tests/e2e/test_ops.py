@@ -299,6 +299,33 @@ def conv_cases():
             node("GlobalAveragePool", ["r3"], ["g"])]
     yield graph("conv/fire_concat_in_place", fire, {"x": In((1, 16, 13, 13))}, ["y", "g"],
                 dict(sq=w(16, 16, 1, 1), e1=w(32, 16, 1, 1), e3=w(48, 16, 3, 3), out=w(8, 80, 1, 1)))
+    # MobileNetV2 inverted residual blocks (1x1 expansion + ReLU6, depthwise
+    # 3x3 + ReLU6, 1x1 projection [+ residual]) whose expanded tensors exceed
+    # L2 run as one band-by-band kernel: with and without expansion, stride
+    # 2, dilation 2, batch 2, partly padded channel blocks, and heights that
+    # split into uneven row parts and bands.
+    def inverted_residual(name, n, c, e, o, hw, stride=1, dilation=1, expand=True, residual=False):
+        nodes, src = [], "x"
+        if expand:
+            nodes += [node("Conv", ["x", "we", "be"], ["e"]), node("Clip", ["e", "lo", "hi"], ["er"])]
+            src = "er"
+        nodes += [node("Conv", [src, "wd", "bd"], ["d"], group=e, pads=[dilation] * 4,
+                       strides=[stride] * 2, dilations=[dilation] * 2),
+                  node("Clip", ["d", "lo", "hi"], ["dr"]),
+                  node("Conv", ["dr", "wp", "bp"], ["p"])]
+        if residual:
+            nodes.append(node("Add", ["p", "x"], ["y"]))
+        inits = dict(wd=w(e, 1, 3, 3), bd=b(e), wp=w(o, e, 1, 1), bp=b(o),
+                     lo=np.float32(0), hi=np.float32(6))
+        if expand:
+            inits.update(we=w(e, c, 1, 1), be=b(e))
+        return graph(f"conv/inverted_residual_{name}", nodes, {"x": In((n, c, *hw))},
+                     ["y" if residual else "p"], inits)
+
+    yield inverted_residual("expand_residual", 1, 24, 144, 24, (58, 50), residual=True)
+    yield inverted_residual("expand_stride2", 1, 16, 96, 24, (61, 57), stride=2)
+    yield inverted_residual("no_expand", 1, 40, 40, 20, (80, 90), expand=False)
+    yield inverted_residual("batch2_dilation2", 2, 20, 120, 20, (40, 44), dilation=2, residual=True)
 
 
 def elementwise_chain_cases():

@@ -5,7 +5,7 @@
 
 Compiles a model exercising every register-tiled kernel (direct blocked
 convolutions with and without padding, the plain-input stem, depthwise,
-Winograd, packed and run-time GEMMs) with `--emit asm` for the default target
+Winograd, the fused inverted residual block, packed and run-time GEMMs) with `--emit asm` for the default target
 (AVX-512 and its AVX2 fallback, 16-channel blocks) and for an AVX2-only CPU
 (8-channel blocks), and fails if tools/check_spills.py finds a vector spill or
 reload inside an innermost loop of any specialised kernel.
@@ -31,7 +31,8 @@ TARGETS = [("default", []), ("avx2-only", ["--cpu", "x86-64-v3"])]
 
 
 def kernel_model():
-    """Conv stem -> Winograd 3x3 -> 1x1 -> strided 3x3 (narrow rows) ->
+    """Conv stem -> Winograd 3x3 -> 1x1 -> inverted residual block (fused
+    expansion, depthwise and projection) -> strided 3x3 (narrow rows) ->
     depthwise -> global pool -> packed GEMM, plus a run-time batched MatMul."""
     rng = np.random.default_rng(5)
 
@@ -44,7 +45,13 @@ def kernel_model():
         helper.make_node("Conv", ["r0", "w3"], ["c1"], pads=[1, 1, 1, 1]),
         helper.make_node("Conv", ["c1", "w1"], ["c2"]),
         helper.make_node("Add", ["c2", "r0"], ["s2"]),
-        helper.make_node("Conv", ["s2", "w3s2"], ["c3"], pads=[1, 1, 1, 1], strides=[2, 2]),
+        helper.make_node("Conv", ["s2", "we"], ["e5"]),
+        helper.make_node("Relu", ["e5"], ["r5"]),
+        helper.make_node("Conv", ["r5", "wd5"], ["d5"], pads=[1, 1, 1, 1], group=384),
+        helper.make_node("Relu", ["d5"], ["rd5"]),
+        helper.make_node("Conv", ["rd5", "wp"], ["p5"]),
+        helper.make_node("Add", ["p5", "s2"], ["ir"]),
+        helper.make_node("Conv", ["ir", "w3s2"], ["c3"], pads=[1, 1, 1, 1], strides=[2, 2]),
         helper.make_node("Conv", ["c3", "dw"], ["c4"], pads=[1, 1, 1, 1], group=64),
         helper.make_node("GlobalAveragePool", ["c4"], ["g"]),
         helper.make_node("Flatten", ["g"], ["f"]),
@@ -59,7 +66,8 @@ def kernel_model():
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 100]),
          helper.make_tensor_value_info("scores", TensorProto.FLOAT, [4, 32, 40])],
         [weights("stem", 64, 3, 3, 3), weights("w3", 64, 64, 3, 3), weights("w1", 64, 64, 1, 1),
-         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 64, 100)])
+         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 64, 100),
+         weights("we", 384, 64, 1, 1), weights("wd5", 384, 1, 3, 3), weights("wp", 64, 384, 1, 1)])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 

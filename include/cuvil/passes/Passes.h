@@ -11,6 +11,7 @@ Status runCanonicalize(Graph &graph, PassContext &context);
 Status runConstantFolding(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
 Status runLayoutNCHWc(Graph &graph, PassContext &context);
+Status runFuseInvertedResidual(Graph &graph, PassContext &context);
 Status runPackMatMul(Graph &graph, PassContext &context);
 Status runFuseElementwise(Graph &graph, PassContext &context);
 Status runDeadCodeElimination(Graph &graph, PassContext &context);

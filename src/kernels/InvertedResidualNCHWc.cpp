@@ -1,0 +1,162 @@
+// MobileNetV2's inverted residual block in NCHWc (B = 16 or 8), in one pass
+// over bands of output rows so that the wide intermediate tensors stay in L2:
+//   e = act_e(conv1x1(x, we) + be)               (optional expansion)
+//   d = act_d(depthwise(e, wd) + bd)             (KH x KW, strides, pads)
+//   y = act_p(conv1x1(d, wp) + bp + residual)    (projection)
+// Layouts: x [N, ICB, IH, IW, B]; we [ECB, ICB, 1, 1, B, B]; wd [ECB, KH, KW,
+// B]; wp [OCB, ECB, 1, 1, B, B]; y, residual [N, OCB, OH, OW, B].
+// A task is one part of an image's output rows, done band by band in its own
+// scratch slot, E [ECB, eRows, IW, B] then D [ECB, bandRows, OW, B]:
+//   for each band [o0, o1) of the part's rows:
+//     [e0, e1) = input rows the band's windows touch (inside the image)
+//     E[:, 0 : e1-e0] = expansion of x rows [e0, e1)   (skipped without one:
+//                                                       the depthwise reads x)
+//     D[:, 0 : o1-o0] = depthwise rows [o0, o1) from E
+//     y rows [o0, o1) = projection of D
+// A band's first input rows are the previous band's last (the windows
+// overlap): they move to the top of E rather than being expanded again. Parts
+// expand their shared rows each, so the lowering keeps parts tall.
+#include "ConvNCHWcTile.h"
+#include "DepthwiseNCHWcRow.h"
+
+using namespace cuvil::kernels;
+
+namespace {
+
+namespace conv = cuvil::kernels::conv_nchwc;
+namespace dw = cuvil::kernels::depthwise_nchwc;
+
+enum Param {
+  kICB,
+  kIH,
+  kIW,
+  kECB,
+  kOCB,
+  kOH,
+  kOW,
+  kKH,
+  kKW,
+  kSH,
+  kSW,
+  kPT,
+  kPL,
+  kDH,
+  kDW,
+  kExpand,               // 1 when the block has an expansion
+  kInputLastChannels,    // real channels in x's last block
+  kExpandedLastChannels, // real channels in e's last block
+  kExpandTileP,          // expansion register tile: pixels x blocks
+  kExpandTileJ,
+  kDepthwiseTileP, // depthwise tile pixels
+  kProjectTileP,   // projection register tile: pixels x blocks
+  kProjectTileJ,
+  kParts,        // tasks per image
+  kBandRows,     // output rows per band (D's rows)
+  kExpandedRows, // E's rows: the input rows of a full band
+  kSlotFloats,   // scratch per task
+  kExpandAct,
+  kDepthwiseAct,
+  kProjectAct,
+};
+
+// Activation parameters (alpha, beta) of the three stages.
+enum ActParam {
+  kExpandAlpha,
+  kExpandBeta,
+  kDepthwiseAlpha,
+  kDepthwiseBeta,
+  kProjectAlpha,
+  kProjectBeta
+};
+
+// rows [0, rows) of a pointwise convolution `g` from x into y, the output
+// blocks in groups of J (the last group holds the remainder).
+template <int B>
+CUVIL_INLINE void pointwiseRows(const conv::Geometry &g, int64_t tileP, int64_t J, const float *x,
+                                const float *w, const float *bias, const float *res, float *y,
+                                int64_t rows, int64_t act, float alpha, float beta) {
+  for (int64_t ocb = 0; ocb < g.OCB; ocb += J) {
+    const int64_t blocks = g.OCB - ocb < J ? g.OCB - ocb : J;
+    const conv::Step step{ocb, 0, g.G, false, true};
+    for (int64_t r = 0; r < rows; ++r)
+      conv::rowOf<B>(blocks, g, tileP, x, w, bias, res, y, step, r, act, alpha, beta);
+  }
+}
+
+// plane[0 : pixels] = plane[from : from + pixels], from > 0 (the ranges may
+// overlap: each vector is read before it is overwritten).
+template <int B> CUVIL_INLINE void moveRows(float *plane, int64_t from, int64_t pixels) {
+  for (int64_t i = 0; i < pixels; ++i)
+    storeV(plane + i * B, loadV<Block<B>>(plane + (from + i) * B));
+}
+
+template <int B>
+CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const float *be,
+                                        const float *wd, const float *bd, const float *wp,
+                                        const float *bp, const float *res, float *y, float *scratch,
+                                        const int64_t *p, const float *a, int64_t begin,
+                                        int64_t end) {
+  const int64_t ICB = p[kICB], IH = p[kIH], IW = p[kIW], ECB = p[kECB], OCB = p[kOCB];
+  const int64_t OH = p[kOH], OW = p[kOW], parts = p[kParts], bandRows = p[kBandRows];
+  const int64_t eRows = p[kExpandedRows];
+  const bool expand = p[kExpand] != 0;
+  const dw::Shape ds{IH, IW, OW, p[kKH], p[kKW], p[kSH], p[kSW], p[kPT], p[kPL], p[kDH], p[kDW]};
+  // The expansion writes E (eRows per block); the projection reads D.
+  const conv::Geometry ge =
+      conv::pointwiseGeometry<B>(ICB, IH, ECB, eRows, IW, p[kInputLastChannels]);
+  const conv::Geometry gp =
+      conv::pointwiseGeometry<B>(ECB, bandRows, OCB, OH, OW, p[kExpandedLastChannels]);
+  const int64_t rowsPerPart = (OH + parts - 1) / parts;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / parts, part = task % parts;
+    const float *xn = x + n * ICB * IH * IW * B;
+    float *yn = y + n * OCB * OH * OW * B;
+    const float *rn = res ? res + n * OCB * OH * OW * B : nullptr;
+    float *E = scratch + task * p[kSlotFloats];
+    float *D = expand ? E + ECB * eRows * IW * B : E;
+    const int64_t oEnd = (part + 1) * rowsPerPart < OH ? (part + 1) * rowsPerPart : OH;
+    int64_t have0 = 0, have1 = 0; // x rows whose expansion E holds, from its row 0
+    for (int64_t o0 = part * rowsPerPart; o0 < oEnd; o0 += bandRows) {
+      const int64_t o1 = o0 + bandRows < oEnd ? o0 + bandRows : oEnd;
+      // The depthwise input: E holding rows [e0, e1), or x itself.
+      const float *dIn = xn;
+      int64_t dRow0 = 0, dPlane = IH * IW * B;
+      if (expand) {
+        const int64_t top = o0 * ds.SH - ds.PT;
+        const int64_t bottom = (o1 - 1) * ds.SH - ds.PT + (ds.KH - 1) * ds.DH + 1;
+        const int64_t e0 = top > 0 ? top : 0, e1 = bottom < IH ? bottom : IH;
+        // The previous band's last rows are this one's first: moved up, not
+        // expanded again.
+        const int64_t kept = have1 > e0 ? have1 - e0 : 0;
+        if (kept > 0 && e0 > have0)
+          for (int64_t cb = 0; cb < ECB; ++cb)
+            moveRows<B>(E + cb * eRows * IW * B, (e0 - have0) * IW, kept * IW);
+        pointwiseRows<B>(ge, p[kExpandTileP], p[kExpandTileJ], xn + (e0 + kept) * IW * B, we, be,
+                         nullptr, E + kept * IW * B, e1 - e0 - kept, p[kExpandAct], a[kExpandAlpha],
+                         a[kExpandBeta]);
+        have0 = e0;
+        have1 = e1;
+        dIn = E;
+        dRow0 = e0;
+        dPlane = eRows * IW * B;
+      }
+      for (int64_t cb = 0; cb < ECB; ++cb)
+        for (int64_t oh = o0; oh < o1; ++oh)
+          dw::row<B>(ds, p[kDepthwiseTileP], dIn + cb * dPlane, dRow0, wd + cb * ds.KH * ds.KW * B,
+                     bd ? bd + cb * B : nullptr, nullptr, D + (cb * bandRows + oh - o0) * OW * B,
+                     oh, p[kDepthwiseAct], a[kDepthwiseAlpha], a[kDepthwiseBeta]);
+      pointwiseRows<B>(gp, p[kProjectTileP], p[kProjectTileJ], D, wp, bp,
+                       rn ? rn + o0 * OW * B : nullptr, yn + o0 * OW * B, o1 - o0, p[kProjectAct],
+                       a[kProjectAlpha], a[kProjectBeta]);
+    }
+  }
+}
+
+} // namespace
+
+CUVIL_BLOCKED_KERNELS(inverted_residual, invertedResidualTasks,
+                      (const float *x, const float *we, const float *be, const float *wd,
+                       const float *bd, const float *wp, const float *bp, const float *res,
+                       float *y, float *scratch, const int64_t *p, const float *a, int64_t begin,
+                       int64_t end),
+                      (x, we, be, wd, bd, wp, bp, res, y, scratch, p, a, begin, end))

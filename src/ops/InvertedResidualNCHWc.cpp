@@ -1,0 +1,268 @@
+// cuvil.InvertedResidualNCHWc: MobileNetV2's inverted residual block in the
+// blocked NCHWc layout (block K = 16 or 8), made by the
+// fuse-inverted-residual pass from a pointwise (expansion), depthwise and
+// pointwise (projection) cuvil.ConvNCHWc chain (see
+// src/kernels/InvertedResidualNCHWc.cpp):
+//   e = expand_activation(conv1x1(X, We) + Be)          (absent without We)
+//   d = depthwise_activation(depthwise(e, Wd) + Bd)     (window attributes)
+//   y = activation(conv1x1(d, Wp) + Bp + Residual)
+// Inputs: X, Wd, Wp, then the optional Bd, Bp, We, Be, Residual, packed as the ConvNCHWc ones: X
+// [N, ICB, IH, IW, K], We [ECB, ICB, 1, 1, K, K], Wd [ECB, KH, KW, K], Wp [OCB, ECB, 1, 1, K, K]; y
+// and Residual [N, OCB, OH, OW, K]. `input_channels` and `expanded_channels` are the real channels
+// of X and e when their last block is partly padding. The second result is the kernel's scratch:
+// per task (a part of an image's output rows) the expanded rows of one band and its depthwise
+// result.
+#include "ChannelBlock.h"
+#include "ConvTiling.h"
+#include "FusedActivation.h"
+#include "OpSupport.h"
+#include "cuvil/ir/WindowGeometry.h"
+
+#include <algorithm>
+
+namespace cuvil::ops {
+namespace {
+
+enum Input { kX, kWd, kWp, kBd, kBp, kWe, kBe, kResidual };
+
+// Tasks per image: up to 8 parts (a power of two, so that 1, 2, 4 or 8
+// threads get even shares) of at least kMinPartRows output rows each, since
+// every part expands its halo rows again.
+constexpr int64_t kMaxParts = 8;
+constexpr int64_t kMinPartRows = 8;
+// A band's scratch (expanded rows and depthwise result) stays within this
+// share of a 1 MiB L2.
+constexpr int64_t kBandBytes = int64_t(256) << 10;
+
+struct Block {
+  int64_t N, ICB, IH, IW, ECB, OCB, K;
+  bool expand;
+  WindowGeometry::Window2D window;
+  int64_t parts, bandRows;
+
+  int64_t inputRows(int64_t outputRows) const {
+    return std::min(IH, (outputRows - 1) * window.SH + (window.KH - 1) * window.DH + 1);
+  }
+  int64_t expandedRows() const { return expand ? inputRows(bandRows) : 0; }
+  int64_t slotFloats(int64_t rows) const {
+    return ECB * K * ((expand ? inputRows(rows) * IW : 0) + rows * window.OW);
+  }
+  int64_t tasks() const { return N * parts; }
+  int64_t scratchFloats() const { return tasks() * slotFloats(bandRows); }
+};
+
+bool isPointwiseWeight(const Shape &w, int64_t K) {
+  return w.size() == 6 && w[2] == 1 && w[3] == 1 && w[4] == K && w[5] == K;
+}
+
+Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
+  Block b{};
+  const Shape &x = *in[kX], &wd = *in[kWd], &wp = *in[kWp];
+  b.K = x.size() == 5 ? x[4] : 0;
+  b.expand = in[kWe] != nullptr;
+  if (!isChannelBlock(b.K) || wd.size() != 4 || wd[3] != b.K || !isPointwiseWeight(wp, b.K))
+    return Status::error(fmt::format("X [{}], Wd [{}] and Wp [{}] are not in the blocked layout",
+                                     shapeToString(x), shapeToString(wd), shapeToString(wp)));
+  b.N = x[0];
+  b.ICB = x[1];
+  b.IH = x[2];
+  b.IW = x[3];
+  b.ECB = wd[0];
+  b.OCB = wp[0];
+  if (b.expand) {
+    const Shape &we = *in[kWe];
+    if (!isPointwiseWeight(we, b.K) || we[0] != b.ECB || we[1] != b.ICB)
+      return Status::error(
+          fmt::format("We [{}] does not map {} to {} blocks", shapeToString(we), b.ICB, b.ECB));
+  } else if (b.ECB != b.ICB) {
+    return Status::error(
+        fmt::format("Wd [{}] does not match {} input blocks", shapeToString(wd), b.ICB));
+  }
+  if (wp[1] != b.ECB)
+    return Status::error(
+        fmt::format("Wp [{}] does not match {} expanded blocks", shapeToString(wp), b.ECB));
+  Expected<WindowGeometry> g = windowGeometry(node, {b.IH, b.IW}, {wd[1], wd[2]}, false);
+  CUVIL_TRY(g.status());
+  b.window = g->as2D();
+  const int64_t OH = b.window.OH;
+  b.parts = 1;
+  while (b.parts < kMaxParts && OH / (2 * b.parts) >= kMinPartRows)
+    b.parts *= 2;
+  // Bands as large as the budget allows, then evened out over the part.
+  int64_t partRows = (OH + b.parts - 1) / b.parts, maxBand = 1;
+  while (maxBand < partRows && b.slotFloats(maxBand + 1) * int64_t(sizeof(float)) <= kBandBytes)
+    ++maxBand;
+  int64_t bands = (partRows + maxBand - 1) / maxBand;
+  b.bandRows = (partRows + bands - 1) / bands;
+  return b;
+}
+
+std::vector<const Shape *> inputShapes(const Node &node) {
+  std::vector<const Shape *> shapes(kResidual + 1, nullptr);
+  for (size_t i = 0; i < shapes.size(); ++i)
+    if (const Value *v = node.input(i))
+      shapes[i] = &v->type().shape;
+  return shapes;
+}
+
+struct Activations {
+  FusedActivation expand, depthwise, project;
+};
+
+Expected<Activations> activations(const Node &node) {
+  Expected<FusedActivation> e = fusedActivation(node, "expand_");
+  CUVIL_TRY(e.status());
+  Expected<FusedActivation> d = fusedActivation(node, "depthwise_");
+  CUVIL_TRY(d.status());
+  Expected<FusedActivation> p = fusedActivation(node);
+  CUVIL_TRY(p.status());
+  return Activations{*e, *d, *p};
+}
+
+Status infer(InferContext &ctx) {
+  if (ctx.hasInput(kBe) && !ctx.hasInput(kWe))
+    return ctx.error("an expansion bias needs expansion weights");
+  Expected<Block> b = describe(ctx.node(), inputShapes(ctx.node()));
+  CUVIL_TRY(b.status());
+  CUVIL_TRY(activations(ctx.node()).status());
+  for (auto [input, blocks] :
+       {std::pair{kBe, b->ECB}, std::pair{kBd, b->ECB}, std::pair{kBp, b->OCB}})
+    if (ctx.hasInput(input) && ctx.inputShape(input) != Shape{blocks * b->K})
+      return ctx.error("bias {} has shape [{}], expected [{}]", int(input),
+                       shapeToString(ctx.inputShape(input)), blocks * b->K);
+  TensorType out{DType::F32, {b->N, b->OCB, b->window.OH, b->window.OW, b->K}};
+  if (ctx.hasInput(kResidual) && ctx.inputType(kResidual) != out)
+    return ctx.error("the residual is {}, the result {}", ctx.inputType(kResidual).str(),
+                     out.str());
+  ctx.setOutput(0, out);
+  ctx.setOutput(1, TensorType{DType::F32, {b->scratchFloats()}});
+  return Status::success();
+}
+
+// The three convolutions one after another, in double precision.
+Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
+  auto input = [&](Input i) { return size_t(i) < in.size() ? in[i] : nullptr; };
+  std::vector<const Shape *> shapes(kResidual + 1, nullptr);
+  for (size_t i = 0; i < shapes.size(); ++i)
+    if (const Tensor *t = input(Input(i)))
+      shapes[i] = &t->shape();
+  Block b = *describe(node, shapes);
+  Expected<Activations> act = activations(node);
+  CUVIL_TRY(act.status());
+  const WindowGeometry::Window2D &g = b.window;
+  const int64_t K = b.K, EC = b.ECB * K;
+  auto bias = [&](Input i, int64_t c) { return input(i) ? input(i)->getDouble(c) : 0.0; };
+  std::vector<double> e(EC * b.IH * b.IW), d(EC * g.OH * g.OW);
+  for (int64_t n = 0; n < b.N; ++n) {
+    const Tensor &x = *in[kX];
+    auto xAt = [&](int64_t c, int64_t pixel) {
+      return x.getDouble(((n * b.ICB + c / K) * b.IH * b.IW + pixel) * K + c % K);
+    };
+    for (int64_t c = 0; c < EC; ++c)
+      for (int64_t pixel = 0; pixel < b.IH * b.IW; ++pixel) {
+        if (!b.expand) {
+          e[c * b.IH * b.IW + pixel] = xAt(c, pixel);
+          continue;
+        }
+        double sum = bias(kBe, c);
+        for (int64_t i = 0; i < b.ICB * K; ++i)
+          sum += xAt(i, pixel) *
+                 in[kWe]->getDouble((((c / K) * b.ICB + i / K) * K + i % K) * K + c % K);
+        e[c * b.IH * b.IW + pixel] = applyActivation(act->expand, sum);
+      }
+    for (int64_t c = 0; c < EC; ++c)
+      for (int64_t oh = 0; oh < g.OH; ++oh)
+        for (int64_t ow = 0; ow < g.OW; ++ow) {
+          double sum = bias(kBd, c);
+          for (int64_t kh = 0; kh < g.KH; ++kh)
+            for (int64_t kw = 0; kw < g.KW; ++kw) {
+              int64_t ih = oh * g.SH - g.PT + kh * g.DH, iw = ow * g.SW - g.PL + kw * g.DW;
+              if (ih >= 0 && ih < b.IH && iw >= 0 && iw < b.IW)
+                sum += e[(c * b.IH + ih) * b.IW + iw] *
+                       in[kWd]->getDouble((((c / K) * g.KH + kh) * g.KW + kw) * K + c % K);
+            }
+          d[(c * g.OH + oh) * g.OW + ow] = applyActivation(act->depthwise, sum);
+        }
+    for (int64_t o = 0; o < b.OCB * K; ++o)
+      for (int64_t pixel = 0; pixel < g.OH * g.OW; ++pixel) {
+        int64_t yi = ((n * b.OCB + o / K) * g.OH * g.OW + pixel) * K + o % K;
+        double sum = bias(kBp, o) + (input(kResidual) ? input(kResidual)->getDouble(yi) : 0.0);
+        for (int64_t c = 0; c < EC; ++c)
+          sum += d[c * g.OH * g.OW + pixel] *
+                 in[kWp]->getDouble((((o / K) * b.ECB + c / K) * K + c % K) * K + o % K);
+        out[0].setDouble(yi, applyActivation(act->project, sum));
+      }
+  }
+  return Status::success();
+}
+
+Status lower(const Node &node, LoweringContext &ctx) {
+  Expected<Block> b = describe(node, inputShapes(node));
+  CUVIL_TRY(b.status());
+  Expected<Activations> act = activations(node);
+  CUVIL_TRY(act.status());
+  const WindowGeometry::Window2D &g = b->window;
+  const int64_t K = b->K, lanes = ctx.vectorLanes();
+  ConvTile expandTile = chooseConvTile(b->ECB, b->IW, K, int(lanes));
+  ConvTile projectTile = chooseConvTile(b->OCB, g.OW, K, int(lanes));
+  auto lastBlockChannels = [&](const char *attr, int64_t blocks) {
+    return node.getInt(attr, blocks * K) - (blocks - 1) * K;
+  };
+  std::vector<KernelArg> args;
+  for (Input i : {kX, kWe, kBe, kWd, kBd, kWp, kBp, kResidual})
+    args.push_back(KernelArg::optionalPointer(node.input(i)));
+  args.push_back(KernelArg::pointer(node.output(0)));
+  args.push_back(KernelArg::pointer(node.output(1)));
+  args.push_back(KernelArg::constantArray({b->ICB,
+                                           b->IH,
+                                           b->IW,
+                                           b->ECB,
+                                           b->OCB,
+                                           g.OH,
+                                           g.OW,
+                                           g.KH,
+                                           g.KW,
+                                           g.SH,
+                                           g.SW,
+                                           g.PT,
+                                           g.PL,
+                                           g.DH,
+                                           g.DW,
+                                           b->expand ? 1 : 0,
+                                           lastBlockChannels("input_channels", b->ICB),
+                                           lastBlockChannels("expanded_channels", b->ECB),
+                                           expandTile.pixels,
+                                           expandTile.blocks,
+                                           depthwiseTilePixels(K, int(lanes)),
+                                           projectTile.pixels,
+                                           projectTile.blocks,
+                                           b->parts,
+                                           b->bandRows,
+                                           b->expandedRows(),
+                                           b->slotFloats(b->bandRows),
+                                           act->expand.code,
+                                           act->depthwise.code,
+                                           act->project.code}));
+  args.push_back(
+      KernelArg::constantF32Array({act->expand.alpha, act->expand.beta, act->depthwise.alpha,
+                                   act->depthwise.beta, act->project.alpha, act->project.beta}));
+  ctx.callKernel(blockedKernel("inverted_residual", K), args, b->tasks());
+  return Status::success();
+}
+
+} // namespace
+
+extern const OpDefinition kInvertedResidualNCHWcOp = {
+    OpSchema{"cuvil.InvertedResidualNCHWc", 3, 8, 2, 2,
+             windowAttributes({{"activation", AttrKind::String},
+                               {"activation_params", AttrKind::Floats},
+                               {"depthwise_activation", AttrKind::String},
+                               {"depthwise_activation_params", AttrKind::Floats},
+                               {"expand_activation", AttrKind::String},
+                               {"expand_activation_params", AttrKind::Floats},
+                               {"expanded_channels", AttrKind::Int},
+                               {"input_channels", AttrKind::Int}}),
+             infer, eval},
+    lower};
+
+} // namespace cuvil::ops
