@@ -13,7 +13,24 @@ using namespace cuvil::kernels::depthwise_nchwc;
 
 namespace {
 
-enum Param { kCB, kIH, kIW, kOH, kOW, kKH, kKW, kSH, kSW, kPT, kPL, kDH, kDW, kAct, kTileP };
+enum Param {
+  kCB,
+  kIH,
+  kIW,
+  kOH,
+  kOW,
+  kKH,
+  kKW,
+  kSH,
+  kSW,
+  kPT,
+  kPL,
+  kDH,
+  kDW,
+  kAct,
+  kTileP,
+  kReuseInputs, // interior tiles load each input vector once for all taps
+};
 
 // Tasks: (n, cb, oh), oh fastest.
 template <int B>
@@ -26,9 +43,9 @@ CUVIL_INLINE void dwconvTasks(const float *x, const float *w, const float *bias,
   for (int64_t task = begin; task < end; ++task) {
     const int64_t oh = task % OH, plane = task / OH, cb = plane % CB;
     const int64_t yRow = (plane * OH + oh) * s.OW * B;
-    row<B>(s, p[kTileP], x + plane * s.IH * s.IW * B, 0, w + cb * s.KH * s.KW * B,
-           bias ? bias + cb * B : nullptr, res ? res + yRow : nullptr, y + yRow, oh, p[kAct], alpha,
-           beta);
+    row<B>(s, p[kTileP], p[kReuseInputs] != 0, x + plane * s.IH * s.IW * B, 0,
+           w + cb * s.KH * s.KW * B, bias ? bias + cb * B : nullptr, res ? res + yRow : nullptr,
+           y + yRow, oh, p[kAct], alpha, beta);
   }
 }
 

@@ -48,12 +48,59 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t xRow0, const floa
   }
 }
 
+// The same for a 3-tap-wide window without dilation at stride S: the
+// (P-1)S + 3 input vectors of a kernel row are loaded once for all three
+// taps (the tile above loads 3P), which halves the loads that bound it.
+template <int B, int P, int S>
+CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t xRow0, const float *w,
+                        const float *bias, const float *resRow, float *yRow, int64_t oh,
+                        int64_t ow0, int64_t act, float alpha, float beta) {
+  using V = Block<B>;
+  constexpr int kInputs = (P - 1) * S + 3;
+  V acc[P];
+  V b = bias ? loadV<V>(bias) : V(0.0f);
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p)
+    acc[p] = b;
+  const int64_t iw0 = ow0 * S - s.PL;
+  for (int64_t kh = 0; kh < s.KH; ++kh) {
+    const int64_t ih = oh * s.SH - s.PT + kh * s.DH;
+    if (ih < 0 || ih >= s.IH)
+      continue;
+    const float *xp = x + ((ih - xRow0) * s.IW + iw0) * B;
+    V xs[kInputs];
+#pragma clang loop unroll(full)
+    for (int i = 0; i < kInputs; ++i)
+      xs[i] = loadV<V>(xp + i * B);
+#pragma clang loop unroll(full)
+    for (int kw = 0; kw < 3; ++kw) {
+      const V wv = loadV<V>(w + (kh * 3 + kw) * B);
+#pragma clang loop unroll(full)
+      for (int p = 0; p < P; ++p)
+        acc[p] += xs[p * S + kw] * wv;
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p) {
+    const int64_t offset = (ow0 + p) * B;
+    V v = resRow ? acc[p] + loadV<V>(resRow + offset) : acc[p];
+    storeV(yRow + offset, applyUnary<V>(act, v, alpha, beta));
+  }
+}
+
+// An interior tile of P pixels (1 <= P <= 8); `reuse` takes tile3 (the
+// lowering sets it for 3-tap windows, stride 1 or 2, where the inputs fit
+// in registers beside the accumulators).
 template <int B>
-CUVIL_INLINE void tileOf(int64_t P, const Shape &s, const float *x, int64_t xRow0, const float *w,
-                         const float *bias, const float *resRow, float *yRow, int64_t oh,
-                         int64_t ow0, int64_t act, float alpha, float beta) {
+CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, int64_t xRow0,
+                         const float *w, const float *bias, const float *resRow, float *yRow,
+                         int64_t oh, int64_t ow0, int64_t act, float alpha, float beta) {
 #define CUVIL_DW_TILE_CASE(n)                                                                      \
   case n:                                                                                          \
+    if (reuse && s.SW == 1)                                                                        \
+      return tile3<B, n, 1>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);        \
+    if (reuse)                                                                                     \
+      return tile3<B, n, 2>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);        \
     return tile<B, n>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
   switch (P) {
     CUVIL_DW_TILE_CASE(8)
@@ -63,8 +110,9 @@ CUVIL_INLINE void tileOf(int64_t P, const Shape &s, const float *x, int64_t xRow
     CUVIL_DW_TILE_CASE(4)
     CUVIL_DW_TILE_CASE(3)
     CUVIL_DW_TILE_CASE(2)
+    CUVIL_DW_TILE_CASE(1)
   default:
-    return tile<B, 1>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
+    return;
   }
 #undef CUVIL_DW_TILE_CASE
 }
@@ -72,9 +120,9 @@ CUVIL_INLINE void tileOf(int64_t P, const Shape &s, const float *x, int64_t xRow
 // Output row oh: border pixels (clipped kw range) one at a time, the
 // interior in tiles of tileP pixels.
 template <int B>
-CUVIL_INLINE void row(const Shape &s, int64_t tileP, const float *x, int64_t xRow0, const float *w,
-                      const float *bias, const float *resRow, float *yRow, int64_t oh, int64_t act,
-                      float alpha, float beta) {
+CUVIL_INLINE void row(const Shape &s, int64_t tileP, bool reuse, const float *x, int64_t xRow0,
+                      const float *w, const float *bias, const float *resRow, float *yRow,
+                      int64_t oh, int64_t act, float alpha, float beta) {
   int64_t owLo = s.PL <= 0 ? 0 : (s.PL + s.SW - 1) / s.SW;
   const int64_t lastStart = s.IW - 1 + s.PL - (s.KW - 1) * s.DW;
   int64_t owHi = lastStart < 0 ? 0 : lastStart / s.SW + 1;
@@ -92,9 +140,9 @@ CUVIL_INLINE void row(const Shape &s, int64_t tileP, const float *x, int64_t xRo
     border(ow);
   int64_t ow = owLo;
   for (; ow + tileP <= owHi; ow += tileP)
-    tileOf<B>(tileP, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+    tileOf<B>(tileP, reuse, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
   if (ow < owHi)
-    tileOf<B>(owHi - ow, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+    tileOf<B>(owHi - ow, reuse, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
   for (ow = owHi; ow < s.OW; ++ow)
     border(ow);
 }

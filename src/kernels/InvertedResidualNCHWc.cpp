@@ -48,6 +48,7 @@ enum Param {
   kExpandTileP,          // expansion register tile: pixels x blocks
   kExpandTileJ,
   kDepthwiseTileP, // depthwise tile pixels
+  kDepthwiseReuse, // its interior tiles load each input vector once
   kProjectTileP,   // projection register tile: pixels x blocks
   kProjectTileJ,
   kParts,        // tasks per image
@@ -142,9 +143,10 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
       }
       for (int64_t cb = 0; cb < ECB; ++cb)
         for (int64_t oh = o0; oh < o1; ++oh)
-          dw::row<B>(ds, p[kDepthwiseTileP], dIn + cb * dPlane, dRow0, wd + cb * ds.KH * ds.KW * B,
-                     bd ? bd + cb * B : nullptr, nullptr, D + (cb * bandRows + oh - o0) * OW * B,
-                     oh, p[kDepthwiseAct], a[kDepthwiseAlpha], a[kDepthwiseBeta]);
+          dw::row<B>(ds, p[kDepthwiseTileP], p[kDepthwiseReuse] != 0, dIn + cb * dPlane, dRow0,
+                     wd + cb * ds.KH * ds.KW * B, bd ? bd + cb * B : nullptr, nullptr,
+                     D + (cb * bandRows + oh - o0) * OW * B, oh, p[kDepthwiseAct],
+                     a[kDepthwiseAlpha], a[kDepthwiseBeta]);
       pointwiseRows<B>(gp, p[kProjectTileP], p[kProjectTileJ], D, wp, bp,
                        rn ? rn + o0 * OW * B : nullptr, yn + o0 * OW * B, o1 - o0, p[kProjectAct],
                        a[kProjectAlpha], a[kProjectBeta]);

@@ -124,9 +124,10 @@ Status lower(const Node &node, LoweringContext &ctx) {
       KernelArg::pointer(x), KernelArg::pointer(w), KernelArg::optionalPointer(node.input(2)),
       KernelArg::optionalPointer(node.input(3)), KernelArg::pointer(node.output(0))};
   if (c->depthwise) {
+    DepthwiseTile tile = chooseDepthwiseTile(c->K, ctx.vectorLanes(), c->KW, g.SW, g.DW);
     args.push_back(KernelArg::constantArray({c->G, c->IH, c->IW, g.OH, g.OW, c->KH, c->KW, g.SH,
                                              g.SW, g.PT, g.PL, g.DH, g.DW, activation->code,
-                                             depthwiseTilePixels(c->K, ctx.vectorLanes())}));
+                                             tile.pixels, tile.reuseInputs ? 1 : 0}));
     args.push_back(KernelArg::constantF32(activation->alpha));
     args.push_back(KernelArg::constantF32(activation->beta));
     ctx.callKernel(blockedKernel("dwconv", c->K), args, c->N * c->G * g.OH);

@@ -85,8 +85,16 @@ int64_t convRowsPerRun(int64_t rowBytes) {
   return std::max<int64_t>(1, kRunOutputBytes / std::max<int64_t>(rowBytes, 1));
 }
 
-int64_t depthwiseTilePixels(int64_t block, int vectorLanes) {
-  return registersPerVector(block, vectorLanes) == 1 ? 8 : 4;
+DepthwiseTile chooseDepthwiseTile(int64_t block, int vectorLanes, int64_t kernelW, int64_t strideW,
+                                  int64_t dilationW) {
+  int64_t split = registersPerVector(block, vectorLanes);
+  int64_t pixels = split == 1 ? 8 : 4;
+  // Inputs, accumulators and one weight vector, against 32 zmm or 16 ymm.
+  int64_t vectors = (pixels - 1) * strideW + 3 + pixels + 1;
+  int64_t registers = vectorLanes >= 16 ? 32 : 16;
+  bool reuse = kernelW == 3 && dilationW == 1 && (strideW == 1 || strideW == 2) &&
+               vectors * split <= registers;
+  return {pixels, reuse};
 }
 
 } // namespace cuvil::ops

@@ -25,8 +25,15 @@ int64_t convGroupsPerStep(int64_t groups, int64_t groupWeightBytes);
 // moving on: as many as keep their partial sums (`rowBytes` each) in L2.
 int64_t convRowsPerRun(int64_t rowBytes);
 
-// Pixels per register tile of the depthwise kernel: 8 when a block is one
-// register, 4 when it takes two.
-int64_t depthwiseTilePixels(int64_t block, int vectorLanes);
+struct DepthwiseTile {
+  int64_t pixels;   // output pixels per tile
+  bool reuseInputs; // interior tiles load each input vector once for all taps
+};
+
+// The depthwise kernel's tile: 8 pixels when a block is one register, 4
+// when it takes two. A 3-tap-wide window at stride 1 or 2 without dilation
+// reuses its inputs when they fit in registers beside the accumulators.
+DepthwiseTile chooseDepthwiseTile(int64_t block, int vectorLanes, int64_t kernelW, int64_t strideW,
+                                  int64_t dilationW);
 
 } // namespace cuvil::ops

@@ -205,6 +205,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   const int64_t K = b->K, lanes = ctx.vectorLanes();
   ConvTile expandTile = chooseConvTile(b->ECB, b->IW, K, int(lanes));
   ConvTile projectTile = chooseConvTile(b->OCB, g.OW, K, int(lanes));
+  DepthwiseTile depthwiseTile = chooseDepthwiseTile(K, int(lanes), g.KW, g.SW, g.DW);
   auto lastBlockChannels = [&](const char *attr, int64_t blocks) {
     return node.getInt(attr, blocks * K) - (blocks - 1) * K;
   };
@@ -233,7 +234,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
                                            lastBlockChannels("expanded_channels", b->ECB),
                                            expandTile.pixels,
                                            expandTile.blocks,
-                                           depthwiseTilePixels(K, int(lanes)),
+                                           depthwiseTile.pixels,
+                                           depthwiseTile.reuseInputs ? 1 : 0,
                                            projectTile.pixels,
                                            projectTile.blocks,
                                            b->parts,
