@@ -14,11 +14,16 @@ struct Shape {
   int64_t IH, IW, OW, KH, KW, SH, SW, PT, PL, DH, DW;
 };
 
+// Where image row ih is in x: x is the whole image (ringRows = 0) or a ring
+// buffer holding row ih at ih mod ringRows.
+CUVIL_INLINE int64_t xRow(int64_t ih, int64_t ringRows) { return ringRows ? ih % ringRows : ih; }
+
 // P pixels from output column ow0 of output row oh, kw restricted to
-// [kwLo, kwHi). x holds image rows from xRow0 on (IW pixels each); yRow and
+// [kwLo, kwHi). x holds the image rows (IW pixels each), or a ring of
+// ringRows of them (xRow); yRow and
 // resRow point at the output row.
 template <int B, int P>
-CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t xRow0, const float *w,
+CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t ringRows, const float *w,
                        const float *bias, const float *resRow, float *yRow, int64_t oh, int64_t ow0,
                        int64_t kwLo, int64_t kwHi, int64_t act, float alpha, float beta) {
   using V = Block<B>;
@@ -34,7 +39,7 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t xRow0, const floa
       continue;
     for (int64_t kw = kwLo; kw < kwHi; ++kw) {
       const V wv = loadV<V>(w + (kh * s.KW + kw) * B);
-      const float *xp = x + ((ih - xRow0) * s.IW + iw0 + kw * s.DW) * B;
+      const float *xp = x + (xRow(ih, ringRows) * s.IW + iw0 + kw * s.DW) * B;
 #pragma clang loop unroll(full)
       for (int p = 0; p < P; ++p)
         acc[p] += loadV<V>(xp + p * s.SW * B) * wv;
@@ -52,7 +57,7 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t xRow0, const floa
 // (P-1)S + 3 input vectors of a kernel row are loaded once for all three
 // taps (the tile above loads 3P), which halves the loads that bound it.
 template <int B, int P, int S>
-CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t xRow0, const float *w,
+CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t ringRows, const float *w,
                         const float *bias, const float *resRow, float *yRow, int64_t oh,
                         int64_t ow0, int64_t act, float alpha, float beta) {
   using V = Block<B>;
@@ -67,7 +72,7 @@ CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t xRow0, const flo
     const int64_t ih = oh * s.SH - s.PT + kh * s.DH;
     if (ih < 0 || ih >= s.IH)
       continue;
-    const float *xp = x + ((ih - xRow0) * s.IW + iw0) * B;
+    const float *xp = x + (xRow(ih, ringRows) * s.IW + iw0) * B;
     V xs[kInputs];
 #pragma clang loop unroll(full)
     for (int i = 0; i < kInputs; ++i)
@@ -92,16 +97,16 @@ CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t xRow0, const flo
 // lowering sets it for 3-tap windows, stride 1 or 2, where the inputs fit
 // in registers beside the accumulators).
 template <int B>
-CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, int64_t xRow0,
+CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, int64_t ringRows,
                          const float *w, const float *bias, const float *resRow, float *yRow,
                          int64_t oh, int64_t ow0, int64_t act, float alpha, float beta) {
 #define CUVIL_DW_TILE_CASE(n)                                                                      \
   case n:                                                                                          \
     if (reuse && s.SW == 1)                                                                        \
-      return tile3<B, n, 1>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);        \
+      return tile3<B, n, 1>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);     \
     if (reuse)                                                                                     \
-      return tile3<B, n, 2>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);        \
-    return tile<B, n>(s, x, xRow0, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
+      return tile3<B, n, 2>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);     \
+    return tile<B, n>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
   switch (P) {
     CUVIL_DW_TILE_CASE(8)
     CUVIL_DW_TILE_CASE(7)
@@ -120,7 +125,7 @@ CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, 
 // Output row oh: border pixels (clipped kw range) one at a time, the
 // interior in tiles of tileP pixels.
 template <int B>
-CUVIL_INLINE void row(const Shape &s, int64_t tileP, bool reuse, const float *x, int64_t xRow0,
+CUVIL_INLINE void row(const Shape &s, int64_t tileP, bool reuse, const float *x, int64_t ringRows,
                       const float *w, const float *bias, const float *resRow, float *yRow,
                       int64_t oh, int64_t act, float alpha, float beta) {
   int64_t owLo = s.PL <= 0 ? 0 : (s.PL + s.SW - 1) / s.SW;
@@ -133,16 +138,16 @@ CUVIL_INLINE void row(const Shape &s, int64_t tileP, bool reuse, const float *x,
     int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + s.DW - 1) / s.DW;
     int64_t kwHi = s.IW - iw0 <= 0 ? 0 : (s.IW - iw0 + s.DW - 1) / s.DW;
     kwHi = kwHi < s.KW ? kwHi : s.KW;
-    tile<B, 1>(s, x, xRow0, w, bias, resRow, yRow, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act,
+    tile<B, 1>(s, x, ringRows, w, bias, resRow, yRow, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act,
                alpha, beta);
   };
   for (int64_t ow = 0; ow < owLo; ++ow)
     border(ow);
   int64_t ow = owLo;
   for (; ow + tileP <= owHi; ow += tileP)
-    tileOf<B>(tileP, reuse, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+    tileOf<B>(tileP, reuse, s, x, ringRows, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
   if (ow < owHi)
-    tileOf<B>(owHi - ow, reuse, s, x, xRow0, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+    tileOf<B>(owHi - ow, reuse, s, x, ringRows, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
   for (ow = owHi; ow < s.OW; ++ow)
     border(ow);
 }

@@ -6,16 +6,17 @@
 // Layouts: x [N, ICB, IH, IW, B]; we [ECB, ICB, 1, 1, B, B]; wd [ECB, KH, KW,
 // B]; wp [OCB, ECB, 1, 1, B, B]; y, residual [N, OCB, OH, OW, B].
 // A task is one part of an image's output rows, done band by band in its own
-// scratch slot, E [ECB, eRows, IW, B] then D [ECB, bandRows, OW, B]:
+// scratch slot, E [ECB, eRows, IW, B] (a ring: x row ih at ih mod eRows)
+// then D [ECB, bandRows, OW, B]:
 //   for each band [o0, o1) of the part's rows:
 //     [e0, e1) = input rows the band's windows touch (inside the image)
-//     E[:, 0 : e1-e0] = expansion of x rows [e0, e1)   (skipped without one:
-//                                                       the depthwise reads x)
+//     E[:, ih mod eRows] = expansion of x row ih, for the rows of [e0, e1)
+//                          not expanded for the previous band (without an
+//                          expansion the depthwise reads x instead)
 //     D[:, 0 : o1-o0] = depthwise rows [o0, o1) from E
 //     y rows [o0, o1) = projection of D
-// A band's first input rows are the previous band's last (the windows
-// overlap): they move to the top of E rather than being expanded again. Parts
-// expand their shared rows each, so the lowering keeps parts tall.
+// Parts expand the rows their windows share each, so the lowering keeps
+// parts tall.
 #include "ConvNCHWcTile.h"
 #include "DepthwiseNCHWcRow.h"
 
@@ -84,13 +85,6 @@ CUVIL_INLINE void pointwiseRows(const conv::Geometry &g, int64_t tileP, int64_t 
   }
 }
 
-// plane[0 : pixels] = plane[from : from + pixels], from > 0 (the ranges may
-// overlap: each vector is read before it is overwritten).
-template <int B> CUVIL_INLINE void moveRows(float *plane, int64_t from, int64_t pixels) {
-  for (int64_t i = 0; i < pixels; ++i)
-    storeV(plane + i * B, loadV<Block<B>>(plane + (from + i) * B));
-}
-
 template <int B>
 CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const float *be,
                                         const float *wd, const float *bd, const float *wp,
@@ -116,34 +110,33 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
     float *E = scratch + task * p[kSlotFloats];
     float *D = expand ? E + ECB * eRows * IW * B : E;
     const int64_t oEnd = (part + 1) * rowsPerPart < OH ? (part + 1) * rowsPerPart : OH;
-    int64_t have0 = 0, have1 = 0; // x rows whose expansion E holds, from its row 0
+    int64_t expanded = 0; // E holds the expansion of x rows up to here
     for (int64_t o0 = part * rowsPerPart; o0 < oEnd; o0 += bandRows) {
       const int64_t o1 = o0 + bandRows < oEnd ? o0 + bandRows : oEnd;
-      // The depthwise input: E holding rows [e0, e1), or x itself.
+      // The depthwise input: the ring E, or x itself.
       const float *dIn = xn;
-      int64_t dRow0 = 0, dPlane = IH * IW * B;
+      int64_t ring = 0, dPlane = IH * IW * B;
       if (expand) {
         const int64_t top = o0 * ds.SH - ds.PT;
         const int64_t bottom = (o1 - 1) * ds.SH - ds.PT + (ds.KH - 1) * ds.DH + 1;
         const int64_t e0 = top > 0 ? top : 0, e1 = bottom < IH ? bottom : IH;
-        // The previous band's last rows are this one's first: moved up, not
-        // expanded again.
-        const int64_t kept = have1 > e0 ? have1 - e0 : 0;
-        if (kept > 0 && e0 > have0)
-          for (int64_t cb = 0; cb < ECB; ++cb)
-            moveRows<B>(E + cb * eRows * IW * B, (e0 - have0) * IW, kept * IW);
-        pointwiseRows<B>(ge, p[kExpandTileP], p[kExpandTileJ], xn + (e0 + kept) * IW * B, we, be,
-                         nullptr, E + kept * IW * B, e1 - e0 - kept, p[kExpandAct], a[kExpandAlpha],
-                         a[kExpandBeta]);
-        have0 = e0;
-        have1 = e1;
+        // Rows the previous band expanded stay in the ring; the new ones go
+        // in at most two runs (before and after the ring wraps).
+        for (int64_t ih = expanded > e0 ? expanded : e0; ih < e1;) {
+          const int64_t slot = ih % eRows;
+          const int64_t rows = e1 - ih < eRows - slot ? e1 - ih : eRows - slot;
+          pointwiseRows<B>(ge, p[kExpandTileP], p[kExpandTileJ], xn + ih * IW * B, we, be, nullptr,
+                           E + slot * IW * B, rows, p[kExpandAct], a[kExpandAlpha], a[kExpandBeta]);
+          ih += rows;
+        }
+        expanded = e1;
         dIn = E;
-        dRow0 = e0;
+        ring = eRows;
         dPlane = eRows * IW * B;
       }
       for (int64_t cb = 0; cb < ECB; ++cb)
         for (int64_t oh = o0; oh < o1; ++oh)
-          dw::row<B>(ds, p[kDepthwiseTileP], p[kDepthwiseReuse] != 0, dIn + cb * dPlane, dRow0,
+          dw::row<B>(ds, p[kDepthwiseTileP], p[kDepthwiseReuse] != 0, dIn + cb * dPlane, ring,
                      wd + cb * ds.KH * ds.KW * B, bd ? bd + cb * B : nullptr, nullptr,
                      D + (cb * bandRows + oh - o0) * OW * B, oh, p[kDepthwiseAct],
                      a[kDepthwiseAlpha], a[kDepthwiseBeta]);
