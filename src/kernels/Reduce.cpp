@@ -5,8 +5,11 @@
 //   acc = init; for every reduced coordinate r: acc = op(acc, x[base + r.stride])
 //   y[task] = finish(acc)
 // Reducing the innermost, contiguous dims (the common case) leaves a
-// unit-stride innermost loop that vectorises.
-#include "KernelSupport.h"
+// unit-stride innermost loop that vectorises. Keeping them instead (a
+// global pool over the blocked layout, [N, CB, H, W, 16] -> [N, CB, 1, 1,
+// 16]) leaves 16 contiguous outputs: the lowering then sets kInnerVector and a
+// task is one vector of 16 outputs, reduced with vector loads.
+#include "Vector.h"
 
 using namespace cuvil::kernels;
 
@@ -19,23 +22,24 @@ enum ReduceParam {
   kKeptStrides = 6,
   kRedShape = 12,
   kRedStrides = 18,
-  kRedCount = 24
+  kRedCount = 24,
+  kInnerVector = 25 // 1: the innermost kept dim is contiguous and a multiple of 16
 };
 
-CUVIL_INLINE float reduceInit(int64_t op) {
+template <typename T> CUVIL_INLINE T reduceInit(int64_t op) {
   switch (op) {
   case CUVIL_REDUCE_MAX:
-    return -__builtin_inff();
+    return T(-__builtin_inff());
   case CUVIL_REDUCE_MIN:
-    return __builtin_inff();
+    return T(__builtin_inff());
   case CUVIL_REDUCE_PROD:
-    return 1.0f;
+    return T(1.0f);
   default:
-    return 0.0f;
+    return T(0.0f);
   }
 }
 
-CUVIL_INLINE float reduceStep(int64_t op, float acc, float v) {
+template <typename T> CUVIL_INLINE T reduceStep(int64_t op, T acc, T v) {
   switch (op) {
   case CUVIL_REDUCE_MAX:
     return maxf(acc, v);
@@ -53,29 +57,31 @@ CUVIL_INLINE float reduceStep(int64_t op, float acc, float v) {
   }
 }
 
-CUVIL_INLINE float reduceFinish(int64_t op, float acc, int64_t count) {
+template <typename T> CUVIL_INLINE T reduceFinish(int64_t op, T acc, int64_t count) {
   switch (op) {
   case CUVIL_REDUCE_MEAN:
     return acc / float(count);
   case CUVIL_REDUCE_L2:
-    return __builtin_sqrtf(acc);
+    return __builtin_elementwise_sqrt(acc);
   default:
     return acc;
   }
 }
-} // namespace
-
-CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, int64_t op, const int64_t *p,
-                                   int64_t begin, int64_t end) {
+// T = float: a task is one output; T = v16: 16 consecutive outputs.
+template <typename T>
+CUVIL_INLINE void reduceTasks(const float *x, float *y, int64_t op, const int64_t *p, int64_t begin,
+                              int64_t end) {
+  constexpr int64_t kLanes = sizeof(T) / sizeof(float);
   const int64_t *rs = p + kRedShape;
   const int64_t *rt = p + kRedStrides;
-  for (int64_t out = begin; out < end; ++out) {
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t out = task * kLanes;
     int64_t rest = out, base = 0;
     for (int d = 5; d >= 0; --d) {
       base += (rest % p[kKeptShape + d]) * p[kKeptStrides + d];
       rest /= p[kKeptShape + d];
     }
-    float acc = reduceInit(op);
+    T acc = reduceInit<T>(op);
     for (int64_t i0 = 0; i0 < rs[0]; ++i0)
       for (int64_t i1 = 0; i1 < rs[1]; ++i1)
         for (int64_t i2 = 0; i2 < rs[2]; ++i2)
@@ -84,8 +90,16 @@ CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, int64_t op, const i
               const float *xr =
                   x + base + i0 * rt[0] + i1 * rt[1] + i2 * rt[2] + i3 * rt[3] + i4 * rt[4];
               for (int64_t i5 = 0; i5 < rs[5]; ++i5)
-                acc = reduceStep(op, acc, xr[i5 * rt[5]]);
+                acc = reduceStep<T>(op, acc, loadV<T>(xr + i5 * rt[5]));
             }
-    y[out] = reduceFinish(op, acc, p[kRedCount]);
+    storeV(y + out, reduceFinish<T>(op, acc, p[kRedCount]));
   }
+}
+} // namespace
+
+CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, int64_t op, const int64_t *p,
+                                   int64_t begin, int64_t end) {
+  if (p[kInnerVector])
+    return reduceTasks<v16>(x, y, op, p, begin, end);
+  reduceTasks<float>(x, y, op, p, begin, end);
 }

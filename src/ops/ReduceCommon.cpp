@@ -152,6 +152,9 @@ Status inferGlobalPool(InferContext &ctx) {
   return Status::success();
 }
 
+// Outputs per task of the kernel's vector path.
+constexpr int64_t kReduceLanes = 16;
+
 Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &axes,
                    cuvil_reduce_op op, LoweringContext &ctx) {
   if (x->type().dtype != DType::F32)
@@ -168,10 +171,15 @@ Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &a
        {padded(split.keptStrides, 0), padded(split.redShape, 1), padded(split.redStrides, 0)})
     params.insert(params.end(), part.begin(), part.end());
   params.push_back(numElements(split.redShape));
+  // Outputs contiguous in x in runs of 16 (a global pool over blocked
+  // channels) are reduced a vector at a time.
+  bool innerVector = !split.keptShape.empty() && split.keptStrides.back() == 1 &&
+                     split.keptShape.back() % kReduceLanes == 0;
+  params.push_back(innerVector ? 1 : 0);
   ctx.callKernel("cuvil_reduce_f32",
                  {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::constant(op),
                   KernelArg::constantArray(params)},
-                 y->type().numElements());
+                 y->type().numElements() / (innerVector ? kReduceLanes : 1));
   return Status::success();
 }
 

@@ -831,7 +831,8 @@ def cast_where_equal_cases():
 
 
 def reduce_dropout_cases():
-    """ReduceMean (axes attribute at opset 13, input at 18, noop_with_empty_axes) and Dropout."""
+    """ReduceMean (axes attribute at opset 13, input at 18, noop_with_empty_axes), every other
+    reduction, and Dropout."""
     x = In((2, 3, 4))
     for name, attrs in [("axis1_keep", dict(axes=[1])), ("axis1_nokeep", dict(axes=[1], keepdims=0)),
                         ("axes_0_2", dict(axes=[0, 2])), ("negative_nokeep", dict(axes=[-1], keepdims=0)),
@@ -846,6 +847,12 @@ def reduce_dropout_cases():
                               ("axes_with_noop_flag", [i64(1)], dict(noop_with_empty_axes=1))]:
         yield single(f"reducemean/opset18_{name}", "ReduceMean", [x] + args, attrs, opset=18)
     yield single("reducemean/opset11_negative", "ReduceMean", [In((3, 5))], dict(axes=[-2]), opset=11)
+    # Every reduction on the kernel's scalar path and on its vector path (the
+    # kept innermost dim contiguous and a multiple of 16, as in a global pool
+    # over blocked channels).
+    for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"):
+        for name, shape in (("kept_inner_32", (3, 5, 4, 32)), ("kept_strided", (2, 3, 4))):
+            yield single(f"{op.lower()}/opset18_axes_0_2_{name}", op, [In(shape), i64(0, 2)], opset=18)
 
     d = In((3, 4, 5))
     yield single("dropout/opset7_ratio_attr", "Dropout", [d], dict(ratio=0.5), opset=7)
