@@ -103,7 +103,7 @@ CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, c
     const float *rn = res ? res + n * g.yImage : nullptr;
     const int64_t blocks = group < fullGroups ? J : restBlocks;
     for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
-      const Step s{group * J, g0, g0 + g.GK < g.G ? g0 + g.GK : g.G, g0 > 0, g0 + g.GK >= g.G};
+      const Step s{group * J, g0, g0 + g.GK < g.G ? g0 + g.GK : g.G, g0 > 0, g0 + g.GK >= g.G, 0};
       for (int64_t oh = oh0; oh < oh0 + rows; ++oh)
         rowOf<B>(blocks, g, p[kTileP], xn, w, bias, rn, yn, s, oh, p[kAct], alpha, beta);
     }

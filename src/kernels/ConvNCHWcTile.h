@@ -57,11 +57,14 @@ CUVIL_INLINE Geometry pointwiseGeometry(int64_t G, int64_t IH, int64_t OCB, int6
 }
 
 // What one tile call covers besides its pixels: the output blocks from ocb,
-// input groups [g0, g1) and whether the tile starts from y's partial sums
-// (not the first step) and ends with the epilogue (the last step).
+// input groups [g0, g1), whether the tile starts from y's partial sums
+// (not the first step) and ends with the epilogue (the last step), and how
+// many rows before output row oh y's row is (a caller keeping output rows in
+// a ring buffer; 0 otherwise).
 struct Step {
   int64_t ocb, g0, g1;
   bool accumulate, finish;
+  int64_t yRowShift;
 };
 
 // P pixels starting at output column ow0 (input column iw0 for kw = 0), J
@@ -75,7 +78,7 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
   V acc[P][J];
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((s.ocb + j) * g.OH + oh) * g.OW + ow0) * B;
+    const int64_t offset = (((s.ocb + j) * g.OH + oh - s.yRowShift) * g.OW + ow0) * B;
     V b = bias ? loadV<V>(bias + (s.ocb + j) * B) : V(0.0f);
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p)
@@ -111,7 +114,7 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
   }
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((s.ocb + j) * g.OH + oh) * g.OW + ow0) * B;
+    const int64_t offset = (((s.ocb + j) * g.OH + oh - s.yRowShift) * g.OW + ow0) * B;
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p) {
       V v = acc[p][j];

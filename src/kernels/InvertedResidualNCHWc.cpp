@@ -1,18 +1,20 @@
 // MobileNetV2's inverted residual block in NCHWc (B = 16 or 8), in one pass
 // over bands of output rows so that the wide intermediate tensors stay in L2:
-//   e = act_e(conv1x1(x, we) + be)               (optional expansion)
+//   e = act_e(conv(x, we) + be)                  (optional expansion: a 1x1
+//                                                 conv, or a network's stem)
 //   d = act_d(depthwise(e, wd) + bd)             (KH x KW, strides, pads)
 //   y = act_p(conv1x1(d, wp) + bp + residual)    (projection)
-// Layouts: x [N, ICB, IH, IW, B]; we [ECB, ICB, 1, 1, B, B]; wd [ECB, KH, KW,
-// B]; wp [OCB, ECB, 1, 1, B, B]; y, residual [N, OCB, OH, OW, B].
+// Layouts: x [N, XG, XH, XW, B] (or plain [N, C, XH, XW]); we as a direct
+// convolution's (ConvNCHWc.cpp); wd [ECB, KH, KW, B]; wp [OCB, ECB, 1, 1, B,
+// B]; y, residual [N, OCB, OH, OW, B]; e is [N, ECB, EH, EW, B].
 // A task is one part of an image's output rows, done band by band in its own
-// scratch slot, E [ECB, eRows, IW, B] (a ring: x row ih at ih mod eRows)
-// then D [ECB, bandRows, OW, B]:
+// scratch slot, E [ECB, eRows, EW, B] (a ring: e row r at r mod eRows) then
+// D [ECB, bandRows, OW, B]:
 //   for each band [o0, o1) of the part's rows:
-//     [e0, e1) = input rows the band's windows touch (inside the image)
-//     E[:, ih mod eRows] = expansion of x row ih, for the rows of [e0, e1)
-//                          not expanded for the previous band (without an
-//                          expansion the depthwise reads x instead)
+//     [e0, e1) = e rows the band's windows touch (inside the image)
+//     E[:, r mod eRows] = expansion row r, for the rows of [e0, e1) not
+//                         expanded for the previous band (without an
+//                         expansion the depthwise reads x instead)
 //     D[:, 0 : o1-o0] = depthwise rows [o0, o1) from E
 //     y rows [o0, o1) = projection of D
 // Parts expand the rows their windows share each, so the lowering keeps
@@ -28,13 +30,24 @@ namespace conv = cuvil::kernels::conv_nchwc;
 namespace dw = cuvil::kernels::depthwise_nchwc;
 
 enum Param {
-  kICB,
-  kIH,
-  kIW,
+  // The expansion: x's groups (blocks, or channels when plain) and extent,
+  // its window, and e's extent.
+  kXG,
+  kXH,
+  kXW,
+  kPlainInput,
+  kExpandKH,
+  kExpandKW,
+  kExpandSH,
+  kExpandSW,
+  kExpandPT,
+  kExpandPL,
+  kExpandDH,
+  kExpandDW,
   kECB,
-  kOCB,
-  kOH,
-  kOW,
+  kEH,
+  kEW,
+  // The depthwise window over e, and y's extent.
   kKH,
   kKW,
   kSH,
@@ -43,6 +56,9 @@ enum Param {
   kPL,
   kDH,
   kDW,
+  kOCB,
+  kOH,
+  kOW,
   kExpand,               // 1 when the block has an expansion
   kInputLastChannels,    // real channels in x's last block
   kExpandedLastChannels, // real channels in e's last block
@@ -54,7 +70,7 @@ enum Param {
   kProjectTileJ,
   kParts,        // tasks per image
   kBandRows,     // output rows per band (D's rows)
-  kExpandedRows, // E's rows: the input rows of a full band
+  kExpandedRows, // E's rows: the e rows of a full band
   kSlotFloats,   // scratch per task
   kExpandAct,
   kDepthwiseAct,
@@ -71,16 +87,18 @@ enum ActParam {
   kProjectBeta
 };
 
-// rows [0, rows) of a pointwise convolution `g` from x into y, the output
-// blocks in groups of J (the last group holds the remainder).
+// Output rows [row0, row0 + rows) of convolution `g` from x into y, whose
+// rows sit `shift` before the output rows (see Step), the output blocks in
+// groups of J (the last group holds the remainder).
 template <int B>
-CUVIL_INLINE void pointwiseRows(const conv::Geometry &g, int64_t tileP, int64_t J, const float *x,
-                                const float *w, const float *bias, const float *res, float *y,
-                                int64_t rows, int64_t act, float alpha, float beta) {
+CUVIL_INLINE void convRows(const conv::Geometry &g, int64_t tileP, int64_t J, const float *x,
+                           const float *w, const float *bias, const float *res, float *y,
+                           int64_t row0, int64_t rows, int64_t shift, int64_t act, float alpha,
+                           float beta) {
   for (int64_t ocb = 0; ocb < g.OCB; ocb += J) {
     const int64_t blocks = g.OCB - ocb < J ? g.OCB - ocb : J;
-    const conv::Step step{ocb, 0, g.G, false, true};
-    for (int64_t r = 0; r < rows; ++r)
+    const conv::Step step{ocb, 0, g.G, false, true, shift};
+    for (int64_t r = row0; r < row0 + rows; ++r)
       conv::rowOf<B>(blocks, g, tileP, x, w, bias, res, y, step, r, act, alpha, beta);
   }
 }
@@ -91,48 +109,65 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
                                         const float *bp, const float *res, float *y, float *scratch,
                                         const int64_t *p, const float *a, int64_t begin,
                                         int64_t end) {
-  const int64_t ICB = p[kICB], IH = p[kIH], IW = p[kIW], ECB = p[kECB], OCB = p[kOCB];
+  const int64_t ECB = p[kECB], EH = p[kEH], EW = p[kEW], OCB = p[kOCB];
   const int64_t OH = p[kOH], OW = p[kOW], parts = p[kParts], bandRows = p[kBandRows];
   const int64_t eRows = p[kExpandedRows];
-  const bool expand = p[kExpand] != 0;
-  const dw::Shape ds{IH, IW, OW, p[kKH], p[kKW], p[kSH], p[kSW], p[kPT], p[kPL], p[kDH], p[kDW]};
+  const bool expand = p[kExpand] != 0, plain = p[kPlainInput] != 0;
+  const dw::Shape ds{EH, EW, OW, p[kKH], p[kKW], p[kSH], p[kSW], p[kPT], p[kPL], p[kDH], p[kDW]};
   // The expansion writes E (eRows per block); the projection reads D.
-  const conv::Geometry ge =
-      conv::pointwiseGeometry<B>(ICB, IH, ECB, eRows, IW, p[kInputLastChannels]);
+  conv::Geometry ge{};
+  ge.G = p[kXG];
+  ge.IH = p[kXH];
+  ge.IW = p[kXW];
+  ge.OCB = ECB;
+  ge.OH = eRows;
+  ge.OW = EW;
+  ge.KH = p[kExpandKH];
+  ge.KW = p[kExpandKW];
+  ge.SH = p[kExpandSH];
+  ge.SW = p[kExpandSW];
+  ge.PT = p[kExpandPT];
+  ge.PL = p[kExpandPL];
+  ge.DH = p[kExpandDH];
+  ge.DW = p[kExpandDW];
+  ge.CI = plain ? 1 : B;
+  ge.lastCI = plain ? 1 : p[kInputLastChannels];
+  ge.GK = ge.G;
+  ge = conv::withSteps<B>(ge, plain);
   const conv::Geometry gp =
       conv::pointwiseGeometry<B>(ECB, bandRows, OCB, OH, OW, p[kExpandedLastChannels]);
   const int64_t rowsPerPart = (OH + parts - 1) / parts;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / parts, part = task % parts;
-    const float *xn = x + n * ICB * IH * IW * B;
+    const float *xn = x + n * ge.xImage;
     float *yn = y + n * OCB * OH * OW * B;
     const float *rn = res ? res + n * OCB * OH * OW * B : nullptr;
     float *E = scratch + task * p[kSlotFloats];
-    float *D = expand ? E + ECB * eRows * IW * B : E;
+    float *D = expand ? E + ECB * eRows * EW * B : E;
     const int64_t oEnd = (part + 1) * rowsPerPart < OH ? (part + 1) * rowsPerPart : OH;
-    int64_t expanded = 0; // E holds the expansion of x rows up to here
+    int64_t expanded = 0; // E holds the e rows up to here
     for (int64_t o0 = part * rowsPerPart; o0 < oEnd; o0 += bandRows) {
       const int64_t o1 = o0 + bandRows < oEnd ? o0 + bandRows : oEnd;
       // The depthwise input: the ring E, or x itself.
       const float *dIn = xn;
-      int64_t ring = 0, dPlane = IH * IW * B;
+      int64_t ring = 0, dPlane = EH * EW * B;
       if (expand) {
         const int64_t top = o0 * ds.SH - ds.PT;
         const int64_t bottom = (o1 - 1) * ds.SH - ds.PT + (ds.KH - 1) * ds.DH + 1;
-        const int64_t e0 = top > 0 ? top : 0, e1 = bottom < IH ? bottom : IH;
+        const int64_t e0 = top > 0 ? top : 0, e1 = bottom < EH ? bottom : EH;
         // Rows the previous band expanded stay in the ring; the new ones go
         // in at most two runs (before and after the ring wraps).
-        for (int64_t ih = expanded > e0 ? expanded : e0; ih < e1;) {
-          const int64_t slot = ih % eRows;
-          const int64_t rows = e1 - ih < eRows - slot ? e1 - ih : eRows - slot;
-          pointwiseRows<B>(ge, p[kExpandTileP], p[kExpandTileJ], xn + ih * IW * B, we, be, nullptr,
-                           E + slot * IW * B, rows, p[kExpandAct], a[kExpandAlpha], a[kExpandBeta]);
-          ih += rows;
+        for (int64_t r = expanded > e0 ? expanded : e0; r < e1;) {
+          const int64_t slot = r % eRows;
+          const int64_t rows = e1 - r < eRows - slot ? e1 - r : eRows - slot;
+          convRows<B>(ge, p[kExpandTileP], p[kExpandTileJ], xn, we, be, nullptr, E, r, rows,
+                      r - slot, p[kExpandAct], a[kExpandAlpha], a[kExpandBeta]);
+          r += rows;
         }
         expanded = e1;
         dIn = E;
         ring = eRows;
-        dPlane = eRows * IW * B;
+        dPlane = eRows * EW * B;
       }
       for (int64_t cb = 0; cb < ECB; ++cb)
         for (int64_t oh = o0; oh < o1; ++oh)
@@ -140,9 +175,9 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
                      wd + cb * ds.KH * ds.KW * B, bd ? bd + cb * B : nullptr, nullptr,
                      D + (cb * bandRows + oh - o0) * OW * B, oh, p[kDepthwiseAct],
                      a[kDepthwiseAlpha], a[kDepthwiseBeta]);
-      pointwiseRows<B>(gp, p[kProjectTileP], p[kProjectTileJ], D, wp, bp,
-                       rn ? rn + o0 * OW * B : nullptr, yn + o0 * OW * B, o1 - o0, p[kProjectAct],
-                       a[kProjectAlpha], a[kProjectBeta]);
+      convRows<B>(gp, p[kProjectTileP], p[kProjectTileJ], D, wp, bp,
+                  rn ? rn + o0 * OW * B : nullptr, yn + o0 * OW * B, 0, o1 - o0, 0, p[kProjectAct],
+                  a[kProjectAlpha], a[kProjectBeta]);
     }
   }
 }

@@ -1,17 +1,20 @@
 // cuvil.InvertedResidualNCHWc: MobileNetV2's inverted residual block in the
 // blocked NCHWc layout (block K = 16 or 8), made by the
-// fuse-inverted-residual pass from a pointwise (expansion), depthwise and
-// pointwise (projection) cuvil.ConvNCHWc chain (see
-// src/kernels/InvertedResidualNCHWc.cpp):
-//   e = expand_activation(conv1x1(X, We) + Be)          (absent without We)
+// fuse-inverted-residual pass from a cuvil.ConvNCHWc chain: an expansion
+// (usually 1x1; also a network's stem), a depthwise convolution and a 1x1
+// projection (see src/kernels/InvertedResidualNCHWc.cpp):
+//   e = expand_activation(conv(X, We) + Be)             (absent without We;
+//                                                        expand_* window)
 //   d = depthwise_activation(depthwise(e, Wd) + Bd)     (window attributes)
 //   y = activation(conv1x1(d, Wp) + Bp + Residual)
-// Inputs: X, Wd, Wp, then the optional Bd, Bp, We, Be, Residual, packed as the ConvNCHWc ones: X
-// [N, ICB, IH, IW, K], We [ECB, ICB, 1, 1, K, K], Wd [ECB, KH, KW, K], Wp [OCB, ECB, 1, 1, K, K]; y
-// and Residual [N, OCB, OH, OW, K]. `input_channels` and `expanded_channels` are the real channels
-// of X and e when their last block is partly padding. The second result is the kernel's scratch:
-// per task (a part of an image's output rows) the expanded rows of one band and its depthwise
-// result.
+// Inputs: X, Wd, Wp, then the optional Bd, Bp, We, Be, Residual, packed
+// as the ConvNCHWc ones: X [N, XG, XH, XW, K] (plain [N, C, XH, XW] when
+// `expand_plain_input`), We [ECB, XG, KH, KW, K(, K)], Wd [ECB, KH, KW, K],
+// Wp [OCB, ECB, 1, 1, K, K]; y and Residual [N, OCB, OH, OW, K].
+// `input_channels` and `expanded_channels` are the real channels of X and e
+// when their last block is partly padding. The second result is the
+// kernel's scratch: per task (a part of an image's output rows) the
+// expanded rows of one band and its depthwise result.
 #include "ChannelBlock.h"
 #include "ConvTiling.h"
 #include "FusedActivation.h"
@@ -34,18 +37,35 @@ constexpr int64_t kMinPartRows = 8;
 // share of a 1 MiB L2.
 constexpr int64_t kBandBytes = int64_t(256) << 10;
 
+// The expansion's window: attributes expand_kernel_shape, expand_strides,
+// expand_pads and expand_dilations (a 1x1 unpadded one by default).
+struct ExpandWindow {
+  int64_t KH, KW, SH, SW, PT, PL, PB, PR, DH, DW;
+};
+
+Expected<ExpandWindow> expandWindow(const Node &node) {
+  std::vector<int64_t> k = node.getInts("expand_kernel_shape", {1, 1});
+  std::vector<int64_t> st = node.getInts("expand_strides", {1, 1});
+  std::vector<int64_t> pads = node.getInts("expand_pads", {0, 0, 0, 0});
+  std::vector<int64_t> d = node.getInts("expand_dilations", {1, 1});
+  if (k.size() != 2 || st.size() != 2 || pads.size() != 4 || d.size() != 2)
+    return Status::error("the expansion window must be 2-D");
+  return ExpandWindow{k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], d[0], d[1]};
+}
+
 struct Block {
-  int64_t N, ICB, IH, IW, ECB, OCB, K;
-  bool expand;
-  WindowGeometry::Window2D window;
+  int64_t N, XG, XH, XW, ECB, EH, EW, OCB, K;
+  bool expand, plain;
+  ExpandWindow ew;
+  WindowGeometry::Window2D window; // the depthwise one, over e
   int64_t parts, bandRows;
 
   int64_t inputRows(int64_t outputRows) const {
-    return std::min(IH, (outputRows - 1) * window.SH + (window.KH - 1) * window.DH + 1);
+    return std::min(EH, (outputRows - 1) * window.SH + (window.KH - 1) * window.DH + 1);
   }
   int64_t expandedRows() const { return expand ? inputRows(bandRows) : 0; }
   int64_t slotFloats(int64_t rows) const {
-    return ECB * K * ((expand ? inputRows(rows) * IW : 0) + rows * window.OW);
+    return ECB * K * ((expand ? inputRows(rows) * EW : 0) + rows * window.OW);
   }
   int64_t tasks() const { return N * parts; }
   int64_t scratchFloats() const { return tasks() * slotFloats(bandRows); }
@@ -58,30 +78,46 @@ bool isPointwiseWeight(const Shape &w, int64_t K) {
 Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
   Block b{};
   const Shape &x = *in[kX], &wd = *in[kWd], &wp = *in[kWp];
-  b.K = x.size() == 5 ? x[4] : 0;
+  b.K = wd.size() == 4 ? wd[3] : 0;
   b.expand = in[kWe] != nullptr;
-  if (!isChannelBlock(b.K) || wd.size() != 4 || wd[3] != b.K || !isPointwiseWeight(wp, b.K))
+  b.plain = node.getInt("expand_plain_input", 0) != 0;
+  bool blocked = isChannelBlock(b.K) && isPointwiseWeight(wp, b.K) &&
+                 x.size() == (b.plain ? 4u : 5u) && (b.plain || x[4] == b.K) &&
+                 (b.expand || !b.plain);
+  if (!blocked)
     return Status::error(fmt::format("X [{}], Wd [{}] and Wp [{}] are not in the blocked layout",
                                      shapeToString(x), shapeToString(wd), shapeToString(wp)));
   b.N = x[0];
-  b.ICB = x[1];
-  b.IH = x[2];
-  b.IW = x[3];
+  b.XG = x[1];
+  b.XH = x[2];
+  b.XW = x[3];
   b.ECB = wd[0];
   b.OCB = wp[0];
+  Expected<ExpandWindow> ew = expandWindow(node);
+  CUVIL_TRY(ew.status());
+  b.ew = *ew;
+  b.EH = b.XH;
+  b.EW = b.XW;
   if (b.expand) {
     const Shape &we = *in[kWe];
-    if (!isPointwiseWeight(we, b.K) || we[0] != b.ECB || we[1] != b.ICB)
-      return Status::error(
-          fmt::format("We [{}] does not map {} to {} blocks", shapeToString(we), b.ICB, b.ECB));
-  } else if (b.ECB != b.ICB) {
+    Shape expected = {b.ECB, b.XG, b.ew.KH, b.ew.KW, b.K};
+    if (!b.plain)
+      expected.push_back(b.K);
+    if (we != expected)
+      return Status::error(fmt::format("We [{}] is not the packed [{}]", shapeToString(we),
+                                       shapeToString(expected)));
+    b.EH = (b.XH + b.ew.PT + b.ew.PB - ((b.ew.KH - 1) * b.ew.DH + 1)) / b.ew.SH + 1;
+    b.EW = (b.XW + b.ew.PL + b.ew.PR - ((b.ew.KW - 1) * b.ew.DW + 1)) / b.ew.SW + 1;
+    if (b.EH <= 0 || b.EW <= 0)
+      return Status::error("the expansion's window leaves no output");
+  } else if (b.ECB != b.XG) {
     return Status::error(
-        fmt::format("Wd [{}] does not match {} input blocks", shapeToString(wd), b.ICB));
+        fmt::format("Wd [{}] does not match {} input blocks", shapeToString(wd), b.XG));
   }
   if (wp[1] != b.ECB)
     return Status::error(
         fmt::format("Wp [{}] does not match {} expanded blocks", shapeToString(wp), b.ECB));
-  Expected<WindowGeometry> g = windowGeometry(node, {b.IH, b.IW}, {wd[1], wd[2]}, false);
+  Expected<WindowGeometry> g = windowGeometry(node, {b.EH, b.EW}, {wd[1], wd[2]}, false);
   CUVIL_TRY(g.status());
   b.window = g->as2D();
   const int64_t OH = b.window.OH;
@@ -152,24 +188,37 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const WindowGeometry::Window2D &g = b.window;
   const int64_t K = b.K, EC = b.ECB * K;
   auto bias = [&](Input i, int64_t c) { return input(i) ? input(i)->getDouble(c) : 0.0; };
-  std::vector<double> e(EC * b.IH * b.IW), d(EC * g.OH * g.OW);
+  const ExpandWindow &ew = b.ew;
+  const int64_t inputChannels = b.plain ? b.XG : b.XG * K;
+  std::vector<double> e(EC * b.EH * b.EW), d(EC * g.OH * g.OW);
   for (int64_t n = 0; n < b.N; ++n) {
     const Tensor &x = *in[kX];
-    auto xAt = [&](int64_t c, int64_t pixel) {
-      return x.getDouble(((n * b.ICB + c / K) * b.IH * b.IW + pixel) * K + c % K);
+    auto xAt = [&](int64_t c, int64_t h, int64_t w) {
+      return b.plain ? x.getDouble(((n * b.XG + c) * b.XH + h) * b.XW + w)
+                     : x.getDouble((((n * b.XG + c / K) * b.XH + h) * b.XW + w) * K + c % K);
+    };
+    auto weAt = [&](int64_t c, int64_t i, int64_t kh, int64_t kw) {
+      int64_t tap = (((c / K) * b.XG + (b.plain ? i : i / K)) * ew.KH + kh) * ew.KW + kw;
+      return in[kWe]->getDouble(b.plain ? tap * K + c % K : (tap * K + i % K) * K + c % K);
     };
     for (int64_t c = 0; c < EC; ++c)
-      for (int64_t pixel = 0; pixel < b.IH * b.IW; ++pixel) {
-        if (!b.expand) {
-          e[c * b.IH * b.IW + pixel] = xAt(c, pixel);
-          continue;
+      for (int64_t eh = 0; eh < b.EH; ++eh)
+        for (int64_t ew_ = 0; ew_ < b.EW; ++ew_) {
+          double &value = e[(c * b.EH + eh) * b.EW + ew_];
+          if (!b.expand) {
+            value = xAt(c, eh, ew_);
+            continue;
+          }
+          double sum = bias(kBe, c);
+          for (int64_t i = 0; i < inputChannels; ++i)
+            for (int64_t kh = 0; kh < ew.KH; ++kh)
+              for (int64_t kw = 0; kw < ew.KW; ++kw) {
+                int64_t ih = eh * ew.SH - ew.PT + kh * ew.DH, iw = ew_ * ew.SW - ew.PL + kw * ew.DW;
+                if (ih >= 0 && ih < b.XH && iw >= 0 && iw < b.XW)
+                  sum += xAt(i, ih, iw) * weAt(c, i, kh, kw);
+              }
+          value = applyActivation(act->expand, sum);
         }
-        double sum = bias(kBe, c);
-        for (int64_t i = 0; i < b.ICB * K; ++i)
-          sum += xAt(i, pixel) *
-                 in[kWe]->getDouble((((c / K) * b.ICB + i / K) * K + i % K) * K + c % K);
-        e[c * b.IH * b.IW + pixel] = applyActivation(act->expand, sum);
-      }
     for (int64_t c = 0; c < EC; ++c)
       for (int64_t oh = 0; oh < g.OH; ++oh)
         for (int64_t ow = 0; ow < g.OW; ++ow) {
@@ -177,8 +226,8 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
           for (int64_t kh = 0; kh < g.KH; ++kh)
             for (int64_t kw = 0; kw < g.KW; ++kw) {
               int64_t ih = oh * g.SH - g.PT + kh * g.DH, iw = ow * g.SW - g.PL + kw * g.DW;
-              if (ih >= 0 && ih < b.IH && iw >= 0 && iw < b.IW)
-                sum += e[(c * b.IH + ih) * b.IW + iw] *
+              if (ih >= 0 && ih < b.EH && iw >= 0 && iw < b.EW)
+                sum += e[(c * b.EH + ih) * b.EW + iw] *
                        in[kWd]->getDouble((((c / K) * g.KH + kh) * g.KW + kw) * K + c % K);
             }
           d[(c * g.OH + oh) * g.OW + ow] = applyActivation(act->depthwise, sum);
@@ -203,7 +252,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(act.status());
   const WindowGeometry::Window2D &g = b->window;
   const int64_t K = b->K, lanes = ctx.vectorLanes();
-  ConvTile expandTile = chooseConvTile(b->ECB, b->IW, K, int(lanes));
+  ConvTile expandTile = chooseConvTile(b->ECB, b->EW, K, int(lanes));
   ConvTile projectTile = chooseConvTile(b->OCB, g.OW, K, int(lanes));
   DepthwiseTile depthwiseTile = chooseDepthwiseTile(K, int(lanes), g.KW, g.SW, g.DW);
   auto lastBlockChannels = [&](const char *attr, int64_t blocks) {
@@ -214,37 +263,50 @@ Status lower(const Node &node, LoweringContext &ctx) {
     args.push_back(KernelArg::optionalPointer(node.input(i)));
   args.push_back(KernelArg::pointer(node.output(0)));
   args.push_back(KernelArg::pointer(node.output(1)));
-  args.push_back(KernelArg::constantArray({b->ICB,
-                                           b->IH,
-                                           b->IW,
-                                           b->ECB,
-                                           b->OCB,
-                                           g.OH,
-                                           g.OW,
-                                           g.KH,
-                                           g.KW,
-                                           g.SH,
-                                           g.SW,
-                                           g.PT,
-                                           g.PL,
-                                           g.DH,
-                                           g.DW,
-                                           b->expand ? 1 : 0,
-                                           lastBlockChannels("input_channels", b->ICB),
-                                           lastBlockChannels("expanded_channels", b->ECB),
-                                           expandTile.pixels,
-                                           expandTile.blocks,
-                                           depthwiseTile.pixels,
-                                           depthwiseTile.reuseInputs ? 1 : 0,
-                                           projectTile.pixels,
-                                           projectTile.blocks,
-                                           b->parts,
-                                           b->bandRows,
-                                           b->expandedRows(),
-                                           b->slotFloats(b->bandRows),
-                                           act->expand.code,
-                                           act->depthwise.code,
-                                           act->project.code}));
+  const ExpandWindow &ew = b->ew;
+  args.push_back(
+      KernelArg::constantArray({b->XG,
+                                b->XH,
+                                b->XW,
+                                b->plain ? 1 : 0,
+                                ew.KH,
+                                ew.KW,
+                                ew.SH,
+                                ew.SW,
+                                ew.PT,
+                                ew.PL,
+                                ew.DH,
+                                ew.DW,
+                                b->ECB,
+                                b->EH,
+                                b->EW,
+                                g.KH,
+                                g.KW,
+                                g.SH,
+                                g.SW,
+                                g.PT,
+                                g.PL,
+                                g.DH,
+                                g.DW,
+                                b->OCB,
+                                g.OH,
+                                g.OW,
+                                b->expand ? 1 : 0,
+                                b->plain ? 1 : lastBlockChannels("input_channels", b->XG),
+                                lastBlockChannels("expanded_channels", b->ECB),
+                                expandTile.pixels,
+                                expandTile.blocks,
+                                depthwiseTile.pixels,
+                                depthwiseTile.reuseInputs ? 1 : 0,
+                                projectTile.pixels,
+                                projectTile.blocks,
+                                b->parts,
+                                b->bandRows,
+                                b->expandedRows(),
+                                b->slotFloats(b->bandRows),
+                                act->expand.code,
+                                act->depthwise.code,
+                                act->project.code}));
   args.push_back(
       KernelArg::constantF32Array({act->expand.alpha, act->expand.beta, act->depthwise.alpha,
                                    act->depthwise.beta, act->project.alpha, act->project.beta}));
@@ -262,6 +324,11 @@ extern const OpDefinition kInvertedResidualNCHWcOp = {
                                {"depthwise_activation_params", AttrKind::Floats},
                                {"expand_activation", AttrKind::String},
                                {"expand_activation_params", AttrKind::Floats},
+                               {"expand_dilations", AttrKind::Ints},
+                               {"expand_kernel_shape", AttrKind::Ints},
+                               {"expand_pads", AttrKind::Ints},
+                               {"expand_plain_input", AttrKind::Int},
+                               {"expand_strides", AttrKind::Ints},
                                {"expanded_channels", AttrKind::Int},
                                {"input_channels", AttrKind::Int}}),
              infer, eval},

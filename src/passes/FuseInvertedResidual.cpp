@@ -1,7 +1,8 @@
 // fuse-inverted-residual: merges MobileNetV2's inverted residual block, as
 // the layout pass leaves it, into one cuvil.InvertedResidualNCHWc:
-//   [pointwise ConvNCHWc (expansion)] -> depthwise ConvNCHWc -> pointwise ConvNCHWc
-// (the last one keeps its residual and activation). Run separately, the
+//   [dense ConvNCHWc (expansion)] -> depthwise ConvNCHWc -> pointwise ConvNCHWc
+// (the last one keeps its residual and activation). The expansion is usually
+// 1x1; a network's stem (a strided 3x3 over the plain image) expands too. Run separately, the
 // expanded tensors go through memory between the three kernels; the fused
 // kernel keeps them in L2 a band of rows at a time. That pays where they do
 // not fit in L2 anyway: the block is fused when the larger of them (the
@@ -21,17 +22,15 @@ namespace {
 // would split into too few row parts to thread well.
 constexpr int64_t kL2Bytes = int64_t(1) << 20;
 
-bool isBlockedConv(const Node *node) {
-  return node && node->op() == "cuvil.ConvNCHWc" && node->getInt("plain_input", 0) == 0;
-}
+bool isConv(const Node *node) { return node && node->op() == "cuvil.ConvNCHWc"; }
 
 bool isDepthwise(const Node *node) {
-  return isBlockedConv(node) && node->getInt("depthwise", 0) != 0;
+  return isConv(node) && node->getInt("depthwise", 0) != 0 && node->getInt("plain_input", 0) == 0;
 }
 
 // A 1x1, stride-1, unpadded dense convolution.
 bool isPointwise(const Node *node) {
-  if (!isBlockedConv(node) || isDepthwise(node))
+  if (!isConv(node) || node->getInt("depthwise", 0) != 0 || node->getInt("plain_input", 0) != 0)
     return false;
   const Shape &w = node->input(1)->type().shape;
   std::vector<int64_t> pads = node->getInts("pads", {0, 0, 0, 0});
@@ -58,8 +57,10 @@ Expected<bool> fuseBlock(Graph &graph, Node &depthwise) {
   Node *project = soleUser(depthwise.output(0));
   if (depthwise.hasInput(3) || !isPointwise(project) || project->input(0) != depthwise.output(0))
     return false;
+  // Any dense convolution expands: a 1x1 one, or a network's stem.
   Node *expand = depthwise.input(0)->producer();
-  if (!isPointwise(expand) || expand->hasInput(3) || !depthwise.input(0)->hasOneUse())
+  if (!isConv(expand) || expand->getInt("depthwise", 0) != 0 || expand->hasInput(3) ||
+      !depthwise.input(0)->hasOneUse())
     expand = nullptr;
   int64_t largest = std::max(bytesOf(depthwise.output(0)), expand ? bytesOf(expand->output(0)) : 0);
   if (largest <= kL2Bytes)
@@ -83,7 +84,9 @@ Expected<bool> fuseBlock(Graph &graph, Node &depthwise) {
   copyAttrs(depthwise, *fused, "depthwise_", {"activation", "activation_params"});
   copyAttrs(*project, *fused, "", {"activation", "activation_params"});
   if (expand) {
-    copyAttrs(*expand, *fused, "expand_", {"activation", "activation_params"});
+    copyAttrs(*expand, *fused, "expand_",
+              {"activation", "activation_params", "kernel_shape", "strides", "pads", "dilations",
+               "plain_input"});
     copyAttrs(*expand, *fused, "", {"input_channels"});
   }
   if (const Attribute *channels = project->findAttr("input_channels"))

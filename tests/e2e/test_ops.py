@@ -304,10 +304,13 @@ def conv_cases():
     # L2 run as one band-by-band kernel: with and without expansion, stride
     # 2, dilation 2, batch 2, partly padded channel blocks, and heights that
     # split into uneven row parts and bands.
-    def inverted_residual(name, n, c, e, o, hw, stride=1, dilation=1, expand=True, residual=False):
+    def inverted_residual(name, n, c, e, o, hw, stride=1, dilation=1, expand=True, residual=False,
+                          expand_kernel=1, expand_stride=1):
         nodes, src = [], "x"
         if expand:
-            nodes += [node("Conv", ["x", "we", "be"], ["e"]), node("Clip", ["e", "lo", "hi"], ["er"])]
+            nodes += [node("Conv", ["x", "we", "be"], ["e"], pads=[expand_kernel // 2] * 4,
+                           strides=[expand_stride] * 2),
+                      node("Clip", ["e", "lo", "hi"], ["er"])]
             src = "er"
         nodes += [node("Conv", [src, "wd", "bd"], ["d"], group=e, pads=[dilation] * 4,
                        strides=[stride] * 2, dilations=[dilation] * 2),
@@ -318,7 +321,7 @@ def conv_cases():
         inits = dict(wd=w(e, 1, 3, 3), bd=b(e), wp=w(o, e, 1, 1), bp=b(o),
                      lo=np.float32(0), hi=np.float32(6))
         if expand:
-            inits.update(we=w(e, c, 1, 1), be=b(e))
+            inits.update(we=w(e, c, expand_kernel, expand_kernel), be=b(e))
         return graph(f"conv/inverted_residual_{name}", nodes, {"x": In((n, c, *hw))},
                      ["y" if residual else "p"], inits)
 
@@ -326,6 +329,10 @@ def conv_cases():
     yield inverted_residual("expand_stride2", 1, 16, 96, 24, (61, 57), stride=2)
     yield inverted_residual("no_expand", 1, 40, 40, 20, (80, 90), expand=False)
     yield inverted_residual("batch2_dilation2", 2, 20, 120, 20, (40, 44), dilation=2, residual=True)
+    # A network's stem (3x3, stride 2, over the 3-channel image) as the
+    # expansion, and a 3x3 one over blocked channels.
+    yield inverted_residual("stem", 1, 3, 48, 24, (180, 150), expand_kernel=3, expand_stride=2)
+    yield inverted_residual("expand_3x3", 1, 16, 64, 16, (72, 64), expand_kernel=3, residual=True)
 
 
 def elementwise_chain_cases():
