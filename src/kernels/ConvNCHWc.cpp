@@ -57,6 +57,7 @@ enum ConvParam {
   kLastGroupChannels, // real channels in the last input block (B when full)
   kGroupsPerStep,     // GK: input groups whose weights one step keeps in L1
   kRowsPerRun,        // rows whose partial sums stay in L2 between steps
+  kPrefetchWeights,   // 1: weights stream from memory; fetch a group ahead
 };
 
 template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
@@ -82,6 +83,20 @@ template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
   return withSteps<B>(g, plain);
 }
 
+// The weights of output group `group + 1` (contiguous: blocks are), spread
+// over the input groups the tiles of `rows` rows of this group go through.
+CUVIL_INLINE WeightPrefetch nextGroupWeights(const Geometry &g, const float *w, int64_t group,
+                                             int64_t J, int64_t rows, int64_t tileP) {
+  const int64_t groupFloats = J * g.bJ, allFloats = g.OCB * g.bJ;
+  const int64_t begin =
+      (group + 1) * groupFloats < allFloats ? (group + 1) * groupFloats : allFloats;
+  const int64_t end = begin + groupFloats < allFloats ? begin + groupFloats : allFloats;
+  const int64_t lines = (end - begin) * int64_t(sizeof(float)) / 64;
+  const int64_t groupsVisited = rows * ((g.OW + tileP - 1) / tileP) * g.G;
+  return {reinterpret_cast<const char *>(w + begin), reinterpret_cast<const char *>(w + end),
+          (lines + groupsVisited - 1) / groupsVisited};
+}
+
 // Tasks: (n, ocb group of tileJ blocks, oh), oh fastest. The last group
 // has the OCB % tileJ remaining blocks. A task range is done as runs of at
 // most kRowsPerRun rows of one (n, group), each run in steps of GK input
@@ -102,8 +117,11 @@ CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, c
     float *yn = y + n * g.yImage;
     const float *rn = res ? res + n * g.yImage : nullptr;
     const int64_t blocks = group < fullGroups ? J : restBlocks;
+    WeightPrefetch prefetch = nextGroupWeights(g, w, group, J, rows, p[kTileP]);
     for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
-      const Step s{group * J, g0, g0 + g.GK < g.G ? g0 + g.GK : g.G, g0 > 0, g0 + g.GK >= g.G, 0};
+      const int64_t g1 = g0 + g.GK < g.G ? g0 + g.GK : g.G;
+      const Step s{
+          group * J, g0, g1, g0 > 0, g1 == g.G, 0, p[kPrefetchWeights] ? &prefetch : nullptr};
       for (int64_t oh = oh0; oh < oh0 + rows; ++oh)
         rowOf<B>(blocks, g, p[kTileP], xn, w, bias, rn, yn, s, oh, p[kAct], alpha, beta);
     }

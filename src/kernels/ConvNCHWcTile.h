@@ -57,14 +57,28 @@ CUVIL_INLINE Geometry pointwiseGeometry(int64_t G, int64_t IH, int64_t OCB, int6
 }
 
 // What one tile call covers besides its pixels: the output blocks from ocb,
+// Weights to fetch into L2 ahead of their use: `linesPerGroup` cache lines
+// of [next, end) each time a tile starts an input group, so that the
+// fetches spread over the computation (see convTasks).
+struct WeightPrefetch {
+  const char *next, *end;
+  int64_t linesPerGroup;
+  inline __attribute__((always_inline)) void issue() {
+    for (int64_t i = 0; i < linesPerGroup && next < end; ++i, next += 64)
+      __builtin_prefetch(next, 0, 2);
+  }
+};
+
+// What one tile call covers besides its pixels: the output blocks from ocb,
 // input groups [g0, g1), whether the tile starts from y's partial sums
-// (not the first step) and ends with the epilogue (the last step), and how
+// (not the first step) and ends with the epilogue (the last step), how
 // many rows before output row oh y's row is (a caller keeping output rows in
-// a ring buffer; 0 otherwise).
+// a ring buffer; 0 otherwise), and weights to prefetch (or null).
 struct Step {
   int64_t ocb, g0, g1;
   bool accumulate, finish;
   int64_t yRowShift;
+  WeightPrefetch *prefetch;
 };
 
 // P pixels starting at output column ow0 (input column iw0 for kw = 0), J
@@ -87,6 +101,8 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
   const int64_t ihBase = oh * g.SH - g.PT, iwBase = ow0 * g.SW - g.PL;
   const float *wBlock = w + s.ocb * g.bJ;
   for (int64_t grp = s.g0; grp < s.g1; ++grp) {
+    if (s.prefetch)
+      s.prefetch->issue();
     // The last input block may be partly padding, whose weights are zero.
     const int64_t channels = grp + 1 == g.G ? g.lastCI : g.CI;
     for (int64_t kh = 0; kh < g.KH; ++kh) {

@@ -97,7 +97,7 @@ CUVIL_INLINE void convRows(const conv::Geometry &g, int64_t tileP, int64_t J, co
                            float beta) {
   for (int64_t ocb = 0; ocb < g.OCB; ocb += J) {
     const int64_t blocks = g.OCB - ocb < J ? g.OCB - ocb : J;
-    const conv::Step step{ocb, 0, g.G, false, true, shift};
+    const conv::Step step{ocb, 0, g.G, false, true, shift, nullptr};
     for (int64_t r = row0; r < row0 + rows; ++r)
       conv::rowOf<B>(blocks, g, tileP, x, w, bias, res, y, step, r, act, alpha, beta);
   }
