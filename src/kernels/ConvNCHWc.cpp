@@ -57,7 +57,7 @@ enum ConvParam {
   kLastGroupChannels, // real channels in the last input block (B when full)
   kGroupsPerStep,     // GK: input groups whose weights one step keeps in L1
   kRowsPerRun,        // rows whose partial sums stay in L2 between steps
-  kPrefetchWeights,   // 1: weights stream from memory; fetch a group ahead
+  kPrefetchWeights,   // 1: weights stream from memory; fetch a step ahead
 };
 
 template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
@@ -83,18 +83,25 @@ template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
   return withSteps<B>(g, plain);
 }
 
-// The weights of output group `group + 1` (contiguous: blocks are), spread
-// over the input groups the tiles of `rows` rows of this group go through.
-CUVIL_INLINE WeightPrefetch nextGroupWeights(const Geometry &g, const float *w, int64_t group,
-                                             int64_t J, int64_t rows, int64_t tileP) {
-  const int64_t groupFloats = J * g.bJ, allFloats = g.OCB * g.bJ;
-  const int64_t begin =
-      (group + 1) * groupFloats < allFloats ? (group + 1) * groupFloats : allFloats;
-  const int64_t end = begin + groupFloats < allFloats ? begin + groupFloats : allFloats;
-  const int64_t lines = (end - begin) * int64_t(sizeof(float)) / 64;
-  const int64_t groupsVisited = rows * ((g.OW + tileP - 1) / tileP) * g.G;
-  return {reinterpret_cast<const char *>(w + begin), reinterpret_cast<const char *>(w + end),
-          (lines + groupsVisited - 1) / groupsVisited};
+// The weights of the step after the one of output blocks [ocb, ocb + J)
+// and input groups [g0, g1): the same blocks' next groups, or the next
+// output group's first ones. They are fetched over the taps the tiles of
+// `rows` rows go through in this step.
+CUVIL_INLINE WeightPrefetch nextStepWeights(const Geometry &g, const float *w, int64_t ocb,
+                                            int64_t J, int64_t g0, int64_t g1, int64_t rows,
+                                            int64_t tileP) {
+  int64_t nextOcb = ocb, nextG0 = g1;
+  if (g1 == g.G) {
+    nextOcb = ocb + J;
+    nextG0 = 0;
+  }
+  const int64_t blocks = g.OCB - nextOcb < J ? g.OCB - nextOcb : J;
+  const int64_t nextG1 = nextG0 + g.GK < g.G ? nextG0 + g.GK : g.G;
+  const int64_t bytes = int64_t(sizeof(float)) * (nextG1 - nextG0) * g.bG;
+  const int64_t taps = rows * ((g.OW + tileP - 1) / tileP) * (g1 - g0) * g.KH * g.KW;
+  const int64_t lines = blocks > 0 ? blocks * bytes / 64 : 0;
+  return {reinterpret_cast<const char *>(w + nextOcb * g.bJ + nextG0 * g.bG),
+          int64_t(sizeof(float)) * g.bJ, bytes, blocks > 0 ? blocks : 0, (lines + taps - 1) / taps};
 }
 
 // Tasks: (n, ocb group of tileJ blocks, oh), oh fastest. The last group
@@ -117,9 +124,9 @@ CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, c
     float *yn = y + n * g.yImage;
     const float *rn = res ? res + n * g.yImage : nullptr;
     const int64_t blocks = group < fullGroups ? J : restBlocks;
-    WeightPrefetch prefetch = nextGroupWeights(g, w, group, J, rows, p[kTileP]);
     for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
       const int64_t g1 = g0 + g.GK < g.G ? g0 + g.GK : g.G;
+      WeightPrefetch prefetch = nextStepWeights(g, w, group * J, J, g0, g1, rows, p[kTileP]);
       const Step s{
           group * J, g0, g1, g0 > 0, g1 == g.G, 0, p[kPrefetchWeights] ? &prefetch : nullptr};
       for (int64_t oh = oh0; oh < oh0 + rows; ++oh)

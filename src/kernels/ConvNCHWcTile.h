@@ -56,16 +56,23 @@ CUVIL_INLINE Geometry pointwiseGeometry(int64_t G, int64_t IH, int64_t OCB, int6
   return withSteps<B>(g, false);
 }
 
-// What one tile call covers besides its pixels: the output blocks from ocb,
-// Weights to fetch into L2 ahead of their use: `linesPerGroup` cache lines
-// of [next, end) each time a tile starts an input group, so that the
-// fetches spread over the computation (see convTasks).
+// Weights to fetch into L2 ahead of their use: `count` ranges of `length`
+// bytes, `stride` apart from `base` (one per output block), `linesPerTap`
+// cache lines each time a tile starts a kernel tap of an input group, so
+// that the fetches spread over the computation (see convTasks).
 struct WeightPrefetch {
-  const char *next, *end;
-  int64_t linesPerGroup;
+  const char *base;
+  int64_t stride, length, count, linesPerTap;
+  int64_t range = 0, offset = 0; // the next line
   inline __attribute__((always_inline)) void issue() {
-    for (int64_t i = 0; i < linesPerGroup && next < end; ++i, next += 64)
-      __builtin_prefetch(next, 0, 2);
+    for (int64_t i = 0; i < linesPerTap && range < count; ++i) {
+      __builtin_prefetch(base + range * stride + offset, 0, 2);
+      offset += 64;
+      if (offset >= length) {
+        offset = 0;
+        ++range;
+      }
+    }
   }
 };
 
@@ -101,8 +108,6 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
   const int64_t ihBase = oh * g.SH - g.PT, iwBase = ow0 * g.SW - g.PL;
   const float *wBlock = w + s.ocb * g.bJ;
   for (int64_t grp = s.g0; grp < s.g1; ++grp) {
-    if (s.prefetch)
-      s.prefetch->issue();
     // The last input block may be partly padding, whose weights are zero.
     const int64_t channels = grp + 1 == g.G ? g.lastCI : g.CI;
     for (int64_t kh = 0; kh < g.KH; ++kh) {
@@ -110,6 +115,8 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
       if (ih < 0 || ih >= g.IH)
         continue;
       for (int64_t kw = kwLo; kw < kwHi; ++kw) {
+        if (s.prefetch)
+          s.prefetch->issue();
         const float *xp = x + grp * g.aG + ih * g.aH + (iwBase + kw * g.DW) * g.aW;
         const float *wp = wBlock + grp * g.bG + kh * g.bKH + kw * g.bKW;
         for (int64_t c = 0; c < channels; ++c) {

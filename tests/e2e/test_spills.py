@@ -33,7 +33,7 @@ TARGETS = [("default", []), ("avx2-only", ["--cpu", "x86-64-v3"])]
 def kernel_model():
     """Conv stem -> Winograd 3x3 -> 1x1 -> inverted residual block (fused
     expansion, depthwise and projection) -> strided 3x3 (narrow rows) ->
-    depthwise -> 1x1 with prefetched weights (1.3 MB) -> global pool ->
+    depthwise -> 3x3 with prefetched weights (1.2 MB) -> global pool ->
     packed GEMM, plus a run-time batched MatMul."""
     rng = np.random.default_rng(5)
 
@@ -54,7 +54,7 @@ def kernel_model():
         helper.make_node("Add", ["p5", "s2"], ["ir"]),
         helper.make_node("Conv", ["ir", "w3s2"], ["c3"], pads=[1, 1, 1, 1], strides=[2, 2]),
         helper.make_node("Conv", ["c3", "dw"], ["c4"], pads=[1, 1, 1, 1], group=64),
-        helper.make_node("Conv", ["c4", "wide"], ["c5"]),
+        helper.make_node("Conv", ["c4", "wide"], ["c5"], pads=[1, 1, 1, 1]),
         helper.make_node("GlobalAveragePool", ["c5"], ["g"]),
         helper.make_node("Flatten", ["g"], ["f"]),
         helper.make_node("MatMul", ["f", "fc"], ["logits"]),
@@ -68,9 +68,9 @@ def kernel_model():
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 100]),
          helper.make_tensor_value_info("scores", TensorProto.FLOAT, [4, 32, 40])],
         [weights("stem", 64, 3, 3, 3), weights("w3", 64, 64, 3, 3), weights("w1", 64, 64, 1, 1),
-         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 5120, 100),
+         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 512, 100),
          weights("we", 384, 64, 1, 1), weights("wd5", 384, 1, 3, 3), weights("wp", 64, 384, 1, 1),
-         weights("wide", 5120, 64, 1, 1)])
+         weights("wide", 512, 64, 3, 3)])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
