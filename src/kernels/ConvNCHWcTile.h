@@ -56,26 +56,6 @@ CUVIL_INLINE Geometry pointwiseGeometry(int64_t G, int64_t IH, int64_t OCB, int6
   return withSteps<B>(g, false);
 }
 
-// Weights to fetch into L2 ahead of their use: `count` ranges of `length`
-// bytes, `stride` apart from `base` (one per output block), `linesPerTap`
-// cache lines each time a tile starts a kernel tap of an input group, so
-// that the fetches spread over the computation (see convTasks).
-struct WeightPrefetch {
-  const char *base;
-  int64_t stride, length, count, linesPerTap;
-  int64_t range = 0, offset = 0; // the next line
-  inline __attribute__((always_inline)) void issue() {
-    for (int64_t i = 0; i < linesPerTap && range < count; ++i) {
-      __builtin_prefetch(base + range * stride + offset, 0, 2);
-      offset += 64;
-      if (offset >= length) {
-        offset = 0;
-        ++range;
-      }
-    }
-  }
-};
-
 // What one tile call covers besides its pixels: the output blocks from ocb,
 // input groups [g0, g1), whether the tile starts from y's partial sums
 // (not the first step) and ends with the epilogue (the last step), how

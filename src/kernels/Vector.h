@@ -27,6 +27,26 @@ template <typename V> CUVIL_INLINE void storeV(float *p, V v) {
   __builtin_memcpy(p, &v, sizeof(v));
 }
 
+// Weights to fetch into L2 ahead of their use: `count` ranges of `length`
+// bytes, `stride` apart from `base`, `linesPerTap` cache lines at each
+// issue() from the inner loops, so that the fetches spread over the
+// computation (ConvNCHWc.cpp, WinogradNCHWc.cpp).
+struct WeightPrefetch {
+  const char *base;
+  int64_t stride, length, count, linesPerTap;
+  int64_t range = 0, offset = 0; // the next line
+  inline __attribute__((always_inline)) void issue() {
+    for (int64_t i = 0; i < linesPerTap && range < count; ++i) {
+      __builtin_prefetch(base + range * stride + offset, 0, 2);
+      offset += 64;
+      if (offset >= length) {
+        offset = 0;
+        ++range;
+      }
+    }
+  }
+};
+
 CUVIL_INLINE v16 load16(const float *p) { return loadV<v16>(p); }
 CUVIL_INLINE void store16(float *p, v16 v) { storeV(p, v); }
 

@@ -47,12 +47,13 @@ enum Param {
   kTileJ,
   kAct,
   kTasksPerImage,
-  kHalfVectors, // 1: transform 8-lane halves of 16-lane blocks (256-bit registers)
-  kRunTiles,    // T: tiles multiplied at once
-  kOcbParts,    // tasks per tile share, each with a share of the output blocks
-  kSharedInput, // 1: V of whole images, transformed beforehand by winograd_input
-  kImages,      // N
-  kInputTasks,  // winograd_input's tasks per image
+  kHalfVectors,     // 1: transform 8-lane halves of 16-lane blocks (256-bit registers)
+  kRunTiles,        // T: tiles multiplied at once
+  kOcbParts,        // tasks per tile share, each with a share of the output blocks
+  kSharedInput,     // 1: V of whole images, transformed beforehand by winograd_input
+  kImages,          // N
+  kInputTasks,      // winograd_input's tasks per image
+  kPrefetchWeights, // 1: U streams from memory; fetch the next position's slice ahead
 };
 
 struct Shape {
@@ -143,7 +144,7 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
 // blocks from ocb, one position xi.
 template <int B, int P, int J>
 CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float *m, int64_t ocb,
-                           int64_t xi, int64_t v0, int64_t p0) {
+                           int64_t xi, int64_t v0, int64_t p0, WeightPrefetch *prefetch) {
   using V = Block<B>;
   V acc[P][J];
 #pragma clang loop unroll(full)
@@ -154,6 +155,8 @@ CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float
   const float *vXi = v + (xi * s.ICB * s.VT() + v0 + p0) * B;
   const float *uXi = u + (xi * s.OCB + ocb) * s.ICB * B * B;
   for (int64_t icb = 0; icb < s.ICB; ++icb) {
+    if (prefetch)
+      prefetch->issue();
     const float *vp = vXi + icb * s.VT() * B;
     const float *up = uXi + icb * B * B;
     for (int64_t c = 0; c < B; ++c) {
@@ -179,11 +182,12 @@ CUVIL_INLINE void multiply(const Shape &s, const float *v, const float *u, float
 
 template <int B, int J>
 CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, const float *u,
-                             float *m, int64_t ocb, int64_t xi, int64_t v0, int64_t p0) {
+                             float *m, int64_t ocb, int64_t xi, int64_t v0, int64_t p0,
+                             WeightPrefetch *prefetch) {
 #define CUVIL_TILES_CASE(n)                                                                        \
   case n:                                                                                          \
     if constexpr (n * J <= CUVIL_WINOGRAD_MAX_ACCUMULATORS(B))                                     \
-      multiply<B, n, J>(s, v, u, m, ocb, xi, v0, p0);                                              \
+      multiply<B, n, J>(s, v, u, m, ocb, xi, v0, p0, prefetch);                                    \
     return;
   switch (tiles) {
     CUVIL_TILES_CASE(1)
@@ -250,13 +254,29 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
   }
 }
 
+// The slice of U the multiplication after (xi, blocks [ocb, ocb + J))
+// reads: the next position's, or the next blocks' first, fetched over the
+// `tiles`-tile run's input blocks.
+CUVIL_INLINE WeightPrefetch nextSlice(const Shape &s, const float *u, int64_t ocb, int64_t J,
+                                      int64_t xi, int64_t tiles) {
+  const int64_t nextXi = xi + 1 < 36 ? xi + 1 : 0, nextOcb = xi + 1 < 36 ? ocb : ocb + J;
+  const int64_t blocks = s.OCB - nextOcb < s.J ? s.OCB - nextOcb : s.J;
+  const int64_t bytes = blocks > 0 ? blocks * s.ICB * s.B * s.B * int64_t(sizeof(float)) : 0;
+  const int64_t issues = (tiles + s.P - 1) / s.P * s.ICB;
+  return {reinterpret_cast<const char *>(u + (nextXi * s.OCB + nextOcb) * s.ICB * s.B * s.B), 0,
+          bytes, bytes > 0 ? 1 : 0, (bytes / 64 + issues - 1) / issues};
+}
+
 // All P-tile blocks of a run, one position xi at a time.
 template <int B, int J>
 CUVIL_INLINE void multiplyRun(int64_t tiles, const Shape &s, const float *v, const float *u,
-                              float *m, int64_t ocb, int64_t v0) {
-  for (int64_t xi = 0; xi < 36; ++xi)
+                              float *m, int64_t ocb, int64_t v0, bool prefetchWeights) {
+  for (int64_t xi = 0; xi < 36; ++xi) {
+    WeightPrefetch prefetch = nextSlice(s, u, ocb, J, xi, tiles);
     for (int64_t p0 = 0; p0 < tiles; p0 += s.P)
-      multiplyOf<B, J>(tiles - p0 < s.P ? tiles - p0 : s.P, s, v, u, m, ocb, xi, v0, p0);
+      multiplyOf<B, J>(tiles - p0 < s.P ? tiles - p0 : s.P, s, v, u, m, ocb, xi, v0, p0,
+                       prefetchWeights ? &prefetch : nullptr);
+  }
 }
 
 template <int B>
@@ -318,16 +338,16 @@ CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bia
         const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
         switch (J) {
         case 4:
-          multiplyRun<B, 4>(tiles, s, v, u, m, ocb, v0);
+          multiplyRun<B, 4>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
           break;
         case 3:
-          multiplyRun<B, 3>(tiles, s, v, u, m, ocb, v0);
+          multiplyRun<B, 3>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
           break;
         case 2:
-          multiplyRun<B, 2>(tiles, s, v, u, m, ocb, v0);
+          multiplyRun<B, 2>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
           break;
         default:
-          multiplyRun<B, 1>(tiles, s, v, u, m, ocb, v0);
+          multiplyRun<B, 1>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
           break;
         }
         for (int64_t p = 0; p < tiles; ++p)

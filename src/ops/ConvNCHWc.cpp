@@ -21,13 +21,6 @@ namespace {
 
 // Widest row a pointwise convolution's pixels are re-cut into.
 constexpr int64_t kPointwiseRow = 64;
-// Weights above this size come from memory on every run (an L2 holds 1-2
-// MiB; ResNet-50's layer4 convolutions have 4-9 MiB each). Consumed in short
-// steps (GK input groups of J blocks), they kept the hardware prefetchers at
-// about 5 GB/s; the kernel then fetches each step's successor into L2 while
-// computing it (layer4 1x1: 0.65 -> 0.59 ms, 3x3: 1.51 -> 1.26 ms).
-constexpr size_t kStreamedWeightBytes = size_t(1) << 20;
-
 struct BlockedConv {
   int64_t N, G, IH, IW, OCB, KH, KW, K;
   bool plain, depthwise;
@@ -182,7 +175,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
                                 lastGroupChannels,
                                 convGroupsPerStep(c->G, groupWeightBytes),
                                 convRowsPerRun(OW * tile.blocks * c->K * int64_t(sizeof(float))),
-                                w->type().byteSize() > kStreamedWeightBytes ? 1 : 0}));
+                                weightsStreamFromMemory(int64_t(w->type().byteSize())) ? 1 : 0}));
   args.push_back(KernelArg::constantF32(activation->alpha));
   args.push_back(KernelArg::constantF32(activation->beta));
   int64_t groups = (c->OCB + tile.blocks - 1) / tile.blocks;

@@ -25,6 +25,10 @@ int64_t convGroupsPerStep(int64_t groups, int64_t groupWeightBytes);
 // moving on: as many as keep their partial sums (`rowBytes` each) in L2.
 int64_t convRowsPerRun(int64_t rowBytes);
 
+// True when weights of this size come from memory on every run (more than
+// an L2 holds); the convolution kernels then prefetch ahead of their use.
+bool weightsStreamFromMemory(int64_t weightBytes);
+
 struct DepthwiseTile {
   int64_t pixels;   // output pixels per tile
   bool reuseInputs; // interior tiles load each input vector once for all taps

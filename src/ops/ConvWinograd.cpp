@@ -9,6 +9,7 @@
 // The second result is the kernel's scratch (one slot per task), placed in
 // the arena by the memory planner like any short-lived tensor.
 #include "ChannelBlock.h"
+#include "ConvTiling.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
 
@@ -191,26 +192,28 @@ Status lower(const Node &node, LoweringContext &ctx) {
     variant.P = std::min<int64_t>(g->P, 6);
     variant.J = 1;
   }
-  KernelArg params = KernelArg::constantArray({g->ICB,
-                                               g->IH,
-                                               g->IW,
-                                               g->OCB,
-                                               g->OH,
-                                               g->OW,
-                                               g->PT,
-                                               g->PL,
-                                               g->tilesH,
-                                               g->tilesW,
-                                               variant.P,
-                                               variant.J,
-                                               activation->code,
-                                               g->tasksPerImage(),
-                                               split ? 1 : 0,
-                                               g->runTiles(),
-                                               g->ocbParts(),
-                                               g->sharedInput() ? 1 : 0,
-                                               g->N,
-                                               g->inputTasksPerImage()});
+  KernelArg params = KernelArg::constantArray(
+      {g->ICB,
+       g->IH,
+       g->IW,
+       g->OCB,
+       g->OH,
+       g->OW,
+       g->PT,
+       g->PL,
+       g->tilesH,
+       g->tilesW,
+       variant.P,
+       variant.J,
+       activation->code,
+       g->tasksPerImage(),
+       split ? 1 : 0,
+       g->runTiles(),
+       g->ocbParts(),
+       g->sharedInput() ? 1 : 0,
+       g->N,
+       g->inputTasksPerImage(),
+       weightsStreamFromMemory(int64_t(node.input(1)->type().byteSize())) ? 1 : 0});
   if (g->sharedInput())
     ctx.callKernel(blockedKernel("winograd_input", g->K),
                    {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(1)), params},
