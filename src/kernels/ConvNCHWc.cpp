@@ -58,6 +58,7 @@ enum ConvParam {
   kGroupsPerStep,     // GK: input groups whose weights one step keeps in L1
   kRowsPerRun,        // rows whose partial sums stay in L2 between steps
   kPrefetchWeights,   // 1: weights stream from memory; fetch a step ahead
+  kRowsOuter,         // 1: tasks ordered rows first (threads split the image)
 };
 
 template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
@@ -104,34 +105,50 @@ CUVIL_INLINE WeightPrefetch nextStepWeights(const Geometry &g, const float *w, i
           int64_t(sizeof(float)) * g.bJ, bytes, blocks > 0 ? blocks : 0, (lines + taps - 1) / taps};
 }
 
-// Tasks: (n, ocb group of tileJ blocks, oh), oh fastest. The last group
-// has the OCB % tileJ remaining blocks. A task range is done as runs of at
-// most kRowsPerRun rows of one (n, group), each run in steps of GK input
-// groups; the run's rows of y hold the partial sums between steps.
+// Rows [oh0, oh0 + rows) of output group `group` (blocks from group * J) of
+// image n, in steps of GK input groups; the rows of y hold the partial sums
+// between steps.
+template <int B>
+CUVIL_INLINE void convRun(const Geometry &g, const int64_t *p, const float *x, const float *w,
+                          const float *bias, const float *res, float *y, float alpha, float beta,
+                          int64_t n, int64_t group, int64_t oh0, int64_t rows) {
+  const int64_t J = p[kTileJ];
+  const int64_t blocks = g.OCB - group * J < J ? g.OCB - group * J : J;
+  const float *xn = x + n * g.xImage;
+  float *yn = y + n * g.yImage;
+  const float *rn = res ? res + n * g.yImage : nullptr;
+  for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
+    const int64_t g1 = g0 + g.GK < g.G ? g0 + g.GK : g.G;
+    WeightPrefetch prefetch = nextStepWeights(g, w, group * J, J, g0, g1, rows, p[kTileP]);
+    const Step s{
+        group * J, g0, g1, g0 > 0, g1 == g.G, 0, p[kPrefetchWeights] ? &prefetch : nullptr};
+    for (int64_t oh = oh0; oh < oh0 + rows; ++oh)
+      rowOf<B>(blocks, g, p[kTileP], xn, w, bias, rn, yn, s, oh, p[kAct], alpha, beta);
+  }
+}
+
+// Tasks: (n, output group of tileJ blocks, oh), oh fastest: a thread's range
+// is runs of at most kRowsPerRun rows of one group. The last group has the
+// OCB % tileJ remaining blocks. With kRowsOuter the order is (n, oh, group),
+// group fastest: a thread's range is whole rows, each done by itself.
 template <int B>
 CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, const float *res,
                             float *y, const int64_t *p, float alpha, float beta, int64_t begin,
                             int64_t end) {
   const Geometry g = geometry<B>(p);
-  const int64_t J = p[kTileJ], fullGroups = g.OCB / J, restBlocks = g.OCB % J;
-  const int64_t groups = fullGroups + (restBlocks ? 1 : 0);
+  const int64_t J = p[kTileJ], groups = (g.OCB + J - 1) / J;
+  if (p[kRowsOuter]) {
+    for (int64_t task = begin; task < end; ++task) {
+      const int64_t rest = task / groups;
+      convRun<B>(g, p, x, w, bias, res, y, alpha, beta, rest / g.OH, task % groups, rest % g.OH, 1);
+    }
+    return;
+  }
   for (int64_t task = begin; task < end;) {
     const int64_t oh0 = task % g.OH, rest = task / g.OH;
-    const int64_t group = rest % groups, n = rest / groups;
     int64_t rows = end - task < g.OH - oh0 ? end - task : g.OH - oh0;
     rows = rows < p[kRowsPerRun] ? rows : p[kRowsPerRun];
-    const float *xn = x + n * g.xImage;
-    float *yn = y + n * g.yImage;
-    const float *rn = res ? res + n * g.yImage : nullptr;
-    const int64_t blocks = group < fullGroups ? J : restBlocks;
-    for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
-      const int64_t g1 = g0 + g.GK < g.G ? g0 + g.GK : g.G;
-      WeightPrefetch prefetch = nextStepWeights(g, w, group * J, J, g0, g1, rows, p[kTileP]);
-      const Step s{
-          group * J, g0, g1, g0 > 0, g1 == g.G, 0, p[kPrefetchWeights] ? &prefetch : nullptr};
-      for (int64_t oh = oh0; oh < oh0 + rows; ++oh)
-        rowOf<B>(blocks, g, p[kTileP], xn, w, bias, rn, yn, s, oh, p[kAct], alpha, beta);
-    }
+    convRun<B>(g, p, x, w, bias, res, y, alpha, beta, rest / groups, rest % groups, oh0, rows);
     task += rows;
   }
 }

@@ -152,30 +152,31 @@ Status lower(const Node &node, LoweringContext &ctx) {
   ConvTile tile = chooseConvTile(c->OCB, OW, c->K, ctx.vectorLanes());
   int64_t groupWeightBytes =
       tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
-  args.push_back(
-      KernelArg::constantArray({c->N,
-                                c->G,
-                                IH,
-                                IW,
-                                c->OCB,
-                                OH,
-                                OW,
-                                c->KH,
-                                c->KW,
-                                g.SH,
-                                g.SW,
-                                g.PT,
-                                g.PL,
-                                g.DH,
-                                g.DW,
-                                activation->code,
-                                c->plain ? 1 : 0,
-                                tile.pixels,
-                                tile.blocks,
-                                lastGroupChannels,
-                                convGroupsPerStep(c->G, groupWeightBytes),
-                                convRowsPerRun(OW * tile.blocks * c->K * int64_t(sizeof(float))),
-                                weightsStreamFromMemory(int64_t(w->type().byteSize())) ? 1 : 0}));
+  args.push_back(KernelArg::constantArray(
+      {c->N,
+       c->G,
+       IH,
+       IW,
+       c->OCB,
+       OH,
+       OW,
+       c->KH,
+       c->KW,
+       g.SH,
+       g.SW,
+       g.PT,
+       g.PL,
+       g.DH,
+       g.DW,
+       activation->code,
+       c->plain ? 1 : 0,
+       tile.pixels,
+       tile.blocks,
+       lastGroupChannels,
+       convGroupsPerStep(c->G, groupWeightBytes),
+       convRowsPerRun(OW * tile.blocks * c->K * int64_t(sizeof(float))),
+       weightsStreamFromMemory(int64_t(w->type().byteSize())) ? 1 : 0,
+       splitRows(int64_t(x->type().byteSize()), int64_t(w->type().byteSize())) ? 1 : 0}));
   args.push_back(KernelArg::constantF32(activation->alpha));
   args.push_back(KernelArg::constantF32(activation->beta));
   int64_t groups = (c->OCB + tile.blocks - 1) / tile.blocks;

@@ -29,6 +29,11 @@ int64_t convRowsPerRun(int64_t rowBytes);
 // an L2 holds); the convolution kernels then prefetch ahead of their use.
 bool weightsStreamFromMemory(int64_t weightBytes);
 
+// True when threads should split a convolution's image rows rather than its
+// output channels: its input outweighs its weights, so that each thread
+// reading the whole input costs more than each reading all the weights.
+bool splitRows(int64_t inputBytes, int64_t weightBytes);
+
 struct DepthwiseTile {
   int64_t pixels;   // output pixels per tile
   bool reuseInputs; // interior tiles load each input vector once for all taps
