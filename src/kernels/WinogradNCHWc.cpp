@@ -101,11 +101,11 @@ CUVIL_INLINE void memoryBarrier() { asm volatile("" ::: "memory"); }
 // 256 bits wide.
 template <int B, typename V>
 CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, int64_t tile,
-                                     int64_t p) {
+                                     int64_t p, int64_t icb0, int64_t icb1) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
   const int64_t ih0 = (tile / s.tilesW) * 4 - s.PT, iw0 = (tile % s.tilesW) * 4 - s.PL;
   const int64_t xiStride = s.ICB * s.VT() * B; // floats between positions xi and xi + 1
-  for (int64_t icb = 0; icb < s.ICB; ++icb) {
+  for (int64_t icb = icb0; icb < icb1; ++icb) {
     for (int half = 0; half < B; half += kLanes) {
       const float *plane = x + icb * s.IH * s.IW * B + half;
       float *vt = v + (icb * s.VT() + p) * B + half; // position xi at vt + xi * xiStride
@@ -279,17 +279,20 @@ CUVIL_INLINE void multiplyRun(int64_t tiles, const Shape &s, const float *v, con
   }
 }
 
+// Input blocks [icb0, icb1) of one tile.
 template <int B>
 CUVIL_INLINE void transformInput(const Shape &s, bool halves, const float *x, float *v,
-                                 int64_t tile, int64_t p) {
+                                 int64_t tile, int64_t p, int64_t icb0, int64_t icb1) {
   if (halves)
-    transformInputTile<B, v8>(s, x, v, tile, p);
+    transformInputTile<B, v8>(s, x, v, tile, p, icb0, icb1);
   else
-    transformInputTile<B, Block<B>>(s, x, v, tile, p);
+    transformInputTile<B, Block<B>>(s, x, v, tile, p, icb0, icb1);
 }
 
-// The shared V of whole images: tasks (n, share of the tiles). Layout
-// V[n][36][ICB][tiles][B], ahead of the multiply tasks' M slots in scratch.
+// The shared V of whole images: tasks (n, share of the input blocks), so that
+// a thread transforms the blocks the previous convolution's same thread
+// wrote (its tasks split output blocks). Layout V[n][36][ICB][tiles][B],
+// ahead of the multiply tasks' M slots in scratch.
 template <int B>
 CUVIL_INLINE void winogradInputTasks(const float *x, float *scratch, const int64_t *prm,
                                      int64_t begin, int64_t end) {
@@ -299,8 +302,9 @@ CUVIL_INLINE void winogradInputTasks(const float *x, float *scratch, const int64
     const int64_t n = task / parts, part = task % parts;
     const float *xn = x + n * s.ICB * s.IH * s.IW * B;
     float *vn = scratch + n * s.vFloats();
-    for (int64_t tile = s.tiles() * part / parts; tile < s.tiles() * (part + 1) / parts; ++tile)
-      transformInput<B>(s, prm[kHalfVectors] != 0, xn, vn, tile, tile);
+    for (int64_t tile = 0; tile < s.tiles(); ++tile)
+      transformInput<B>(s, prm[kHalfVectors] != 0, xn, vn, tile, tile, s.ICB * part / parts,
+                        s.ICB * (part + 1) / parts);
   }
 }
 
@@ -333,7 +337,7 @@ CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bia
       const int64_t v0 = s.shared ? tile0 : 0; // the run's first V slot
       if (!s.shared)
         for (int64_t p = 0; p < tiles; ++p)
-          transformInput<B>(s, halves, xn, v, tile0 + p, p);
+          transformInput<B>(s, halves, xn, v, tile0 + p, p, 0, s.ICB);
       for (int64_t ocb = ocbBegin; ocb < ocbEnd && ocb < s.OCB; ocb += s.J) {
         const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
         switch (J) {

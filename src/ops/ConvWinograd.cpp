@@ -54,7 +54,7 @@ struct Geometry {
   }
   int64_t tasksPerImage() const { return tileParts() * ocbParts(); }
   int64_t tasks() const { return N * tasksPerImage(); }
-  int64_t inputTasksPerImage() const { return std::min(kMaxTasksPerImage, tiles()); }
+  int64_t inputTasksPerImage() const { return std::min(kMaxTasksPerImage, ICB); }
   // T: tiles multiplied at once, a task's share where its V (or, with a
   // shared input, its M) fits kMaxRunBytes.
   int64_t runTiles() const {
