@@ -2,12 +2,12 @@
 // the layout pass leaves it, into one cuvil.InvertedResidualNCHWc:
 //   [dense ConvNCHWc (expansion)] -> depthwise ConvNCHWc -> pointwise ConvNCHWc
 // (the last one keeps its residual and activation). The expansion is usually
-// 1x1; a network's stem (a strided 3x3 over the plain image) expands too. Run separately, the
-// expanded tensors go through memory between the three kernels; the fused
-// kernel keeps them in L2 a band of rows at a time. That pays where they do
-// not fit in L2 anyway: the block is fused when the larger of them (the
-// expansion's result, if any, and the depthwise one) exceeds kL2Bytes. Each
-// intermediate must have no other use.
+// 1x1; a network's stem (a strided 3x3 over the plain image) expands too.
+// Run separately, the expanded tensors go through memory between the three
+// kernels; the fused kernel keeps them in L2 a band of rows at a time. That
+// pays where they do not fit in L2 anyway: the block is fused when the
+// larger of them (the expansion's result, if any, and the depthwise one)
+// exceeds kL2Bytes. Each intermediate must have no other use.
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"

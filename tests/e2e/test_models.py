@@ -6,11 +6,13 @@
 Exports DIR/NAME.onnx and its inputs with models/export_models.py if missing,
 compiles it with `cuvil compile --target x86_64-linux --input NAME.onnx
 --output infer.bin`, runs it on DIR/NAME.inputs/*.npy, compares every output
-with ONNX Runtime and exits non-zero on any mismatch.
+with ONNX Runtime and exits non-zero on any mismatch, or when the compiler
+reports an arena over 1.1x the max-live lower bound.
 """
 
 import argparse
 import os
+import re
 import sys
 import tempfile
 import time
@@ -18,6 +20,16 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 import cuvil_e2e as e2e  # noqa: E402
+
+# The static arena may exceed the max-live lower bound (the most bytes of
+# intermediates alive at once) by at most this factor.
+MAX_ARENA_RATIO = 1.1
+
+
+def arena_ratio(compile_report):
+    """The arena / max-live ratio `cuvil compile` reports, or None."""
+    match = re.search(r"arena [0-9.]+ \w+ \(([0-9.]+)x the max-live lower bound", compile_report)
+    return float(match.group(1)) if match else None
 
 
 def main(argv=None):
@@ -51,11 +63,17 @@ def check(args, cuvil, model_path, inputs, workdir):
 
     start = time.perf_counter()
     try:
-        e2e.compile(model_path, exe, args.compile_arg, cuvil=cuvil)
+        report = e2e.compile(model_path, exe, args.compile_arg, cuvil=cuvil).stdout
     except e2e.CuvilError as exc:
         print(f"FAIL {args.model}: {exc}")
         return 1
     print(f"compiled {model_path} -> {exe} in {time.perf_counter() - start:.1f} s")
+    ratio = arena_ratio(report)
+    if ratio is None or ratio > MAX_ARENA_RATIO:
+        print(f"FAIL {args.model}: arena {ratio}x the max-live lower bound (at most "
+              f"{MAX_ARENA_RATIO}x); the compile report:\n{report}")
+        return 1
+    print(f"  arena {ratio:.2f}x the max-live lower bound")
     try:
         ours = e2e.cuvil_outputs(model_path, exe, inputs, workdir)
     except e2e.CuvilError as exc:
