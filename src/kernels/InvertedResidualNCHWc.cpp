@@ -8,8 +8,8 @@
 // convolution's (ConvNCHWc.cpp); wd [ECB, KH, KW, B]; wp [OCB, ECB, 1, 1, B,
 // B]; y, residual [N, OCB, OH, OW, B]; e is [N, ECB, EH, EW, B].
 // A task is one part of an image's output rows, done band by band in its own
-// scratch slot, E [ECB, eRows, EW, B] (a ring: e row r at r mod eRows) then
-// D [ECB, bandRows, OW, B]:
+// scratch slot (a thread's consecutive parts as one sweep), E [ECB, eRows,
+// EW, B] (a ring: e row r at r mod eRows) then D [ECB, bandRows, OW, B]:
 //   for each band [o0, o1) of the part's rows:
 //     [e0, e1) = e rows the band's windows touch (inside the image)
 //     E[:, r mod eRows] = expansion row r, for the rows of [e0, e1) not
@@ -17,8 +17,8 @@
 //                         expansion the depthwise reads x instead)
 //     D[:, 0 : o1-o0] = depthwise rows [o0, o1) from E
 //     y rows [o0, o1) = projection of D
-// Parts expand the rows their windows share each, so the lowering keeps
-// parts tall.
+// Where a thread's sweep starts mid-image, the rows its windows share with
+// the previous sweep are expanded by both, so the lowering keeps parts tall.
 #include "ConvNCHWcTile.h"
 #include "DepthwiseNCHWcRow.h"
 
@@ -137,16 +137,20 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
   const conv::Geometry gp =
       conv::pointwiseGeometry<B>(ECB, bandRows, OCB, OH, OW, p[kExpandedLastChannels]);
   const int64_t rowsPerPart = (OH + parts - 1) / parts;
-  for (int64_t task = begin; task < end; ++task) {
-    const int64_t n = task / parts, part = task % parts;
+  // Consecutive parts of one image in this task range are one sweep, in the
+  // first one's scratch slot: only the range's ends expand shared rows twice.
+  for (int64_t task = begin; task < end;) {
+    const int64_t n = task / parts, firstPart = task % parts;
+    const int64_t lastPart = end - n * parts < parts ? end - n * parts : parts;
     const float *xn = x + n * ge.xImage;
     float *yn = y + n * OCB * OH * OW * B;
     const float *rn = res ? res + n * OCB * OH * OW * B : nullptr;
     float *E = scratch + task * p[kSlotFloats];
     float *D = expand ? E + ECB * eRows * EW * B : E;
-    const int64_t oEnd = (part + 1) * rowsPerPart < OH ? (part + 1) * rowsPerPart : OH;
+    const int64_t oEnd = lastPart * rowsPerPart < OH ? lastPart * rowsPerPart : OH;
+    task = n * parts + lastPart;
     int64_t expanded = 0; // E holds the e rows up to here
-    for (int64_t o0 = part * rowsPerPart; o0 < oEnd; o0 += bandRows) {
+    for (int64_t o0 = firstPart * rowsPerPart; o0 < oEnd; o0 += bandRows) {
       const int64_t o1 = o0 + bandRows < oEnd ? o0 + bandRows : oEnd;
       // The depthwise input: the ring E, or x itself.
       const float *dIn = xn;
