@@ -10,7 +10,7 @@
 // A task is one part of an image's output rows, done band by band in its own
 // scratch slot (a thread's consecutive parts as one sweep), E [ECB, eRows,
 // EW, B] (a ring: e row r at r mod eRows) then D [ECB, bandRows, OW, B]:
-//   for each band [o0, o1) of the part's rows:
+//   for each band [o0, o1) of the sweep's rows:
 //     [e0, e1) = e rows the band's windows touch (inside the image)
 //     E[:, r mod eRows] = expansion row r, for the rows of [e0, e1) not
 //                         expanded for the previous band (without an
