@@ -96,13 +96,15 @@ CUVIL_INLINE WeightPrefetch nextStepWeights(const Geometry &g, const float *w, i
     nextOcb = ocb + J;
     nextG0 = 0;
   }
-  const int64_t blocks = g.OCB - nextOcb < J ? g.OCB - nextOcb : J;
+  // Past the last group there is nothing left to fetch.
+  const int64_t left = g.OCB - nextOcb > 0 ? g.OCB - nextOcb : 0;
+  const int64_t blocks = left < J ? left : J;
   const int64_t nextG1 = nextG0 + g.GK < g.G ? nextG0 + g.GK : g.G;
   const int64_t bytes = int64_t(sizeof(float)) * (nextG1 - nextG0) * g.bG;
   const int64_t taps = rows * ((g.OW + tileP - 1) / tileP) * (g1 - g0) * g.KH * g.KW;
-  const int64_t lines = blocks > 0 ? blocks * bytes / 64 : 0;
+  const int64_t lines = blocks * bytes / 64;
   return {reinterpret_cast<const char *>(w + nextOcb * g.bJ + nextG0 * g.bG),
-          int64_t(sizeof(float)) * g.bJ, bytes, blocks > 0 ? blocks : 0, (lines + taps - 1) / taps};
+          int64_t(sizeof(float)) * g.bJ, bytes, blocks, (lines + taps - 1) / taps};
 }
 
 // Rows [oh0, oh0 + rows) of output group `group` (blocks from group * J) of

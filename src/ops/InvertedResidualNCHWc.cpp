@@ -188,7 +188,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const WindowGeometry::Window2D &g = b.window;
   const int64_t K = b.K, EC = b.ECB * K;
   auto bias = [&](Input i, int64_t c) { return input(i) ? input(i)->getDouble(c) : 0.0; };
-  const ExpandWindow &ew = b.ew;
+  const ExpandWindow &win = b.ew;
   const int64_t inputChannels = b.plain ? b.XG : b.XG * K;
   std::vector<double> e(EC * b.EH * b.EW), d(EC * g.OH * g.OW);
   for (int64_t n = 0; n < b.N; ++n) {
@@ -198,22 +198,23 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                      : x.getDouble((((n * b.XG + c / K) * b.XH + h) * b.XW + w) * K + c % K);
     };
     auto weAt = [&](int64_t c, int64_t i, int64_t kh, int64_t kw) {
-      int64_t tap = (((c / K) * b.XG + (b.plain ? i : i / K)) * ew.KH + kh) * ew.KW + kw;
+      int64_t tap = (((c / K) * b.XG + (b.plain ? i : i / K)) * win.KH + kh) * win.KW + kw;
       return in[kWe]->getDouble(b.plain ? tap * K + c % K : (tap * K + i % K) * K + c % K);
     };
     for (int64_t c = 0; c < EC; ++c)
       for (int64_t eh = 0; eh < b.EH; ++eh)
-        for (int64_t ew_ = 0; ew_ < b.EW; ++ew_) {
-          double &value = e[(c * b.EH + eh) * b.EW + ew_];
+        for (int64_t ew = 0; ew < b.EW; ++ew) {
+          double &value = e[(c * b.EH + eh) * b.EW + ew];
           if (!b.expand) {
-            value = xAt(c, eh, ew_);
+            value = xAt(c, eh, ew);
             continue;
           }
           double sum = bias(kBe, c);
           for (int64_t i = 0; i < inputChannels; ++i)
-            for (int64_t kh = 0; kh < ew.KH; ++kh)
-              for (int64_t kw = 0; kw < ew.KW; ++kw) {
-                int64_t ih = eh * ew.SH - ew.PT + kh * ew.DH, iw = ew_ * ew.SW - ew.PL + kw * ew.DW;
+            for (int64_t kh = 0; kh < win.KH; ++kh)
+              for (int64_t kw = 0; kw < win.KW; ++kw) {
+                int64_t ih = eh * win.SH - win.PT + kh * win.DH,
+                        iw = ew * win.SW - win.PL + kw * win.DW;
                 if (ih >= 0 && ih < b.XH && iw >= 0 && iw < b.XW)
                   sum += xAt(i, ih, iw) * weAt(c, i, kh, kw);
               }

@@ -64,7 +64,8 @@ public:
     findConcatSlabs();
     formGroups();
     computeLifetimes();
-    placeArenaGroups();
+    const uint64_t maxLiveBytes = maxLive();
+    placeArenaGroups(maxLiveBytes);
     MemoryPlanStats stats;
     for (const Group &group : groups_) {
       for (Value *member : group.members) {
@@ -79,7 +80,7 @@ public:
             std::max(stats.arenaBytes, offsets_[&group - groups_.data()] + alignUp(group.bytes));
       }
     }
-    stats.maxLiveBytes = maxLive();
+    stats.maxLiveBytes = maxLiveBytes;
     return stats;
   }
 
@@ -237,7 +238,8 @@ private:
 
   // Several greedy orders (by size, by size x lifetime, by lifetime, by
   // definition); the smallest arena wins.
-  void placeArenaGroups() {
+  // `floor` is the max-live lower bound, where the search can stop.
+  void placeArenaGroups(uint64_t floor) {
     std::vector<size_t> arenaGroups;
     for (size_t i = 0; i < groups_.size(); ++i)
       if (groups_[i].binding.space == StorageSpace::None)
@@ -273,15 +275,14 @@ private:
       offsets_.assign(groups_.size(), 0);
       return;
     }
-    improveOrder(bestOrder, bestFitWon, bestArena);
+    improveOrder(bestOrder, bestFitWon, bestArena, floor);
   }
 
   // Moves one group of `order` to another position at a time (a fixed-seed
   // generator, so plans are reproducible) and keeps every move that does not
-  // grow the arena, until it reaches maxLive() or kSearchPlacements
+  // grow the arena, until it reaches `floor` or kSearchPlacements
   // placements of all groups were tried.
-  void improveOrder(std::vector<size_t> order, bool bestFit, uint64_t arena) {
-    const uint64_t floor = maxLive();
+  void improveOrder(std::vector<size_t> order, bool bestFit, uint64_t arena, uint64_t floor) {
     if (order.size() < 2)
       return;
     std::mt19937_64 random(kSearchSeed);
