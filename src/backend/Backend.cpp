@@ -9,7 +9,6 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
-#include <llvm/Config/llvm-config.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -83,10 +82,6 @@ std::string temporaryDirectory() {
 }
 
 } // namespace
-
-std::string compilerVersion() {
-  return fmt::format("cuvil {} (LLVM {})", CUVIL_VERSION, LLVM_VERSION_STRING);
-}
 
 Status compileToOutput(const Graph &graph, const BackendOptions &options, BackendStats &stats) {
   auto start = Clock::now();

@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "cuvil/backend/Backend.h"
+#include "cuvil/backend/Version.h"
 #include "cuvil/runtime/ModelABI.h"
 
 #include <llvm/IR/Constants.h>

@@ -1,11 +1,12 @@
 #include "ModuleBuilder.h"
 
-#include "cuvil/backend/Lowering.h"
+#include "cuvil/lowering/Lowering.h"
 
 #include <fmt/format.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
+#include <utility>
 
 namespace cuvil {
 namespace {
@@ -19,7 +20,7 @@ uint64_t alignTo(uint64_t value) { return (value + kAlign - 1) / kAlign * kAlign
 std::string specialisationKey(std::string_view kernel, const std::vector<KernelArg> &args) {
   std::string key(kernel);
   for (const KernelArg &arg : args) {
-    switch (arg.kind) {
+    switch (arg.kind()) {
     case KernelArg::Kind::Pointer:
       key += "|p";
       break;
@@ -27,23 +28,46 @@ std::string specialisationKey(std::string_view kernel, const std::vector<KernelA
       key += "|0";
       break;
     case KernelArg::Kind::I64:
-      key += fmt::format("|i{}", arg.i64);
+      key += fmt::format("|i{}", arg.i64());
       break;
     case KernelArg::Kind::F32:
-      key += fmt::format("|f{:a}", double(arg.f32));
+      key += fmt::format("|f{:a}", double(arg.f32()));
       break;
-    case KernelArg::Kind::I64Array:
-      key += fmt::format("|I{}", fmt::join(arg.i64s, ","));
+    case KernelArg::Kind::Block:
+      key += fmt::format("|{}:{:02x}", arg.blockName(), fmt::join(arg.bytes(), ""));
       break;
-    case KernelArg::Kind::F32Array: {
-      key += "|F";
-      for (float value : arg.f32s)
-        key += fmt::format("{:a},", double(value));
-      break;
-    }
     }
   }
   return key;
+}
+
+// The LLVM type a parameter of the kernel's prototype lowers to.
+llvm::Type *llvmType(llvm::LLVMContext &context, const KernelParam &param) {
+  switch (param.kind) {
+  case KernelParam::Kind::I64:
+    return llvm::Type::getInt64Ty(context);
+  case KernelParam::Kind::F32:
+    return llvm::Type::getFloatTy(context);
+  case KernelParam::Kind::Buffer:
+  case KernelParam::Kind::Block:
+    break;
+  }
+  return llvm::PointerType::get(context, 0);
+}
+
+// The kernel library's definition must take what the prototype declares
+// (both come from one header, so a mismatch means a stale library).
+Status checkDefinition(const llvm::Function &definition, const KernelRef &kernel) {
+  llvm::FunctionType *type = definition.getFunctionType();
+  const std::vector<KernelParam> &params = kernel.params();
+  bool matches = type->getNumParams() == params.size() + 2;
+  for (size_t i = 0; matches && i < params.size(); ++i)
+    matches = type->getParamType(unsigned(i)) == llvmType(definition.getContext(), params[i]);
+  if (!matches)
+    return Status::error(fmt::format("internal error: the kernel library's {} does not take the "
+                                     "parameters its declaration does",
+                                     kernel.name()));
+  return Status::success();
 }
 
 } // namespace
@@ -71,12 +95,12 @@ bool ModuleBuilder::storedAt(const Value *part, const Value *whole, uint64_t byt
 
 llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const KernelArg &arg) {
   llvm::Type *i8 = builder.getInt8Ty();
-  const Value *value = arg.value;
+  const Value *value = arg.value();
   if (value->isConstant())
     return builder.CreateConstInBoundsGEP1_64(i8, weightsGlobal_,
-                                              weightsOffset(value) + uint64_t(arg.byteOffset));
+                                              weightsOffset(value) + uint64_t(arg.byteOffset()));
   const Storage &storage = value->storage();
-  uint64_t offset = storage.offset + uint64_t(arg.byteOffset);
+  uint64_t offset = storage.offset + uint64_t(arg.byteOffset());
   switch (storage.space) {
   case StorageSpace::Arena:
     return builder.CreateConstInBoundsGEP1_64(i8, arena_, offset);
@@ -92,24 +116,21 @@ llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const KernelArg 
   case StorageSpace::None:
     break;
   }
-  loweringStatus_ = Status::error(fmt::format("value %{} has no storage", value->name()));
+  addressStatus_ = Status::error(fmt::format("value %{} has no storage", value->name()));
   return llvm::ConstantPointerNull::get(builder.getPtrTy());
 }
 
-llvm::Constant *ModuleBuilder::constantArray(const KernelArg &arg) {
-  std::string key = specialisationKey("", {arg});
-  llvm::Constant *&global = constantArrays_[key];
+// A parameter block: a private constant global of its bytes, which the
+// kernel's loads fold away once it is inlined into the specialisation.
+llvm::Constant *ModuleBuilder::paramBlock(const KernelArg &arg) {
+  llvm::Constant *&global = paramBlocks_[specialisationKey("", {arg})];
   if (global)
     return global;
-  llvm::Constant *init =
-      arg.kind == KernelArg::Kind::I64Array
-          ? llvm::ConstantDataArray::get(
-                context_, llvm::ArrayRef<uint64_t>(
-                              reinterpret_cast<const uint64_t *>(arg.i64s.data()), arg.i64s.size()))
-          : llvm::ConstantDataArray::get(context_, llvm::ArrayRef<float>(arg.f32s));
+  llvm::Constant *init = llvm::ConstantDataArray::get(context_, llvm::ArrayRef(arg.bytes()));
   auto *variable = new llvm::GlobalVariable(module_, init->getType(), /*isConstant=*/true,
                                             llvm::GlobalValue::PrivateLinkage, init, "params");
   variable->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+  variable->setAlignment(llvm::Align(16));
   global = variable;
   return global;
 }
@@ -124,7 +145,7 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
   std::vector<llvm::Type *> params;
   for (const KernelArg &arg : args)
-    if (arg.kind == KernelArg::Kind::Pointer)
+    if (arg.kind() == KernelArg::Kind::Pointer)
       params.push_back(ptr);
   params.push_back(i64);
   params.push_back(i64);
@@ -137,7 +158,7 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   std::vector<llvm::Value *> callArgs;
   unsigned nextParam = 0;
   for (const KernelArg &arg : args) {
-    switch (arg.kind) {
+    switch (arg.kind()) {
     case KernelArg::Kind::Pointer:
       callArgs.push_back(spec->getArg(nextParam++));
       break;
@@ -145,14 +166,13 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
       callArgs.push_back(llvm::ConstantPointerNull::get(builder.getPtrTy()));
       break;
     case KernelArg::Kind::I64:
-      callArgs.push_back(builder.getInt64(uint64_t(arg.i64)));
+      callArgs.push_back(builder.getInt64(uint64_t(arg.i64())));
       break;
     case KernelArg::Kind::F32:
-      callArgs.push_back(llvm::ConstantFP::get(builder.getFloatTy(), arg.f32));
+      callArgs.push_back(llvm::ConstantFP::get(builder.getFloatTy(), arg.f32()));
       break;
-    case KernelArg::Kind::I64Array:
-    case KernelArg::Kind::F32Array:
-      callArgs.push_back(constantArray(arg));
+    case KernelArg::Kind::Block:
+      callArgs.push_back(paramBlock(arg));
       break;
     }
   }
@@ -163,23 +183,17 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   return spec;
 }
 
-void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelArg> args,
-                               int64_t numTasks) {
-  if (!loweringStatus_.ok() || numTasks <= 0)
-    return;
-  const llvm::Function *libraryKernel = kernels_.getFunction(llvm::StringRef(kernelName));
-  if (!libraryKernel) {
-    loweringStatus_ = Status::error(fmt::format("internal error: no kernel named {}", kernelName));
-    return;
-  }
+Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<KernelArg> args,
+                                     int64_t numTasks) {
+  if (numTasks <= 0)
+    return Status::success();
+  llvm::StringRef kernelName(kernelRef.name());
+  const llvm::Function *libraryKernel = kernels_.getFunction(kernelName);
+  if (!libraryKernel)
+    return Status::error(
+        fmt::format("internal error: the kernel library has no {}", kernelRef.name()));
+  CUVIL_TRY(checkDefinition(*libraryKernel, kernelRef));
   llvm::FunctionType *kernelType = libraryKernel->getFunctionType();
-  if (kernelType->getNumParams() != args.size() + 2) {
-    loweringStatus_ =
-        Status::error(fmt::format("internal error: kernel {} takes {} arguments, "
-                                  "lowering passed {}",
-                                  kernelName, kernelType->getNumParams(), args.size() + 2));
-    return;
-  }
   llvm::Function *kernel = llvm::cast<llvm::Function>(
       module_.getOrInsertFunction(llvm::StringRef(kernelName), kernelType).getCallee());
   llvm::Function *spec = specialise(kernel, args);
@@ -194,7 +208,7 @@ void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelAr
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", task));
   std::vector<llvm::Value *> specArgs;
   for (const KernelArg &arg : args)
-    if (arg.kind == KernelArg::Kind::Pointer)
+    if (arg.kind() == KernelArg::Kind::Pointer)
       specArgs.push_back(address(builder, arg));
   specArgs.push_back(task->getArg(0));
   specArgs.push_back(task->getArg(1));
@@ -203,9 +217,10 @@ void ModuleBuilder::callKernel(std::string_view kernelName, std::vector<KernelAr
 
   runBuilder_->CreateCall(parallelFor_, {task, runBuilder_->getInt64(uint64_t(numTasks))});
   if (recordCallNames_) {
-    kernelCallNames_.push_back(fmt::format("{} {}", currentNode_->describe(), kernelName));
+    kernelCallNames_.push_back(fmt::format("{} {}", currentNode_->describe(), kernelRef.name()));
     ++kernelCalls_;
   }
+  return std::exchange(addressStatus_, Status::success());
 }
 
 Status ModuleBuilder::build() {
@@ -262,14 +277,8 @@ Status ModuleBuilder::build() {
                                runBuilder_->CreateConstInBoundsGEP2_64(ioType, ioTable_, 0, i));
     }
     for (const auto &node : graph_.nodes()) {
-      LowerFn lower = LoweringRegistry::instance().find(node->op());
-      if (!lower)
-        return Status::error(fmt::format("{}: no lowering for this op", node->describe()));
       currentNode_ = node.get();
-      Status status = lower(*node, *this);
-      if (status.ok())
-        status = loweringStatus_;
-      CUVIL_TRY(status.withContext(node->describe()));
+      CUVIL_TRY(lowerNode(*node, *this));
     }
     runBuilder_->CreateRetVoid();
     variantRuns.push_back(runFunction_);

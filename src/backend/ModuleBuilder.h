@@ -3,10 +3,10 @@
 // `cuvil_run` calling the tasks in graph order through the thread pool.
 #pragma once
 
-#include "cuvil/backend/Lowering.h"
 #include "cuvil/backend/Target.h"
 #include "cuvil/backend/WeightsObject.h"
 #include "cuvil/ir/Graph.h"
+#include "cuvil/lowering/Lowering.h"
 
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Module.h>
@@ -43,18 +43,21 @@ public:
   const std::vector<llvm::CallInst *> &kernelCallSites() const { return kernelCallSites_; }
 
   // LoweringContext
-  void callKernel(std::string_view kernel, std::vector<KernelArg> args, int64_t numTasks) override;
   bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const override;
-  int vectorLanes() const override { return variant_->vectorBits / 32; }
+  const CpuModel &cpu() const override { return variant_->cpuModel; }
 
   // Functions of one ISA variant carry its name in this attribute until
   // applyTargetAttributes gives them the variant's CPU and features.
   static constexpr const char *kVariantAttribute = "cuvil-isa";
 
+protected:
+  Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args,
+                        int64_t numTasks) override;
+
 private:
   llvm::Function *specialise(llvm::Function *kernel, const std::vector<KernelArg> &args);
   llvm::Value *address(llvm::IRBuilder<> &builder, const KernelArg &arg);
-  llvm::Constant *constantArray(const KernelArg &arg);
+  llvm::Constant *paramBlock(const KernelArg &arg);
   void emitDispatcher(const std::vector<llvm::Function *> &variantRuns);
   void tagVariant(llvm::Function *function) const;
   llvm::Type *builderInt32() const;
@@ -80,9 +83,9 @@ private:
   uint64_t arenaBytes_ = 0;
   size_t kernelCalls_ = 0;
   const Node *currentNode_ = nullptr;
-  Status loweringStatus_;
+  Status addressStatus_; // a value without storage met while computing addresses
   std::map<std::string, llvm::Function *> specialisations_;
-  std::map<std::string, llvm::Constant *> constantArrays_;
+  std::map<std::string, llvm::Constant *> paramBlocks_;
   std::vector<llvm::CallInst *> kernelCallSites_;
   std::vector<std::string> kernelCallNames_;
 };

@@ -71,6 +71,11 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
     bool avx512 = subtarget->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx512cd");
     variant.vectorBits = avx512 ? 512 : (avx2 ? 256 : 128);
     variant.level = avx512 ? 2 : (avx2 ? 1 : 0);
+    Expected<CpuModel> known = cpuModelFor(variant.cpu);
+    variant.cpuModel = known ? *known : genericCpuModel(variant.vectorBits, variant.cpu);
+    // The code uses the widest vectors the variant's features allow.
+    variant.cpuModel.vectorBits = variant.vectorBits;
+    variant.cpuModel.vectorRegisters = avx512 ? 32 : 16;
     return variant;
   };
 
@@ -94,6 +99,8 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   }
   Expected<IsaVariant> variant = describe(single);
   CUVIL_TRY(variant.status());
+  if (cpu == "native")
+    variant->cpuModel = probeHostCpuModel(variant->cpuModel);
   config.variants.push_back(*variant);
   config.cpu = variant->cpu;
   return config;

@@ -65,6 +65,10 @@ public:
     int index = 0;
     for (const onnx::NodeProto &node : graph.node())
       CUVIL_TRY(importNode(node).withContext(nodeLabel(node, index++)));
+    // Every node is in its newest opset's form now: give it the attribute
+    // defaults its schema declares, so that nothing downstream repeats them.
+    for (const auto &node : graph_->nodes())
+      fillDefaultAttributes(*node);
     for (const onnx::ValueInfoProto &output : graph.output()) {
       auto it = values_.find(output.name());
       if (it == values_.end())

@@ -1,5 +1,7 @@
 #include "cuvil/ir/Graph.h"
 
+#include "cuvil/ir/OpSchema.h"
+
 #include <algorithm>
 #include <cassert>
 #include <fmt/format.h>
@@ -53,6 +55,29 @@ const Attribute *Node::findAttr(const std::string &name) const {
   return it == attributes_.end() ? nullptr : &it->second;
 }
 
+// The default op's schema declares for attribute `name`.
+static const Attribute &schemaDefault(const std::string &op, const std::string &name) {
+  const OpSchema *schema = OpRegistry::instance().find(op);
+  const AttrSpec *spec = schema ? schema->findAttribute(name) : nullptr;
+  assert(spec && spec->defaultValue && "attribute without a declared default");
+  return *spec->defaultValue;
+}
+
+int64_t Node::getInt(const std::string &name) const {
+  const Attribute *attr = findAttr(name);
+  return attr ? getInt(name, 0) : std::get<int64_t>(schemaDefault(op_, name));
+}
+
+float Node::getFloat(const std::string &name) const {
+  const Attribute *attr = findAttr(name);
+  return attr ? getFloat(name, 0) : std::get<float>(schemaDefault(op_, name));
+}
+
+std::string Node::getString(const std::string &name) const {
+  const Attribute *attr = findAttr(name);
+  return attr ? std::get<std::string>(*attr) : std::get<std::string>(schemaDefault(op_, name));
+}
+
 int64_t Node::getInt(const std::string &name, int64_t fallback) const {
   const Attribute *attr = findAttr(name);
   if (!attr)
@@ -89,6 +114,13 @@ std::vector<float> Node::getFloats(const std::string &name, std::vector<float> f
   if (auto *ints = std::get_if<std::vector<int64_t>>(attr))
     return std::vector<float>(ints->begin(), ints->end());
   return std::get<std::vector<float>>(*attr);
+}
+
+std::vector<std::string> Node::getStrings(const std::string &name) const {
+  const Attribute *attr = findAttr(name);
+  if (!attr || std::holds_alternative<std::vector<int64_t>>(*attr)) // an empty list
+    return {};
+  return std::get<std::vector<std::string>>(*attr);
 }
 
 // --- Graph ---

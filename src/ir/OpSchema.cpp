@@ -27,4 +27,35 @@ std::vector<std::string_view> OpRegistry::names() const {
   return result;
 }
 
+const AttrSpec *OpSchema::findAttribute(std::string_view attribute) const {
+  for (const AttrSpec &spec : attributes)
+    if (spec.name == attribute)
+      return &spec;
+  return nullptr;
+}
+
+void fillDefaultAttributes(Node &node) {
+  const OpSchema *schema = OpRegistry::instance().find(node.op());
+  if (!schema)
+    return;
+  for (const AttrSpec &spec : schema->attributes)
+    if (spec.defaultValue && !node.hasAttr(std::string(spec.name)))
+      node.setAttr(std::string(spec.name), *spec.defaultValue);
+}
+
+std::optional<std::vector<float>> elementwiseParams(const Node &node, const OpSchema &schema) {
+  if (!schema.elementwise)
+    return std::nullopt;
+  const ElementwiseFacts &facts = *schema.elementwise;
+  if (facts.params)
+    return facts.params(node);
+  std::vector<float> params;
+  for (std::string_view name : facts.paramAttributes) {
+    const AttrSpec *spec = schema.findAttribute(name);
+    float fallback = spec && spec->defaultValue ? std::get<float>(*spec->defaultValue) : 0.0f;
+    params.push_back(node.getFloat(std::string(name), fallback));
+  }
+  return params;
+}
+
 } // namespace cuvil

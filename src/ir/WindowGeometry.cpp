@@ -13,20 +13,22 @@ std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra) {
 }
 
 Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
-                                        const std::vector<int64_t> &kernel, bool ceilMode) {
+                                        const std::vector<int64_t> &kernel, bool ceilMode,
+                                        std::string_view prefix) {
   size_t rank = spatial.size();
+  auto attribute = [&](const char *name) { return fmt::format("{}{}", prefix, name); };
   WindowGeometry g;
   g.input = spatial;
   g.kernel = kernel;
-  g.strides = node.getInts("strides", std::vector<int64_t>(rank, 1));
-  g.dilations = node.getInts("dilations", std::vector<int64_t>(rank, 1));
-  std::vector<int64_t> pads = node.getInts("pads", std::vector<int64_t>(2 * rank, 0));
+  g.strides = node.getInts(attribute("strides"), std::vector<int64_t>(rank, 1));
+  g.dilations = node.getInts(attribute("dilations"), std::vector<int64_t>(rank, 1));
+  std::vector<int64_t> pads = node.getInts(attribute("pads"), std::vector<int64_t>(2 * rank, 0));
   if (kernel.size() != rank || g.strides.size() != rank || g.dilations.size() != rank ||
       pads.size() != 2 * rank)
     return Status::error(fmt::format("kernel_shape, strides, dilations or pads do not match the "
                                      "{} spatial dimensions",
                                      rank));
-  std::string autoPad = node.getString("auto_pad", "NOTSET");
+  std::string autoPad = node.getString(attribute("auto_pad"), "NOTSET");
   for (size_t i = 0; i < rank; ++i) {
     int64_t in = spatial[i], stride = g.strides[i];
     if (stride <= 0 || g.dilations[i] <= 0 || kernel[i] <= 0)

@@ -12,39 +12,22 @@
 // vectorises once the shape constants are known.
 #include "KernelSupport.h"
 
+#include "cuvil/kernels/Conv.h"
+
 using namespace cuvil::kernels;
 
 namespace {
-enum ConvParam {
-  kN,
-  kC,
-  kH,
-  kW,
-  kM,
-  kOH,
-  kOW,
-  kKH,
-  kKW,
-  kSH,
-  kSW,
-  kPT,
-  kPL,
-  kDH,
-  kDW,
-  kGroups,
-  kAct,
-};
-
 CUVIL_INLINE int64_t ceilDivNonNeg(int64_t a, int64_t b) { return a <= 0 ? 0 : (a + b - 1) / b; }
 } // namespace
 
 CUVIL_KERNEL void cuvil_conv2d_nchw_f32(const float *x, const float *w, const float *bias,
-                                        const float *residual, float *y, const int64_t *p,
-                                        float alpha, float beta, int64_t begin, int64_t end) {
-  const int64_t C = p[kC], H = p[kH], W = p[kW], M = p[kM], OH = p[kOH], OW = p[kOW];
-  const int64_t KH = p[kKH], KW = p[kKW], SH = p[kSH], SW = p[kSW];
-  const int64_t PT = p[kPT], PL = p[kPL], DH = p[kDH], DW = p[kDW];
-  const int64_t Cg = C / p[kGroups], Mg = M / p[kGroups];
+                                        const float *residual, float *y,
+                                        const cuvil_conv2d_params *p, int64_t begin, int64_t end) {
+  const cuvil_window2d &win = p->window;
+  const int64_t C = p->C, H = win.IH, W = win.IW, M = p->M, OH = win.OH, OW = win.OW;
+  const int64_t KH = win.KH, KW = win.KW, SH = win.SH, SW = win.SW;
+  const int64_t PT = win.PT, PL = win.PL, DH = win.DH, DW = win.DW;
+  const int64_t Cg = C / p->groups, Mg = M / p->groups;
   const int64_t planeSize = OH * OW;
   for (int64_t plane = begin; plane < end; ++plane) {
     const int64_t n = plane / M, m = plane % M, g = m / Mg;
@@ -76,6 +59,6 @@ CUVIL_KERNEL void cuvil_conv2d_nchw_f32(const float *x, const float *w, const fl
     }
     const float *rp = residual ? residual + plane * planeSize : nullptr;
     for (int64_t i = 0; i < planeSize; ++i)
-      yp[i] = applyUnary(p[kAct], yp[i] + (rp ? rp[i] : 0.0f), alpha, beta);
+      yp[i] = applyUnary(p->activation, yp[i] + (rp ? rp[i] : 0.0f));
   }
 }

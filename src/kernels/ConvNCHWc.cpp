@@ -34,54 +34,11 @@ using namespace cuvil::kernels::conv_nchwc;
 
 namespace {
 
-enum ConvParam {
-  kN,
-  kGroupsIn,
-  kIH,
-  kIW,
-  kOCB,
-  kOH,
-  kOW,
-  kKH,
-  kKW,
-  kSH,
-  kSW,
-  kPT,
-  kPL,
-  kDH,
-  kDW,
-  kAct,
-  kPlainInput,
-  kTileP,
-  kTileJ,
-  kLastGroupChannels, // real channels in the last input block (B when full)
-  kGroupsPerStep,     // GK: input groups whose weights one step keeps in L1
-  kRowsPerRun,        // rows whose partial sums stay in L2 between steps
-  kPrefetchWeights,   // 1: weights stream from memory; fetch a step ahead
-  kRowsOuter,         // 1: tasks ordered rows first (threads split the image)
-};
+using Params = cuvil_conv_nchwc_params;
 
-template <int B> CUVIL_INLINE Geometry geometry(const int64_t *p) {
-  Geometry g{};
-  g.G = p[kGroupsIn];
-  g.IH = p[kIH];
-  g.IW = p[kIW];
-  g.OCB = p[kOCB];
-  g.OH = p[kOH];
-  g.OW = p[kOW];
-  g.KH = p[kKH];
-  g.KW = p[kKW];
-  g.SH = p[kSH];
-  g.SW = p[kSW];
-  g.PT = p[kPT];
-  g.PL = p[kPL];
-  g.DH = p[kDH];
-  g.DW = p[kDW];
-  bool plain = p[kPlainInput] != 0;
-  g.CI = plain ? 1 : B;
-  g.lastCI = plain ? 1 : p[kLastGroupChannels];
-  g.GK = p[kGroupsPerStep];
-  return withSteps<B>(g, plain);
+template <int B> CUVIL_INLINE Geometry geometry(const Params &p) {
+  return windowGeometry<B>(p.groups, p.OCB, p.window, p.plain_input != 0, p.last_group_channels,
+                           p.groups_per_step);
 }
 
 // The weights of the step after the one of output blocks [ocb, ocb + J)
@@ -101,7 +58,7 @@ CUVIL_INLINE WeightPrefetch nextStepWeights(const Geometry &g, const float *w, i
   const int64_t blocks = left < J ? left : J;
   const int64_t nextG1 = nextG0 + g.GK < g.G ? nextG0 + g.GK : g.G;
   const int64_t bytes = int64_t(sizeof(float)) * (nextG1 - nextG0) * g.bG;
-  const int64_t taps = rows * ((g.OW + tileP - 1) / tileP) * (g1 - g0) * g.KH * g.KW;
+  const int64_t taps = rows * ((g.win.OW + tileP - 1) / tileP) * (g1 - g0) * g.win.KH * g.win.KW;
   const int64_t lines = blocks * bytes / 64;
   return {reinterpret_cast<const char *>(w + nextOcb * g.bJ + nextG0 * g.bG),
           int64_t(sizeof(float)) * g.bJ, bytes, blocks, (lines + taps - 1) / taps};
@@ -111,46 +68,46 @@ CUVIL_INLINE WeightPrefetch nextStepWeights(const Geometry &g, const float *w, i
 // image n, in steps of GK input groups; the rows of y hold the partial sums
 // between steps.
 template <int B>
-CUVIL_INLINE void convRun(const Geometry &g, const int64_t *p, const float *x, const float *w,
-                          const float *bias, const float *res, float *y, float alpha, float beta,
-                          int64_t n, int64_t group, int64_t oh0, int64_t rows) {
-  const int64_t J = p[kTileJ];
+CUVIL_INLINE void convRun(const Geometry &g, const Params &p, const float *x, const float *w,
+                          const float *bias, const float *res, float *y, int64_t n, int64_t group,
+                          int64_t oh0, int64_t rows) {
+  const int64_t J = p.tile.blocks;
   const int64_t blocks = g.OCB - group * J < J ? g.OCB - group * J : J;
   const float *xn = x + n * g.xImage;
   float *yn = y + n * g.yImage;
   const float *rn = res ? res + n * g.yImage : nullptr;
   for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
     const int64_t g1 = g0 + g.GK < g.G ? g0 + g.GK : g.G;
-    WeightPrefetch prefetch = nextStepWeights(g, w, group * J, J, g0, g1, rows, p[kTileP]);
-    const Step s{
-        group * J, g0, g1, g0 > 0, g1 == g.G, 0, p[kPrefetchWeights] ? &prefetch : nullptr};
+    WeightPrefetch prefetch = nextStepWeights(g, w, group * J, J, g0, g1, rows, p.tile.pixels);
+    const Step s{group * J, g0, g1, g0 > 0, g1 == g.G, 0, p.prefetch_weights ? &prefetch : nullptr};
     for (int64_t oh = oh0; oh < oh0 + rows; ++oh)
-      rowOf<B>(blocks, g, p[kTileP], xn, w, bias, rn, yn, s, oh, p[kAct], alpha, beta);
+      rowOf<B>(blocks, g, p.tile.pixels, xn, w, bias, rn, yn, s, oh, p.activation);
   }
 }
 
-// Tasks: (n, output group of tileJ blocks, oh), oh fastest: a thread's range
-// is runs of at most kRowsPerRun rows of one group. The last group has the
-// OCB % tileJ remaining blocks. With kRowsOuter the order is (n, oh, group),
-// group fastest: a thread's range is whole rows, each done by itself.
+// Tasks: (n, output group of tile.blocks blocks, oh), oh fastest: a
+// thread's range is runs of at most rows_per_run rows of one group. The last
+// group has the OCB % tile.blocks remaining blocks. With rows_outer the order
+// is (n, oh, group), group fastest: a thread's range is whole rows, each done
+// by itself.
 template <int B>
 CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, const float *res,
-                            float *y, const int64_t *p, float alpha, float beta, int64_t begin,
-                            int64_t end) {
+                            float *y, const Params *params, int64_t begin, int64_t end) {
+  const Params &p = *params;
   const Geometry g = geometry<B>(p);
-  const int64_t J = p[kTileJ], groups = (g.OCB + J - 1) / J;
-  if (p[kRowsOuter]) {
+  const int64_t J = p.tile.blocks, groups = (g.OCB + J - 1) / J;
+  if (p.rows_outer) {
     for (int64_t task = begin; task < end; ++task) {
       const int64_t rest = task / groups;
-      convRun<B>(g, p, x, w, bias, res, y, alpha, beta, rest / g.OH, task % groups, rest % g.OH, 1);
+      convRun<B>(g, p, x, w, bias, res, y, rest / g.win.OH, task % groups, rest % g.win.OH, 1);
     }
     return;
   }
   for (int64_t task = begin; task < end;) {
-    const int64_t oh0 = task % g.OH, rest = task / g.OH;
-    int64_t rows = end - task < g.OH - oh0 ? end - task : g.OH - oh0;
-    rows = rows < p[kRowsPerRun] ? rows : p[kRowsPerRun];
-    convRun<B>(g, p, x, w, bias, res, y, alpha, beta, rest / groups, rest % groups, oh0, rows);
+    const int64_t oh0 = task % g.win.OH, rest = task / g.win.OH;
+    int64_t rows = end - task < g.win.OH - oh0 ? end - task : g.win.OH - oh0;
+    rows = rows < p.rows_per_run ? rows : p.rows_per_run;
+    convRun<B>(g, p, x, w, bias, res, y, rest / groups, rest % groups, oh0, rows);
     task += rows;
   }
 }
@@ -159,6 +116,5 @@ CUVIL_INLINE void convTasks(const float *x, const float *w, const float *bias, c
 
 CUVIL_BLOCKED_KERNELS(conv, convTasks,
                       (const float *x, const float *w, const float *bias, const float *res,
-                       float *y, const int64_t *p, float alpha, float beta, int64_t begin,
-                       int64_t end),
-                      (x, w, bias, res, y, p, alpha, beta, begin, end))
+                       float *y, const cuvil_conv_nchwc_params *p, int64_t begin, int64_t end),
+                      (x, w, bias, res, y, p, begin, end))

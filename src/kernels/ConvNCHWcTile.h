@@ -5,12 +5,15 @@
 
 #include "Vector.h"
 
+#include "cuvil/kernels/Conv.h"
+
 namespace cuvil::kernels::conv_nchwc {
 
 // Address steps of one convolution, all compile-time constants once the
 // kernel is specialised.
 struct Geometry {
-  int64_t G, IH, IW, OCB, OH, OW, KH, KW, SH, SW, PT, PL, DH, DW;
+  int64_t G, OCB;           // input groups, output blocks
+  cuvil_window2d win;       // extents and window
   int64_t CI;               // channels per input group: B, or 1 when plain
   int64_t lastCI;           // channels in the last group
   int64_t GK;               // input groups per step
@@ -19,19 +22,35 @@ struct Geometry {
   int64_t xImage, yImage;   // elements per image
 };
 
-// Derives the address steps of `g` from its shape fields (G to DW, CI,
+// Derives the address steps of `g` from its shape fields (G, OCB, win, CI,
 // lastCI and GK); `plain` when x is plain NCHW ([C, IH, IW], CI = 1).
 template <int B> CUVIL_INLINE Geometry withSteps(Geometry g, bool plain) {
   g.aW = plain ? 1 : B;
-  g.aH = g.IW * g.aW;
-  g.aG = g.IH * g.aH;
+  g.aH = g.win.IW * g.aW;
+  g.aG = g.win.IH * g.aH;
   g.bKW = plain ? B : B * B;
-  g.bKH = g.KW * g.bKW;
-  g.bG = g.KH * g.bKH;
+  g.bKH = g.win.KW * g.bKW;
+  g.bG = g.win.KH * g.bKH;
   g.bJ = g.G * g.bG;
   g.xImage = g.G * g.aG;
-  g.yImage = g.OCB * g.OH * g.OW * B;
+  g.yImage = g.OCB * g.win.OH * g.win.OW * B;
   return g;
+}
+
+// A convolution of `groups` input groups (blocks, or channels when
+// `plain`) into OCB output blocks over `window`, taken GK groups a step;
+// lastCI channels are real in the last group.
+template <int B>
+CUVIL_INLINE Geometry windowGeometry(int64_t groups, int64_t OCB, const cuvil_window2d &window,
+                                     bool plain, int64_t lastCI, int64_t GK) {
+  Geometry g{};
+  g.G = groups;
+  g.OCB = OCB;
+  g.win = window;
+  g.CI = plain ? 1 : B;
+  g.lastCI = plain ? 1 : lastCI;
+  g.GK = GK;
+  return withSteps<B>(g, plain);
 }
 
 // A 1x1, stride-1, unpadded convolution of G input blocks into OCB output
@@ -41,19 +60,7 @@ template <int B> CUVIL_INLINE Geometry withSteps(Geometry g, bool plain) {
 template <int B>
 CUVIL_INLINE Geometry pointwiseGeometry(int64_t G, int64_t IH, int64_t OCB, int64_t OH, int64_t W,
                                         int64_t lastCI) {
-  Geometry g{};
-  g.G = G;
-  g.IH = IH;
-  g.IW = W;
-  g.OCB = OCB;
-  g.OH = OH;
-  g.OW = W;
-  g.KH = g.KW = g.SH = g.SW = g.DH = g.DW = 1;
-  g.PT = g.PL = 0;
-  g.CI = B;
-  g.lastCI = lastCI;
-  g.GK = G;
-  return withSteps<B>(g, false);
+  return windowGeometry<B>(G, OCB, {IH, W, OH, W, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, false, lastCI, G);
 }
 
 // What one tile call covers besides its pixels: the output blocks from ocb,
@@ -74,30 +81,30 @@ struct Step {
 template <int B, int P, int J>
 CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const float *bias,
                      const float *res, float *y, const Step &s, int64_t oh, int64_t ow0,
-                     int64_t kwLo, int64_t kwHi, int64_t act, float alpha, float beta) {
+                     int64_t kwLo, int64_t kwHi, const cuvil_unary &act) {
   using V = Block<B>;
   V acc[P][J];
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((s.ocb + j) * g.OH + oh - s.yRowShift) * g.OW + ow0) * B;
+    const int64_t offset = (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0) * B;
     V b = bias ? loadV<V>(bias + (s.ocb + j) * B) : V(0.0f);
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p)
       acc[p][j] = s.accumulate ? loadV<V>(y + offset + p * B) : b;
   }
-  const int64_t ihBase = oh * g.SH - g.PT, iwBase = ow0 * g.SW - g.PL;
+  const int64_t ihBase = oh * g.win.SH - g.win.PT, iwBase = ow0 * g.win.SW - g.win.PL;
   const float *wBlock = w + s.ocb * g.bJ;
   for (int64_t grp = s.g0; grp < s.g1; ++grp) {
     // The last input block may be partly padding, whose weights are zero.
     const int64_t channels = grp + 1 == g.G ? g.lastCI : g.CI;
-    for (int64_t kh = 0; kh < g.KH; ++kh) {
-      const int64_t ih = ihBase + kh * g.DH;
-      if (ih < 0 || ih >= g.IH)
+    for (int64_t kh = 0; kh < g.win.KH; ++kh) {
+      const int64_t ih = ihBase + kh * g.win.DH;
+      if (ih < 0 || ih >= g.win.IH)
         continue;
       for (int64_t kw = kwLo; kw < kwHi; ++kw) {
         if (s.prefetch)
           s.prefetch->issue();
-        const float *xp = x + grp * g.aG + ih * g.aH + (iwBase + kw * g.DW) * g.aW;
+        const float *xp = x + grp * g.aG + ih * g.aH + (iwBase + kw * g.win.DW) * g.aW;
         const float *wp = wBlock + grp * g.bG + kh * g.bKH + kw * g.bKW;
         for (int64_t c = 0; c < channels; ++c) {
           V wv[J];
@@ -106,7 +113,7 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
             wv[j] = loadV<V>(wp + j * g.bJ + c * B);
 #pragma clang loop unroll(full)
           for (int p = 0; p < P; ++p) {
-            V xv = xp[p * g.SW * g.aW + c];
+            V xv = xp[p * g.win.SW * g.aW + c];
 #pragma clang loop unroll(full)
             for (int j = 0; j < J; ++j)
               acc[p][j] += xv * wv[j];
@@ -117,33 +124,30 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
   }
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((s.ocb + j) * g.OH + oh - s.yRowShift) * g.OW + ow0) * B;
+    const int64_t offset = (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0) * B;
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p) {
       V v = acc[p][j];
       if (s.finish && res)
         v += loadV<V>(res + offset + p * B);
-      storeV(y + offset + p * B, s.finish ? applyUnary<V>(act, v, alpha, beta) : v);
+      storeV(y + offset + p * B, s.finish ? applyUnary<V>(act, v) : v);
     }
   }
 }
 
-// The most accumulators a tile instance may have: 32 zmm registers hold 28
-// 16-lane ones at a push; 16 ymm registers hold 12 8-lane ones (the lowering
-// picks within these, see ConvTiling.cpp).
-template <int B> constexpr int kMaxTileAccumulators = B == 16 ? 28 : 12;
-
-// One tile of P pixels (1 <= P <= 14) and J blocks, P picked at run time
-// from the few values a specialised convolution needs.
+// One tile of P pixels and J blocks (the instances of
+// CUVIL_CONV_TILE_INSTANTIATED), P picked at run time from the few values a
+// specialised convolution needs.
 template <int B, int J>
 CUVIL_INLINE void tileOf(int64_t P, const Geometry &g, const float *x, const float *w,
                          const float *bias, const float *res, float *y, const Step &s, int64_t oh,
-                         int64_t ow0, int64_t kwLo, int64_t kwHi, int64_t act, float alpha,
-                         float beta) {
+                         int64_t ow0, int64_t kwLo, int64_t kwHi, const cuvil_unary &act) {
 #define CUVIL_TILE_CASE(n)                                                                         \
   case n:                                                                                          \
-    if constexpr (n * J <= kMaxTileAccumulators<B>)                                                \
-      tile<B, n, J>(g, x, w, bias, res, y, s, oh, ow0, kwLo, kwHi, act, alpha, beta);              \
+    if constexpr (CUVIL_CONV_TILE_INSTANTIATED(B, n, J))                                           \
+      tile<B, n, J>(g, x, w, bias, res, y, s, oh, ow0, kwLo, kwHi, act);                           \
+    else                                                                                           \
+      CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
   switch (P) {
     CUVIL_TILE_CASE(1)
@@ -161,7 +165,7 @@ CUVIL_INLINE void tileOf(int64_t P, const Geometry &g, const float *x, const flo
     CUVIL_TILE_CASE(13)
     CUVIL_TILE_CASE(14)
   default:
-    return;
+    CUVIL_NOT_INSTANTIATED();
   }
 #undef CUVIL_TILE_CASE
 }
@@ -172,46 +176,48 @@ CUVIL_INLINE void tileOf(int64_t P, const Geometry &g, const float *x, const flo
 template <int B, int J>
 CUVIL_INLINE void row(const Geometry &g, int64_t tileP, const float *x, const float *w,
                       const float *bias, const float *res, float *y, const Step &s, int64_t oh,
-                      int64_t act, float alpha, float beta) {
+                      const cuvil_unary &act) {
   // Interior columns: every kw stays inside [0, IW).
-  int64_t owLo = g.PL <= 0 ? 0 : (g.PL + g.SW - 1) / g.SW;
-  const int64_t lastStart = g.IW - 1 + g.PL - (g.KW - 1) * g.DW; // largest ow*SW allowed
-  int64_t owHi = lastStart < 0 ? 0 : lastStart / g.SW + 1;
-  owHi = owHi < g.OW ? owHi : g.OW;
+  int64_t owLo = g.win.PL <= 0 ? 0 : (g.win.PL + g.win.SW - 1) / g.win.SW;
+  const int64_t lastStart =
+      g.win.IW - 1 + g.win.PL - (g.win.KW - 1) * g.win.DW; // largest ow*SW allowed
+  int64_t owHi = lastStart < 0 ? 0 : lastStart / g.win.SW + 1;
+  owHi = owHi < g.win.OW ? owHi : g.win.OW;
   owLo = owLo < owHi ? owLo : owHi;
   const int64_t fullTiles = (owHi - owLo) / tileP, restPixels = (owHi - owLo) % tileP;
   auto border = [&](int64_t ow) __attribute__((always_inline)) {
-    int64_t iw0 = ow * g.SW - g.PL;
-    int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + g.DW - 1) / g.DW;
-    int64_t kwHi = g.IW - iw0 <= 0 ? 0 : (g.IW - iw0 + g.DW - 1) / g.DW;
-    kwHi = kwHi < g.KW ? kwHi : g.KW;
-    tile<B, 1, J>(g, x, w, bias, res, y, s, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act, alpha,
-                  beta);
+    int64_t iw0 = ow * g.win.SW - g.win.PL;
+    int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + g.win.DW - 1) / g.win.DW;
+    int64_t kwHi = g.win.IW - iw0 <= 0 ? 0 : (g.win.IW - iw0 + g.win.DW - 1) / g.win.DW;
+    kwHi = kwHi < g.win.KW ? kwHi : g.win.KW;
+    tile<B, 1, J>(g, x, w, bias, res, y, s, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act);
   };
   for (int64_t ow = 0; ow < owLo; ++ow)
     border(ow);
   for (int64_t t = 0; t < fullTiles; ++t)
-    tileOf<B, J>(tileP, g, x, w, bias, res, y, s, oh, owLo + t * tileP, 0, g.KW, act, alpha, beta);
+    tileOf<B, J>(tileP, g, x, w, bias, res, y, s, oh, owLo + t * tileP, 0, g.win.KW, act);
   if (restPixels)
-    tileOf<B, J>(restPixels, g, x, w, bias, res, y, s, oh, owLo + fullTiles * tileP, 0, g.KW, act,
-                 alpha, beta);
-  for (int64_t ow = owHi; ow < g.OW; ++ow)
+    tileOf<B, J>(restPixels, g, x, w, bias, res, y, s, oh, owLo + fullTiles * tileP, 0, g.win.KW,
+                 act);
+  for (int64_t ow = owHi; ow < g.win.OW; ++ow)
     border(ow);
 }
 
 template <int B>
 CUVIL_INLINE void rowOf(int64_t blocks, const Geometry &g, int64_t tileP, const float *x,
                         const float *w, const float *bias, const float *res, float *y,
-                        const Step &s, int64_t oh, int64_t act, float alpha, float beta) {
+                        const Step &s, int64_t oh, const cuvil_unary &act) {
   switch (blocks) {
   case 4:
-    return row<B, 4>(g, tileP, x, w, bias, res, y, s, oh, act, alpha, beta);
+    return row<B, 4>(g, tileP, x, w, bias, res, y, s, oh, act);
   case 3:
-    return row<B, 3>(g, tileP, x, w, bias, res, y, s, oh, act, alpha, beta);
+    return row<B, 3>(g, tileP, x, w, bias, res, y, s, oh, act);
   case 2:
-    return row<B, 2>(g, tileP, x, w, bias, res, y, s, oh, act, alpha, beta);
+    return row<B, 2>(g, tileP, x, w, bias, res, y, s, oh, act);
+  case 1:
+    return row<B, 1>(g, tileP, x, w, bias, res, y, s, oh, act);
   default:
-    return row<B, 1>(g, tileP, x, w, bias, res, y, s, oh, act, alpha, beta);
+    CUVIL_NOT_INSTANTIATED();
   }
 }
 

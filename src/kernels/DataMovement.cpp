@@ -7,13 +7,16 @@
 //     for i in [0, shape[5]): dst[dOff + i*dStride5] = src[sOff + i*sStride5]
 #include "KernelSupport.h"
 
+#include "cuvil/kernels/DataMovement.h"
+
 using namespace cuvil::kernels;
 
 namespace {
 
 template <typename T>
-CUVIL_INLINE void copyRows(const T *src, T *dst, const int64_t *shape, const int64_t *srcStrides,
-                           const int64_t *dstStrides, int64_t begin, int64_t end) {
+CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int64_t begin,
+                           int64_t end) {
+  const int64_t *shape = p->shape, *srcStrides = p->src_strides, *dstStrides = p->dst_strides;
   int64_t inner = shape[5], ss = srcStrides[5], ds = dstStrides[5];
   for (int64_t row = begin; row < end; ++row) {
     int64_t rest = row, s = 0, d = 0;
@@ -48,75 +51,46 @@ CUVIL_INLINE void gatherRows(const T *data, const I *indices, T *out, int64_t ax
 
 } // namespace
 
-#define CUVIL_COPY_KERNEL(name, T)                                                                 \
-  CUVIL_KERNEL void name(const T *src, T *dst, const int64_t *shape, const int64_t *srcStrides,    \
-                         const int64_t *dstStrides, int64_t begin, int64_t end) {                  \
-    copyRows<T>(src, dst, shape, srcStrides, dstStrides, begin, end);                              \
+#define CUVIL_DEFINE_COPY(size, T)                                                                 \
+  CUVIL_KERNEL void cuvil_copy_##size(const T *src, T *dst, const cuvil_copy_params *p,            \
+                                      int64_t begin, int64_t end) {                                \
+    copyRows<T>(src, dst, p, begin, end);                                                          \
   }
-CUVIL_COPY_KERNEL(cuvil_copy_1, uint8_t)
-CUVIL_COPY_KERNEL(cuvil_copy_2, uint16_t)
-CUVIL_COPY_KERNEL(cuvil_copy_4, uint32_t)
-CUVIL_COPY_KERNEL(cuvil_copy_8, uint64_t)
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_COPY)
 
-#define CUVIL_GATHER_KERNEL(name, T, I)                                                            \
-  CUVIL_KERNEL void name(const T *data, const I *indices, T *out, int64_t axisDim, int64_t inner,  \
-                         int64_t numIndices, int64_t begin, int64_t end) {                         \
+#define CUVIL_DEFINE_GATHER(size, T, index, I)                                                     \
+  CUVIL_KERNEL void cuvil_gather_##size##_##index(                                                 \
+      const T *data, const I *indices, T *out, int64_t axisDim, int64_t inner, int64_t numIndices, \
+      int64_t begin, int64_t end) {                                                                \
     gatherRows<T, I>(data, indices, out, axisDim, inner, numIndices, begin, end);                  \
   }
-CUVIL_GATHER_KERNEL(cuvil_gather_1_i32, uint8_t, int32_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_2_i32, uint16_t, int32_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_4_i32, uint32_t, int32_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_8_i32, uint64_t, int32_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_1_i64, uint8_t, int64_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_2_i64, uint16_t, int64_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_4_i64, uint32_t, int64_t)
-CUVIL_GATHER_KERNEL(cuvil_gather_8_i64, uint64_t, int64_t)
+#define CUVIL_DEFINE_GATHERS(size, T) CUVIL_GATHER_INDEX_TYPES(CUVIL_DEFINE_GATHER, size, T)
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHERS)
 
 // Cast between element types; a task is one element. Float to integer
 // truncates toward zero like ONNX Runtime. bool is stored as u8 0/1: casts
 // from bool use the u8 kernels, casts to bool compare with zero.
-#define CUVIL_CAST_KERNEL(fromName, From, toName, To)                                              \
-  CUVIL_KERNEL void cuvil_cast_##fromName##_##toName(const From *src, To *dst, int64_t begin,      \
-                                                     int64_t end) {                                \
+#define CUVIL_DEFINE_CAST(from, From, to, To, toBool)                                              \
+  CUVIL_KERNEL void cuvil_cast_##from##_##to(const From *src, To *dst, int64_t begin,              \
+                                             int64_t end) {                                        \
     for (int64_t i = begin; i < end; ++i)                                                          \
-      dst[i] = To(src[i]);                                                                         \
+      dst[i] = toBool ? To(src[i] != From(0)) : To(src[i]);                                        \
   }
-
-#define CUVIL_CAST_FROM(fromName, From)                                                            \
-  CUVIL_KERNEL void cuvil_cast_##fromName##_bool(const From *src, uint8_t *dst, int64_t begin,     \
-                                                 int64_t end) {                                    \
-    for (int64_t i = begin; i < end; ++i)                                                          \
-      dst[i] = src[i] != From(0);                                                                  \
-  }                                                                                                \
-  CUVIL_CAST_KERNEL(fromName, From, f32, float)                                                    \
-  CUVIL_CAST_KERNEL(fromName, From, f64, double)                                                   \
-  CUVIL_CAST_KERNEL(fromName, From, i8, int8_t)                                                    \
-  CUVIL_CAST_KERNEL(fromName, From, u8, uint8_t)                                                   \
-  CUVIL_CAST_KERNEL(fromName, From, i32, int32_t)                                                  \
-  CUVIL_CAST_KERNEL(fromName, From, i64, int64_t)
-
-CUVIL_CAST_FROM(f32, float)
-CUVIL_CAST_FROM(f64, double)
-CUVIL_CAST_FROM(i8, int8_t)
-CUVIL_CAST_FROM(u8, uint8_t)
-CUVIL_CAST_FROM(i32, int32_t)
-CUVIL_CAST_FROM(i64, int64_t)
+#define CUVIL_DEFINE_CASTS_FROM(from, From) CUVIL_CAST_TARGET_TYPES(CUVIL_DEFINE_CAST, from, From)
+CUVIL_CAST_SOURCE_TYPES(CUVIL_DEFINE_CASTS_FROM)
 
 // dst[i] = the low bytes of `bits`; a task is one element.
-#define CUVIL_FILL_KERNEL(name, T)                                                                 \
-  CUVIL_KERNEL void name(T *dst, int64_t bits, int64_t begin, int64_t end) {                       \
+#define CUVIL_DEFINE_FILL(size, T)                                                                 \
+  CUVIL_KERNEL void cuvil_fill_##size(T *dst, int64_t bits, int64_t begin, int64_t end) {          \
     for (int64_t i = begin; i < end; ++i)                                                          \
       dst[i] = T(bits);                                                                            \
   }
-CUVIL_FILL_KERNEL(cuvil_fill_1, uint8_t)
-CUVIL_FILL_KERNEL(cuvil_fill_2, uint16_t)
-CUVIL_FILL_KERNEL(cuvil_fill_4, uint32_t)
-CUVIL_FILL_KERNEL(cuvil_fill_8, uint64_t)
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_FILL)
 
-// Pad over a rank-6 space. p = outShape[6], inShape[6], padsBegin[6], mode
-// (0 constant, 1 reflect, 2 edge, 3 wrap). A task is one output row:
-//   for each output element: i = out_index - padsBegin, mapped into the input
-//   by the mode; constant mode writes `bits` where i falls outside.
+// Pad over a rank-6 space, mode 0 constant, 1 reflect, 2 edge, 3 wrap. A
+// task is one output row:
+//   for each output element: i = out_index - pads_begin, mapped into the
+//   input by the mode; constant mode writes fill_bits where i falls outside.
 namespace {
 
 CUVIL_INLINE int64_t padSource(int64_t i, int64_t n, int64_t mode) {
@@ -135,10 +109,11 @@ CUVIL_INLINE int64_t padSource(int64_t i, int64_t n, int64_t mode) {
 }
 
 template <typename T>
-CUVIL_INLINE void padRows(const T *src, T *dst, const int64_t *p, int64_t bits, int64_t begin,
+CUVIL_INLINE void padRows(const T *src, T *dst, const cuvil_pad_params *p, int64_t begin,
                           int64_t end) {
-  const int64_t *outShape = p, *inShape = p + 6, *padsBegin = p + 12, mode = p[18];
-  const T fill = T(bits);
+  const int64_t *outShape = p->out_shape, *inShape = p->in_shape, *padsBegin = p->pads_begin;
+  const int64_t mode = p->mode;
+  const T fill = T(p->fill_bits);
   for (int64_t row = begin; row < end; ++row) {
     int64_t rest = row, base = 0, inStride = inShape[5];
     bool outside = false;
@@ -159,12 +134,9 @@ CUVIL_INLINE void padRows(const T *src, T *dst, const int64_t *p, int64_t bits, 
 
 } // namespace
 
-#define CUVIL_PAD_KERNEL(name, T)                                                                  \
-  CUVIL_KERNEL void name(const T *src, T *dst, const int64_t *p, int64_t bits, int64_t begin,      \
-                         int64_t end) {                                                            \
-    padRows<T>(src, dst, p, bits, begin, end);                                                     \
+#define CUVIL_DEFINE_PAD(size, T)                                                                  \
+  CUVIL_KERNEL void cuvil_pad_##size(const T *src, T *dst, const cuvil_pad_params *p,              \
+                                     int64_t begin, int64_t end) {                                 \
+    padRows<T>(src, dst, p, begin, end);                                                           \
   }
-CUVIL_PAD_KERNEL(cuvil_pad_1, uint8_t)
-CUVIL_PAD_KERNEL(cuvil_pad_2, uint16_t)
-CUVIL_PAD_KERNEL(cuvil_pad_4, uint32_t)
-CUVIL_PAD_KERNEL(cuvil_pad_8, uint64_t)
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_PAD)

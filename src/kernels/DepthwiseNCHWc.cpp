@@ -13,39 +13,19 @@ using namespace cuvil::kernels::depthwise_nchwc;
 
 namespace {
 
-enum Param {
-  kCB,
-  kIH,
-  kIW,
-  kOH,
-  kOW,
-  kKH,
-  kKW,
-  kSH,
-  kSW,
-  kPT,
-  kPL,
-  kDH,
-  kDW,
-  kAct,
-  kTileP,
-  kReuseInputs, // interior tiles load each input vector once for all taps
-};
-
 // Tasks: (n, cb, oh), oh fastest.
 template <int B>
 CUVIL_INLINE void dwconvTasks(const float *x, const float *w, const float *bias, const float *res,
-                              float *y, const int64_t *p, float alpha, float beta, int64_t begin,
+                              float *y, const cuvil_dwconv_nchwc_params *p, int64_t begin,
                               int64_t end) {
-  const Shape s{p[kIH], p[kIW], p[kOW], p[kKH], p[kKW], p[kSH],
-                p[kSW], p[kPT], p[kPL], p[kDH], p[kDW]};
-  const int64_t CB = p[kCB], OH = p[kOH];
+  const Shape &s = p->window;
+  const int64_t CB = p->CB, OH = s.OH;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t oh = task % OH, plane = task / OH, cb = plane % CB;
     const int64_t yRow = (plane * OH + oh) * s.OW * B;
-    row<B>(s, p[kTileP], p[kReuseInputs] != 0, x + plane * s.IH * s.IW * B, 0,
+    row<B>(s, p->tile_pixels, p->reuse_inputs != 0, x + plane * s.IH * s.IW * B, 0,
            w + cb * s.KH * s.KW * B, bias ? bias + cb * B : nullptr, res ? res + yRow : nullptr,
-           y + yRow, oh, p[kAct], alpha, beta);
+           y + yRow, oh, p->activation);
   }
 }
 
@@ -53,6 +33,5 @@ CUVIL_INLINE void dwconvTasks(const float *x, const float *w, const float *bias,
 
 CUVIL_BLOCKED_KERNELS(dwconv, dwconvTasks,
                       (const float *x, const float *w, const float *bias, const float *res,
-                       float *y, const int64_t *p, float alpha, float beta, int64_t begin,
-                       int64_t end),
-                      (x, w, bias, res, y, p, alpha, beta, begin, end))
+                       float *y, const cuvil_dwconv_nchwc_params *p, int64_t begin, int64_t end),
+                      (x, w, bias, res, y, p, begin, end))

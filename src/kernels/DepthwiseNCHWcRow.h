@@ -6,13 +6,13 @@
 
 #include "Vector.h"
 
+#include "cuvil/kernels/Conv.h"
+
 namespace cuvil::kernels::depthwise_nchwc {
 
-// The window: image extents (IH, IW bound the taps), output width, kernel,
-// strides, leading pads and dilations.
-struct Shape {
-  int64_t IH, IW, OW, KH, KW, SH, SW, PT, PL, DH, DW;
-};
+// The window `s`: the image extents IH, IW bound the taps; OW is the row's
+// width (OH, PB and PR are not used).
+using Shape = cuvil_window2d;
 
 // Where image row ih is in x: x is the whole image (ringRows = 0) or a ring
 // buffer holding row ih at ih mod ringRows.
@@ -25,7 +25,7 @@ CUVIL_INLINE int64_t xRow(int64_t ih, int64_t ringRows) { return ringRows ? ih %
 template <int B, int P>
 CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t ringRows, const float *w,
                        const float *bias, const float *resRow, float *yRow, int64_t oh, int64_t ow0,
-                       int64_t kwLo, int64_t kwHi, int64_t act, float alpha, float beta) {
+                       int64_t kwLo, int64_t kwHi, const cuvil_unary &act) {
   using V = Block<B>;
   V acc[P];
   V b = bias ? loadV<V>(bias) : V(0.0f);
@@ -49,7 +49,7 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t ringRows, const f
   for (int p = 0; p < P; ++p) {
     const int64_t offset = (ow0 + p) * B;
     V v = resRow ? acc[p] + loadV<V>(resRow + offset) : acc[p];
-    storeV(yRow + offset, applyUnary<V>(act, v, alpha, beta));
+    storeV(yRow + offset, applyUnary<V>(act, v));
   }
 }
 
@@ -59,7 +59,7 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t ringRows, const f
 template <int B, int P, int S>
 CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t ringRows, const float *w,
                         const float *bias, const float *resRow, float *yRow, int64_t oh,
-                        int64_t ow0, int64_t act, float alpha, float beta) {
+                        int64_t ow0, const cuvil_unary &act) {
   using V = Block<B>;
   constexpr int kInputs = (P - 1) * S + 3;
   V acc[P];
@@ -89,24 +89,24 @@ CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t ringRows, const 
   for (int p = 0; p < P; ++p) {
     const int64_t offset = (ow0 + p) * B;
     V v = resRow ? acc[p] + loadV<V>(resRow + offset) : acc[p];
-    storeV(yRow + offset, applyUnary<V>(act, v, alpha, beta));
+    storeV(yRow + offset, applyUnary<V>(act, v));
   }
 }
 
-// An interior tile of P pixels (1 <= P <= 8); `reuse` takes tile3 (the
-// lowering sets it for 3-tap windows, stride 1 or 2, where the inputs fit
-// in registers beside the accumulators).
+// An interior tile of P pixels (CUVIL_DWCONV_TILE_INSTANTIATED); `reuse`
+// takes tile3 (the lowering sets it for 3-tap windows, stride 1 or 2, where
+// the inputs fit in registers beside the accumulators).
 template <int B>
 CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, int64_t ringRows,
                          const float *w, const float *bias, const float *resRow, float *yRow,
-                         int64_t oh, int64_t ow0, int64_t act, float alpha, float beta) {
+                         int64_t oh, int64_t ow0, const cuvil_unary &act) {
 #define CUVIL_DW_TILE_CASE(n)                                                                      \
   case n:                                                                                          \
     if (reuse && s.SW == 1)                                                                        \
-      return tile3<B, n, 1>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);     \
+      return tile3<B, n, 1>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, act);                  \
     if (reuse)                                                                                     \
-      return tile3<B, n, 2>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, act, alpha, beta);     \
-    return tile<B, n>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act, alpha, beta);
+      return tile3<B, n, 2>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, act);                  \
+    return tile<B, n>(s, x, ringRows, w, bias, resRow, yRow, oh, ow0, 0, s.KW, act);
   switch (P) {
     CUVIL_DW_TILE_CASE(8)
     CUVIL_DW_TILE_CASE(7)
@@ -117,7 +117,7 @@ CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, 
     CUVIL_DW_TILE_CASE(2)
     CUVIL_DW_TILE_CASE(1)
   default:
-    return;
+    CUVIL_NOT_INSTANTIATED();
   }
 #undef CUVIL_DW_TILE_CASE
 }
@@ -127,7 +127,7 @@ CUVIL_INLINE void tileOf(int64_t P, bool reuse, const Shape &s, const float *x, 
 template <int B>
 CUVIL_INLINE void row(const Shape &s, int64_t tileP, bool reuse, const float *x, int64_t ringRows,
                       const float *w, const float *bias, const float *resRow, float *yRow,
-                      int64_t oh, int64_t act, float alpha, float beta) {
+                      int64_t oh, const cuvil_unary &act) {
   int64_t owLo = s.PL <= 0 ? 0 : (s.PL + s.SW - 1) / s.SW;
   const int64_t lastStart = s.IW - 1 + s.PL - (s.KW - 1) * s.DW;
   int64_t owHi = lastStart < 0 ? 0 : lastStart / s.SW + 1;
@@ -138,16 +138,15 @@ CUVIL_INLINE void row(const Shape &s, int64_t tileP, bool reuse, const float *x,
     int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + s.DW - 1) / s.DW;
     int64_t kwHi = s.IW - iw0 <= 0 ? 0 : (s.IW - iw0 + s.DW - 1) / s.DW;
     kwHi = kwHi < s.KW ? kwHi : s.KW;
-    tile<B, 1>(s, x, ringRows, w, bias, resRow, yRow, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act,
-               alpha, beta);
+    tile<B, 1>(s, x, ringRows, w, bias, resRow, yRow, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act);
   };
   for (int64_t ow = 0; ow < owLo; ++ow)
     border(ow);
   int64_t ow = owLo;
   for (; ow + tileP <= owHi; ow += tileP)
-    tileOf<B>(tileP, reuse, s, x, ringRows, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+    tileOf<B>(tileP, reuse, s, x, ringRows, w, bias, resRow, yRow, oh, ow, act);
   if (ow < owHi)
-    tileOf<B>(owHi - ow, reuse, s, x, ringRows, w, bias, resRow, yRow, oh, ow, act, alpha, beta);
+    tileOf<B>(owHi - ow, reuse, s, x, ringRows, w, bias, resRow, yRow, oh, ow, act);
   for (ow = owHi; ow < s.OW; ++ow)
     border(ow);
 }

@@ -11,6 +11,8 @@
 // inner loop vectorises.
 #include "KernelSupport.h"
 
+#include "cuvil/kernels/Elementwise.h"
+
 using namespace cuvil::kernels;
 
 namespace {
@@ -108,9 +110,9 @@ template <typename T> CUVIL_INLINE uint8_t compare(int64_t op, T a, T b) {
 }
 
 template <typename T, typename R, bool Compare>
-CUVIL_INLINE void binaryRows(const T *a, const T *b, R *y, int64_t op, const int64_t *shape,
-                             const int64_t *aStrides, const int64_t *bStrides, int64_t begin,
-                             int64_t end) {
+CUVIL_INLINE void binaryRows(const T *a, const T *b, R *y, const cuvil_binary_params *p,
+                             int64_t begin, int64_t end) {
+  const int64_t op = p->op, *shape = p->shape, *aStrides = p->a_strides, *bStrides = p->b_strides;
   int64_t inner = shape[5], as = aStrides[5], bs = bStrides[5];
   for (int64_t row = begin; row < end; ++row) {
     RowOffsets o = rowOffsets(row, shape, aStrides, bStrides, nullptr);
@@ -127,9 +129,10 @@ CUVIL_INLINE void binaryRows(const T *a, const T *b, R *y, int64_t op, const int
 }
 
 template <typename T>
-CUVIL_INLINE void whereRows(const uint8_t *cond, const T *a, const T *b, T *y, const int64_t *shape,
-                            const int64_t *cStrides, const int64_t *aStrides,
-                            const int64_t *bStrides, int64_t begin, int64_t end) {
+CUVIL_INLINE void whereRows(const uint8_t *cond, const T *a, const T *b, T *y,
+                            const cuvil_where_params *p, int64_t begin, int64_t end) {
+  const int64_t *shape = p->shape, *cStrides = p->cond_strides, *aStrides = p->a_strides,
+                *bStrides = p->b_strides;
   int64_t inner = shape[5], cs = cStrides[5], as = aStrides[5], bs = bStrides[5];
   for (int64_t row = begin; row < end; ++row) {
     RowOffsets o = rowOffsets(row, shape, aStrides, bStrides, cStrides);
@@ -140,77 +143,68 @@ CUVIL_INLINE void whereRows(const uint8_t *cond, const T *a, const T *b, T *y, c
 
 } // namespace
 
-// y[i] = op(x[i]); tasks are elements.
-CUVIL_KERNEL void cuvil_unary_f32(const float *x, float *y, int64_t op, float alpha, float beta,
-                                  int64_t begin, int64_t end) {
+// y[i] = f(x[i]); tasks are elements.
+CUVIL_KERNEL void cuvil_unary_f32(const float *x, float *y, const cuvil_unary *f, int64_t begin,
+                                  int64_t end) {
   for (int64_t i = begin; i < end; ++i)
-    y[i] = applyUnary(op, x[i], alpha, beta);
+    y[i] = applyUnary(*f, x[i]);
 }
 
-#define CUVIL_BINARY_KERNEL(name, T, R, compareOp)                                                 \
-  CUVIL_KERNEL void name(const T *a, const T *b, R *y, int64_t op, const int64_t *shape,           \
-                         const int64_t *aStrides, const int64_t *bStrides, int64_t begin,          \
-                         int64_t end) {                                                            \
-    binaryRows<T, R, compareOp>(a, b, y, op, shape, aStrides, bStrides, begin, end);               \
+#define CUVIL_DEFINE_BINARY(name, T)                                                               \
+  CUVIL_KERNEL void cuvil_binary_##name(                                                           \
+      const T *a, const T *b, T *y, const cuvil_binary_params *p, int64_t begin, int64_t end) {    \
+    binaryRows<T, T, false>(a, b, y, p, begin, end);                                               \
   }
-
-CUVIL_BINARY_KERNEL(cuvil_binary_f32, float, float, false)
-CUVIL_BINARY_KERNEL(cuvil_binary_i64, int64_t, int64_t, false)
-CUVIL_BINARY_KERNEL(cuvil_binary_i32, int32_t, int32_t, false)
-CUVIL_BINARY_KERNEL(cuvil_compare_f32, float, uint8_t, true)
-CUVIL_BINARY_KERNEL(cuvil_compare_f64, double, uint8_t, true)
-CUVIL_BINARY_KERNEL(cuvil_compare_i64, int64_t, uint8_t, true)
-CUVIL_BINARY_KERNEL(cuvil_compare_i32, int32_t, uint8_t, true)
-CUVIL_BINARY_KERNEL(cuvil_compare_u8, uint8_t, uint8_t, true)
-
-// y = cond ? a : b, by element size.
-#define CUVIL_WHERE_KERNEL(name, T)                                                                \
-  CUVIL_KERNEL void name(const uint8_t *cond, const T *a, const T *b, T *y, const int64_t *shape,  \
-                         const int64_t *cStrides, const int64_t *aStrides,                         \
-                         const int64_t *bStrides, int64_t begin, int64_t end) {                    \
-    whereRows<T>(cond, a, b, y, shape, cStrides, aStrides, bStrides, begin, end);                  \
+#define CUVIL_DEFINE_COMPARE(name, T)                                                              \
+  CUVIL_KERNEL void cuvil_compare_##name(const T *a, const T *b, uint8_t *y,                       \
+                                         const cuvil_binary_params *p, int64_t begin,              \
+                                         int64_t end) {                                            \
+    binaryRows<T, uint8_t, true>(a, b, y, p, begin, end);                                          \
   }
+CUVIL_BINARY_TYPES(CUVIL_DEFINE_BINARY)
+CUVIL_COMPARE_TYPES(CUVIL_DEFINE_COMPARE)
 
-CUVIL_WHERE_KERNEL(cuvil_where_1, uint8_t)
-CUVIL_WHERE_KERNEL(cuvil_where_2, uint16_t)
-CUVIL_WHERE_KERNEL(cuvil_where_4, uint32_t)
-CUVIL_WHERE_KERNEL(cuvil_where_8, uint64_t)
+#define CUVIL_DEFINE_WHERE(size, T)                                                                \
+  CUVIL_KERNEL void cuvil_where_##size(const uint8_t *cond, const T *a, const T *b, T *y,          \
+                                       const cuvil_where_params *p, int64_t begin, int64_t end) {  \
+    whereRows<T>(cond, a, b, y, p, begin, end);                                                    \
+  }
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_WHERE)
 
 // A chain of elementwise steps in one pass over the data, made by the
 // fuse-elementwise pass: v = x; for each step s: v = f_s(v[, operand_s]);
 // y = v. x and y have the iteration space's shape; operands (at most 4)
-// broadcast with their own strides. Step s is program[4 s .. 4 s + 3] =
-// {kind, op code, operand index, unused}, kind 0 = unary op(v), 1 = v op w,
-// 2 = w op v; params[2 s], params[2 s + 1] are the unary op's alpha/beta.
-// After specialisation the step loop unrolls into straight-line code.
+// broadcast with their own strides. After specialisation the step loop
+// unrolls into straight-line code.
 CUVIL_KERNEL void cuvil_elementwise_chain_f32(const float *x, const float *w0, const float *w1,
                                               const float *w2, const float *w3, float *y,
-                                              const int64_t *program, const float *params,
-                                              const int64_t *shape, const int64_t *strides,
-                                              int64_t begin, int64_t end) {
-  const float *operands[4] = {w0, w1, w2, w3};
-  const int64_t steps = program[0];
-  const int64_t *step = program + 1;
+                                              const cuvil_chain_params *p, int64_t begin,
+                                              int64_t end) {
+  const float *operands[CUVIL_CHAIN_MAX_OPERANDS] = {w0, w1, w2, w3};
+  const int64_t steps = p->steps;
+  const int64_t *shape = p->shape;
   const int64_t inner = shape[5];
   for (int64_t row = begin; row < end; ++row) {
-    int64_t offsets[4] = {0, 0, 0, 0}, rest = row;
+    int64_t offsets[CUVIL_CHAIN_MAX_OPERANDS] = {0, 0, 0, 0}, rest = row;
     for (int d = 4; d >= 0; --d) {
       const int64_t coord = rest % shape[d];
       rest /= shape[d];
-      for (int k = 0; k < 4; ++k)
-        offsets[k] += coord * strides[k * 6 + d];
+      for (int k = 0; k < CUVIL_CHAIN_MAX_OPERANDS; ++k)
+        offsets[k] += coord * p->operand_strides[k][d];
     }
     const float *xr = x + row * inner;
     float *yr = y + row * inner;
     for (int64_t i = 0; i < inner; ++i) {
       float v = xr[i];
       for (int64_t s = 0; s < steps; ++s) {
-        const int64_t kind = step[4 * s], code = step[4 * s + 1], k = step[4 * s + 2];
-        if (kind == 0) {
-          v = applyUnary(code, v, params[2 * s], params[2 * s + 1]);
+        const cuvil_chain_step &step = p->step[s];
+        if (step.kind == CUVIL_CHAIN_UNARY) {
+          v = applyUnary(step.op, v, step.alpha, step.beta);
         } else {
-          const float w = operands[k][offsets[k] + i * strides[k * 6 + 5]];
-          v = kind == 1 ? binaryArith<float>(code, v, w) : binaryArith<float>(code, w, v);
+          const int64_t k = step.operand;
+          const float w = operands[k][offsets[k] + i * p->operand_strides[k][5]];
+          v = step.kind == CUVIL_CHAIN_VALUE_FIRST ? binaryArith<float>(step.op, v, w)
+                                                   : binaryArith<float>(step.op, w, v);
         }
       }
       yr[i] = v;

@@ -7,67 +7,36 @@
 // has N values.
 //
 // A task is one (batch, 64-column panel). Register tile: MR rows x NV
-// vectors of 16 columns, over K in chunks of kChunkK rows:
+// vectors of 16 columns, over K in chunks of chunk_k rows:
 //   for k0 in chunks of K:
 //     prefetch the next chunk of Bp, a slice per row tile
 //     for m0 in steps of MR:
 //       acc[MR][NV] = 0
-//       for k in chunk: b[v] = Bp[k][16v..]; for r: acc[r][v] += A[m0+r][k] * b[v]
+//       for k in chunk: b[v] = panel row k, columns 16v..; for r: acc[r][v] += A[m0+r][k] * b[v]
 //       C[m0+r][n0+16v..] = first chunk ? scale * acc + bias + residual
 //                                       : C + scale * acc   (act after the last)
-// The chunk (128 x 64 floats) stays in L1 while every row tile streams
-// through it. MR x NV = 6 x 4 keeps 24 accumulators, 4 B vectors and a
-// broadcast in the 32 zmm registers; AVX2, where a 16-lane vector takes two
-// ymm registers, uses narrower tiles (MR x NV from the lowering).
+// The chunk (chunk_k x 64 floats, sized by the lowering for the target's L1)
+// stays in L1 while every row tile streams through it. MR x NV = 6 x 4 keeps
+// 24 accumulators, 4 B vectors and a broadcast in the 32 zmm registers;
+// AVX2, where a 16-lane vector takes two ymm registers, uses narrower tiles
+// (MR x NV from the lowering).
 #include "Vector.h"
+
+#include "cuvil/kernels/Gemm.h"
 
 using namespace cuvil::kernels;
 
 namespace {
 
-enum GemmParam {
-  kBatch0,
-  kBatch1,
-  kBatch2,
-  kBatch3, // batch shape (outermost first)
-  kAStride0,
-  kAStride1,
-  kAStride2,
-  kAStride3, // A batch strides (elements, 0 = broadcast)
-  kBStride0,
-  kBStride1,
-  kBStride2,
-  kBStride3, // B batch strides
-  kRStride0,
-  kRStride1,
-  kRStride2,
-  kRStride3, // residual batch strides
-  kM,
-  kN,
-  kK,
-  kLda,
-  kBK,
-  kBN,
-  kPackedB,
-  kRowTile,
-  kAct,
-  kRowStrideR,    // residual row stride: N, or 0 when one row broadcasts (an attention mask)
-  kColumnVectors, // NV: 16-column vectors per tile (4 on AVX-512, fewer on narrower targets)
-};
-
 constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
-// K runs in chunks of this many rows, which accumulate into C: a chunk of the
-// panel (32 KiB) fits L1 beside the row tiles streaming through it, and is
-// the unit the prefetch below fetches ahead.
-constexpr int64_t kChunkK = 128;
-constexpr int64_t kChunkBytes = kChunkK * kPanel * sizeof(float);
 
 struct Epilogue {
   const float *bias;     // at the panel's first column, or null
   const float *residual; // at the tile's first element, or null
   int64_t residualLd;    // residual row stride
-  int64_t ldc, act;
-  float scale, alpha, beta;
+  int64_t ldc;
+  cuvil_unary act;
+  float scale;
 };
 
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
@@ -104,12 +73,12 @@ CUVIL_TILE void tile(const float *a, int64_t lda, const float *panel, int64_t K,
       if (columns >= 16 * (v + 1)) {
         if (e.residual)
           value += load16(e.residual + r * e.residualLd + 16 * v);
-        store16(out, applyUnary16(e.act, value, e.alpha, e.beta));
+        store16(out, applyUnary<v16>(e.act, value));
       } else {
         // The ragged right edge of the matrix.
         for (int64_t i = 0; i < columns - 16 * v; ++i) {
           float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
-          out[i] = applyUnary(e.act, x, e.alpha, e.beta);
+          out[i] = applyUnary(e.act, x);
         }
       }
     }
@@ -121,8 +90,10 @@ CUVIL_INLINE void rows(int64_t rowsLeft, const float *a, int64_t lda, const floa
                        float *c, int64_t columns, const Epilogue &e) {
 #define CUVIL_ROWS_CASE(n)                                                                         \
   case n:                                                                                          \
-    if constexpr (n * NV <= 24)                                                                    \
+    if constexpr (CUVIL_GEMM_TILE_INSTANTIATED(n, NV))                                             \
       tile<n, NV>(a, lda, panel, K, c, columns, e);                                                \
+    else                                                                                           \
+      CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
   switch (rowsLeft) {
     CUVIL_ROWS_CASE(1)
@@ -132,7 +103,7 @@ CUVIL_INLINE void rows(int64_t rowsLeft, const float *a, int64_t lda, const floa
     CUVIL_ROWS_CASE(5)
     CUVIL_ROWS_CASE(6)
   default:
-    return;
+    CUVIL_NOT_INSTANTIATED();
   }
 #undef CUVIL_ROWS_CASE
 }
@@ -140,45 +111,47 @@ CUVIL_INLINE void rows(int64_t rowsLeft, const float *a, int64_t lda, const floa
 } // namespace
 
 CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bias,
-                                 const float *residual, float *c, const int64_t *p, float scale,
-                                 float alpha, float beta, int64_t begin, int64_t end) {
-  const int64_t M = p[kM], N = p[kN], K = p[kK], lda = p[kLda], MR = p[kRowTile];
+                                 const float *residual, float *c, const cuvil_gemm_params *params,
+                                 int64_t begin, int64_t end) {
+  const cuvil_gemm_params &p = *params;
+  const int64_t M = p.M, N = p.N, K = p.K, lda = p.lda, MR = p.tile.pixels, NV = p.tile.blocks;
+  const int64_t chunkK = p.chunk_k, chunkBytes = chunkK * kPanel * int64_t(sizeof(float));
   const int64_t panels = (N + kPanel - 1) / kPanel;
-  float stackPanel[kChunkK * kPanel] __attribute__((aligned(64)));
+  float stackPanel[CUVIL_GEMM_MAX_CHUNK_K * kPanel] __attribute__((aligned(64)));
   for (int64_t task = begin; task < end; ++task) {
     const int64_t batch = task / panels, panel = task % panels, n0 = panel * kPanel;
     int64_t rest = batch, aOffset = 0, bOffset = 0, rOffset = 0;
-    for (int d = 3; d >= 0; --d) {
-      const int64_t coord = rest % p[kBatch0 + d];
-      rest /= p[kBatch0 + d];
-      aOffset += coord * p[kAStride0 + d];
-      bOffset += coord * p[kBStride0 + d];
-      rOffset += coord * p[kRStride0 + d];
+    for (int d = CUVIL_GEMM_MAX_BATCH_RANK - 1; d >= 0; --d) {
+      const int64_t coord = rest % p.batch[d];
+      rest /= p.batch[d];
+      aOffset += coord * p.a_batch_strides[d];
+      bOffset += coord * p.b_batch_strides[d];
+      rOffset += coord * p.residual_batch_strides[d];
     }
     const int64_t columns = N - n0 < kPanel ? N - n0 : kPanel;
     float *cPanel = c + batch * M * N + n0;
     const float *rPanel = residual ? residual + rOffset + n0 : nullptr;
-    Epilogue e{bias ? bias + n0 : nullptr, nullptr, 0, N, p[kAct], scale, alpha, beta};
+    Epilogue e{bias ? bias + n0 : nullptr, nullptr, 0, N, p.activation, float(p.scale)};
 
     // Later K chunks accumulate into C through the residual path (C itself),
     // the first adds bias/residual.
-    for (int64_t k0 = 0; k0 < K; k0 += kChunkK) {
-      const int64_t kc = K - k0 < kChunkK ? K - k0 : kChunkK;
+    for (int64_t k0 = 0; k0 < K; k0 += chunkK) {
+      const int64_t kc = K - k0 < chunkK ? K - k0 : chunkK;
       const float *panelData;
-      if (p[kPackedB]) {
+      if (p.packed_b) {
         panelData = b + panel * K * kPanel + k0 * kPanel;
       } else {
-        const float *src = b + bOffset + k0 * p[kBK] + n0 * p[kBN];
+        const float *src = b + bOffset + k0 * p.b_row_stride + n0 * p.b_column_stride;
         for (int64_t k = 0; k < kc; ++k)
           for (int64_t j = 0; j < kPanel; ++j)
-            stackPanel[k * kPanel + j] = j < columns ? src[k * p[kBK] + j * p[kBN]] : 0.0f;
+            stackPanel[k * kPanel + j] =
+                j < columns ? src[k * p.b_row_stride + j * p.b_column_stride] : 0.0f;
         panelData = stackPanel;
       }
       const bool first = k0 == 0, last = k0 + kc == K;
       Epilogue part = e;
-      part.act = last ? e.act : CUVIL_UNARY_IDENTITY;
+      part.act.op = last ? e.act.op : CUVIL_UNARY_IDENTITY;
       part.bias = first ? e.bias : nullptr;
-      const int64_t NV = p[kColumnVectors];
       // Packed weights are read once per inference, mostly from DRAM. The
       // next chunk (or the next panel's first one: the packing makes them
       // contiguous) is prefetched into L2 a slice per row tile, so that the
@@ -188,7 +161,7 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
       // hardware prefetcher (ResNet-50's classifier 0.65 -> 0.54 ms).
       const char *nextChunk = reinterpret_cast<const char *>(panelData + kc * kPanel);
       const int64_t rowTiles = (M + MR - 1) / MR;
-      const int64_t prefetchLines = p[kPackedB] && rowTiles > 1 ? kChunkBytes / 64 : 0;
+      const int64_t prefetchLines = p.packed_b && rowTiles > 1 ? chunkBytes / 64 : 0;
       const int64_t linesPerTile = (prefetchLines + rowTiles - 1) / rowTiles;
       for (int64_t m0 = 0, line = 0; m0 < M; m0 += MR) {
         for (const int64_t stop = line + linesPerTile; line < stop && line < prefetchLines; ++line)
@@ -198,9 +171,9 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
         for (int64_t c0 = 0; c0 < columns; c0 += 16 * NV) {
           Epilogue sub = part;
           sub.bias = part.bias ? part.bias + c0 : nullptr;
-          sub.residual =
-              first ? (rPanel ? rPanel + m0 * p[kRowStrideR] + c0 : nullptr) : cPanel + m0 * N + c0;
-          sub.residualLd = first ? p[kRowStrideR] : N;
+          sub.residual = first ? (rPanel ? rPanel + m0 * p.residual_row_stride + c0 : nullptr)
+                               : cPanel + m0 * N + c0;
+          sub.residualLd = first ? p.residual_row_stride : N;
           const float *aRows = a + aOffset + m0 * lda + k0;
           float *cRows = cPanel + m0 * N + c0;
           switch (NV) {
@@ -210,9 +183,11 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
           case 2:
             rows<2>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
             break;
-          default:
+          case 1:
             rows<1>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
             break;
+          default:
+            CUVIL_NOT_INSTANTIATED();
           }
         }
       }

@@ -29,77 +29,21 @@ namespace {
 namespace conv = cuvil::kernels::conv_nchwc;
 namespace dw = cuvil::kernels::depthwise_nchwc;
 
-enum Param {
-  // The expansion: x's groups (blocks, or channels when plain) and extent,
-  // its window, and e's extent.
-  kXG,
-  kXH,
-  kXW,
-  kPlainInput,
-  kExpandKH,
-  kExpandKW,
-  kExpandSH,
-  kExpandSW,
-  kExpandPT,
-  kExpandPL,
-  kExpandDH,
-  kExpandDW,
-  kECB,
-  kEH,
-  kEW,
-  // The depthwise window over e, and y's extent.
-  kKH,
-  kKW,
-  kSH,
-  kSW,
-  kPT,
-  kPL,
-  kDH,
-  kDW,
-  kOCB,
-  kOH,
-  kOW,
-  kExpand,               // 1 when the block has an expansion
-  kInputLastChannels,    // real channels in x's last block
-  kExpandedLastChannels, // real channels in e's last block
-  kExpandTileP,          // expansion register tile: pixels x blocks
-  kExpandTileJ,
-  kDepthwiseTileP, // depthwise tile pixels
-  kDepthwiseReuse, // its interior tiles load each input vector once
-  kProjectTileP,   // projection register tile: pixels x blocks
-  kProjectTileJ,
-  kParts,        // tasks per image
-  kBandRows,     // output rows per band (D's rows)
-  kExpandedRows, // E's rows: the e rows of a full band
-  kSlotFloats,   // scratch per task
-  kExpandAct,
-  kDepthwiseAct,
-  kProjectAct,
-};
-
-// Activation parameters (alpha, beta) of the three stages.
-enum ActParam {
-  kExpandAlpha,
-  kExpandBeta,
-  kDepthwiseAlpha,
-  kDepthwiseBeta,
-  kProjectAlpha,
-  kProjectBeta
-};
+using Params = cuvil_inverted_residual_params;
 
 // Output rows [row0, row0 + rows) of convolution `g` from x into y, whose
 // rows sit `shift` before the output rows (see Step), the output blocks in
 // groups of J (the last group holds the remainder).
 template <int B>
-CUVIL_INLINE void convRows(const conv::Geometry &g, int64_t tileP, int64_t J, const float *x,
+CUVIL_INLINE void convRows(const conv::Geometry &g, const cuvil_tile &tile, const float *x,
                            const float *w, const float *bias, const float *res, float *y,
-                           int64_t row0, int64_t rows, int64_t shift, int64_t act, float alpha,
-                           float beta) {
+                           int64_t row0, int64_t rows, int64_t shift, const cuvil_unary &act) {
+  const int64_t J = tile.blocks;
   for (int64_t ocb = 0; ocb < g.OCB; ocb += J) {
     const int64_t blocks = g.OCB - ocb < J ? g.OCB - ocb : J;
     const conv::Step step{ocb, 0, g.G, false, true, shift, nullptr};
     for (int64_t r = row0; r < row0 + rows; ++r)
-      conv::rowOf<B>(blocks, g, tileP, x, w, bias, res, y, step, r, act, alpha, beta);
+      conv::rowOf<B>(blocks, g, tile.pixels, x, w, bias, res, y, step, r, act);
   }
 }
 
@@ -107,35 +51,20 @@ template <int B>
 CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const float *be,
                                         const float *wd, const float *bd, const float *wp,
                                         const float *bp, const float *res, float *y, float *scratch,
-                                        const int64_t *p, const float *a, int64_t begin,
-                                        int64_t end) {
-  const int64_t ECB = p[kECB], EH = p[kEH], EW = p[kEW], OCB = p[kOCB];
-  const int64_t OH = p[kOH], OW = p[kOW], parts = p[kParts], bandRows = p[kBandRows];
-  const int64_t eRows = p[kExpandedRows];
-  const bool expand = p[kExpand] != 0, plain = p[kPlainInput] != 0;
-  const dw::Shape ds{EH, EW, OW, p[kKH], p[kKW], p[kSH], p[kSW], p[kPT], p[kPL], p[kDH], p[kDW]};
+                                        const Params *params, int64_t begin, int64_t end) {
+  const Params &p = *params;
+  const dw::Shape &ds = p.depthwise_window;
+  const int64_t ECB = p.ECB, EH = ds.IH, EW = ds.IW, OCB = p.OCB;
+  const int64_t OH = ds.OH, OW = ds.OW, parts = p.parts, bandRows = p.band_rows;
+  const int64_t eRows = p.expanded_rows;
+  const bool expand = p.expand != 0, plain = p.plain_input != 0;
   // The expansion writes E (eRows per block); the projection reads D.
-  conv::Geometry ge{};
-  ge.G = p[kXG];
-  ge.IH = p[kXH];
-  ge.IW = p[kXW];
-  ge.OCB = ECB;
-  ge.OH = eRows;
-  ge.OW = EW;
-  ge.KH = p[kExpandKH];
-  ge.KW = p[kExpandKW];
-  ge.SH = p[kExpandSH];
-  ge.SW = p[kExpandSW];
-  ge.PT = p[kExpandPT];
-  ge.PL = p[kExpandPL];
-  ge.DH = p[kExpandDH];
-  ge.DW = p[kExpandDW];
-  ge.CI = plain ? 1 : B;
-  ge.lastCI = plain ? 1 : p[kInputLastChannels];
-  ge.GK = ge.G;
-  ge = conv::withSteps<B>(ge, plain);
+  cuvil_window2d ringWindow = p.expand_window;
+  ringWindow.OH = eRows;
+  const conv::Geometry ge =
+      conv::windowGeometry<B>(p.XG, ECB, ringWindow, plain, p.input_last_channels, p.XG);
   const conv::Geometry gp =
-      conv::pointwiseGeometry<B>(ECB, bandRows, OCB, OH, OW, p[kExpandedLastChannels]);
+      conv::pointwiseGeometry<B>(ECB, bandRows, OCB, OH, OW, p.expanded_last_channels);
   const int64_t rowsPerPart = (OH + parts - 1) / parts;
   // Consecutive parts of one image in this task range are one sweep, in the
   // first one's scratch slot: only the range's ends expand shared rows twice.
@@ -145,7 +74,7 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
     const float *xn = x + n * ge.xImage;
     float *yn = y + n * OCB * OH * OW * B;
     const float *rn = res ? res + n * OCB * OH * OW * B : nullptr;
-    float *E = scratch + task * p[kSlotFloats];
+    float *E = scratch + task * p.slot_floats;
     float *D = expand ? E + ECB * eRows * EW * B : E;
     const int64_t oEnd = lastPart * rowsPerPart < OH ? lastPart * rowsPerPart : OH;
     task = n * parts + lastPart;
@@ -164,8 +93,8 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
         for (int64_t r = expanded > e0 ? expanded : e0; r < e1;) {
           const int64_t slot = r % eRows;
           const int64_t rows = e1 - r < eRows - slot ? e1 - r : eRows - slot;
-          convRows<B>(ge, p[kExpandTileP], p[kExpandTileJ], xn, we, be, nullptr, E, r, rows,
-                      r - slot, p[kExpandAct], a[kExpandAlpha], a[kExpandBeta]);
+          convRows<B>(ge, p.expand_tile, xn, we, be, nullptr, E, r, rows, r - slot,
+                      p.expand_activation);
           r += rows;
         }
         expanded = e1;
@@ -175,13 +104,11 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
       }
       for (int64_t cb = 0; cb < ECB; ++cb)
         for (int64_t oh = o0; oh < o1; ++oh)
-          dw::row<B>(ds, p[kDepthwiseTileP], p[kDepthwiseReuse] != 0, dIn + cb * dPlane, ring,
+          dw::row<B>(ds, p.depthwise_tile_pixels, p.depthwise_reuse != 0, dIn + cb * dPlane, ring,
                      wd + cb * ds.KH * ds.KW * B, bd ? bd + cb * B : nullptr, nullptr,
-                     D + (cb * bandRows + oh - o0) * OW * B, oh, p[kDepthwiseAct],
-                     a[kDepthwiseAlpha], a[kDepthwiseBeta]);
-      convRows<B>(gp, p[kProjectTileP], p[kProjectTileJ], D, wp, bp,
-                  rn ? rn + o0 * OW * B : nullptr, yn + o0 * OW * B, 0, o1 - o0, 0, p[kProjectAct],
-                  a[kProjectAlpha], a[kProjectBeta]);
+                     D + (cb * bandRows + oh - o0) * OW * B, oh, p.depthwise_activation);
+      convRows<B>(gp, p.project_tile, D, wp, bp, rn ? rn + o0 * OW * B : nullptr, yn + o0 * OW * B,
+                  0, o1 - o0, 0, p.project_activation);
     }
   }
 }
@@ -191,6 +118,6 @@ CUVIL_INLINE void invertedResidualTasks(const float *x, const float *we, const f
 CUVIL_BLOCKED_KERNELS(inverted_residual, invertedResidualTasks,
                       (const float *x, const float *we, const float *be, const float *wd,
                        const float *bd, const float *wp, const float *bp, const float *res,
-                       float *y, float *scratch, const int64_t *p, const float *a, int64_t begin,
-                       int64_t end),
-                      (x, we, be, wd, bd, wp, bp, res, y, scratch, p, a, begin, end))
+                       float *y, float *scratch, const cuvil_inverted_residual_params *p,
+                       int64_t begin, int64_t end),
+                      (x, we, be, wd, bd, wp, bp, res, y, scratch, p, begin, end))

@@ -7,9 +7,7 @@
 // call them still vectorise.
 #pragma once
 
-#include "cuvil/kernels/KernelParams.h"
-
-#include <stdint.h>
+#include "cuvil/kernels/Common.h"
 
 #define CUVIL_KERNEL extern "C"
 #define CUVIL_INLINE static inline __attribute__((always_inline))
@@ -19,6 +17,11 @@
 // the backend then prunes the dispatch with the call's constants and inlines
 // just the instances still reached (see linkKernels in Backend.cpp).
 #define CUVIL_TILE static __attribute__((noinline))
+// A dispatch case no lowering selects: the call check refuses register
+// tiles and variants a kernel does not instantiate (the *_INSTANTIATED
+// predicates in include/cuvil/kernels/), so reaching one is a compiler bug,
+// and it traps rather than computing nothing.
+#define CUVIL_NOT_INSTANTIATED() __builtin_unreachable()
 
 namespace cuvil::kernels {
 
@@ -227,12 +230,8 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
   }
 }
 
-// Splits [0, total) into `tasks` near-equal chunks; task range [begin, end)
-// maps to element range [*lo, *hi).
-CUVIL_INLINE void taskRange(int64_t total, int64_t tasks, int64_t begin, int64_t end, int64_t *lo,
-                            int64_t *hi) {
-  *lo = total * begin / tasks;
-  *hi = total * end / tasks;
+template <typename T> CUVIL_INLINE T applyUnary(const cuvil_unary &f, T x) {
+  return applyUnary<T>(f.op, x, f.alpha, f.beta);
 }
 
 } // namespace cuvil::kernels

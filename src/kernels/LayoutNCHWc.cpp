@@ -1,6 +1,8 @@
 // Reorders at the edges of NCHWc regions (B = 16 or 8 channels per block).
 #include "Vector.h"
 
+#include "cuvil/kernels/DataMovement.h"
+
 using namespace cuvil::kernels;
 
 namespace {

@@ -2,6 +2,8 @@
 // LayerNormalization over trailing dimensions.
 #include "Vector.h"
 
+#include "cuvil/kernels/Normalization.h"
+
 using namespace cuvil::kernels;
 
 // Sums may be reordered so that they vectorise (ONNX Runtime does the same).

@@ -8,20 +8,20 @@
 //          padding (but not the ceil_mode overhang) when countIncludePad
 #include "Vector.h"
 
+#include "cuvil/kernels/Pool.h"
+
 using namespace cuvil::kernels;
 
 namespace {
 
-// clang-format off
-enum PoolParam { kH, kW, kOH, kOW, kKH, kKW, kSH, kSW, kPT, kPL, kPB, kPR, kDH, kDW, kIsMax, kCountPad };
-// clang-format on
-
 template <typename T>
-CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t begin, int64_t end) {
+CUVIL_INLINE void poolRows(const float *x, float *y, const cuvil_pool_params *p, int64_t begin,
+                           int64_t end) {
   constexpr int64_t kLanes = sizeof(T) / sizeof(float);
-  const int64_t H = p[kH], W = p[kW], OH = p[kOH], OW = p[kOW], KH = p[kKH], KW = p[kKW];
-  const int64_t SH = p[kSH], SW = p[kSW], PT = p[kPT], PL = p[kPL], DH = p[kDH], DW = p[kDW];
-  const bool isMax = p[kIsMax] != 0;
+  const cuvil_window2d &g = p->window;
+  const int64_t H = g.IH, W = g.IW, OH = g.OH, OW = g.OW, KH = g.KH, KW = g.KW;
+  const int64_t SH = g.SH, SW = g.SW, PT = g.PT, PL = g.PL, DH = g.DH, DW = g.DW;
+  const bool isMax = p->is_max != 0;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t oh = task % OH, plane = task / OH;
     const float *xp = x + plane * H * W * kLanes;
@@ -45,10 +45,10 @@ CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t b
         }
       }
       if (!isMax) {
-        if (p[kCountPad]) {
+        if (p->count_include_pad) {
           // The window clipped to the padded input, as ONNX Runtime counts it.
-          const int64_t hEnd = h0 + KH > H + p[kPB] ? H + p[kPB] : h0 + KH;
-          const int64_t wEnd = w0 + KW > W + p[kPR] ? W + p[kPR] : w0 + KW;
+          const int64_t hEnd = h0 + KH > H + g.PB ? H + g.PB : h0 + KH;
+          const int64_t wEnd = w0 + KW > W + g.PR ? W + g.PR : w0 + KW;
           count = (hEnd - h0) * (wEnd - w0);
         }
         acc = count ? acc * (1.0f / float(count)) : T(0.0f);
@@ -60,17 +60,18 @@ CUVIL_INLINE void poolRows(const float *x, float *y, const int64_t *p, int64_t b
 
 } // namespace
 
-CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const int64_t *p, int64_t begin,
-                                   int64_t end) {
+CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const cuvil_pool_params *p,
+                                   int64_t begin, int64_t end) {
   poolRows<float>(x, y, p, begin, end);
 }
 
 template <int B>
-CUVIL_INLINE void poolBlocked(const float *x, float *y, const int64_t *p, int64_t begin,
+CUVIL_INLINE void poolBlocked(const float *x, float *y, const cuvil_pool_params *p, int64_t begin,
                               int64_t end) {
   poolRows<Block<B>>(x, y, p, begin, end);
 }
 
 CUVIL_BLOCKED_KERNELS(pool, poolBlocked,
-                      (const float *x, float *y, const int64_t *p, int64_t begin, int64_t end),
+                      (const float *x, float *y, const cuvil_pool_params *p, int64_t begin,
+                       int64_t end),
                       (x, y, p, begin, end))

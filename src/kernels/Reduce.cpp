@@ -7,9 +7,11 @@
 // Reducing the innermost, contiguous dims (the common case) leaves a
 // unit-stride innermost loop that vectorises. Keeping them instead (a
 // global pool over the blocked layout, [N, CB, H, W, 16] -> [N, CB, 1, 1,
-// 16]) leaves 16 contiguous outputs: the lowering then sets kInnerVector and a
+// 16]) leaves 16 contiguous outputs: the lowering then sets inner_vector and a
 // task is one vector of 16 outputs, reduced with vector loads.
 #include "Vector.h"
+
+#include "cuvil/kernels/Reduce.h"
 
 using namespace cuvil::kernels;
 
@@ -17,15 +19,6 @@ using namespace cuvil::kernels;
 #pragma clang fp reassociate(on)
 
 namespace {
-enum ReduceParam {
-  kKeptShape = 0,
-  kKeptStrides = 6,
-  kRedShape = 12,
-  kRedStrides = 18,
-  kRedCount = 24,
-  kInnerVector = 25 // 1: the innermost kept dim is contiguous and a multiple of 16
-};
-
 template <typename T> CUVIL_INLINE T reduceInit(int64_t op) {
   switch (op) {
   case CUVIL_REDUCE_MAX:
@@ -69,17 +62,18 @@ template <typename T> CUVIL_INLINE T reduceFinish(int64_t op, T acc, int64_t cou
 }
 // T = float: a task is one output; T = v16: 16 consecutive outputs.
 template <typename T>
-CUVIL_INLINE void reduceTasks(const float *x, float *y, int64_t op, const int64_t *p, int64_t begin,
+CUVIL_INLINE void reduceTasks(const float *x, float *y, const cuvil_reduce_params *p, int64_t begin,
                               int64_t end) {
   constexpr int64_t kLanes = sizeof(T) / sizeof(float);
-  const int64_t *rs = p + kRedShape;
-  const int64_t *rt = p + kRedStrides;
+  const int64_t op = p->op;
+  const int64_t *rs = p->reduced_shape;
+  const int64_t *rt = p->reduced_strides;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t out = task * kLanes;
     int64_t rest = out, base = 0;
     for (int d = 5; d >= 0; --d) {
-      base += (rest % p[kKeptShape + d]) * p[kKeptStrides + d];
-      rest /= p[kKeptShape + d];
+      base += (rest % p->kept_shape[d]) * p->kept_strides[d];
+      rest /= p->kept_shape[d];
     }
     T acc = reduceInit<T>(op);
     for (int64_t i0 = 0; i0 < rs[0]; ++i0)
@@ -92,14 +86,14 @@ CUVIL_INLINE void reduceTasks(const float *x, float *y, int64_t op, const int64_
               for (int64_t i5 = 0; i5 < rs[5]; ++i5)
                 acc = reduceStep<T>(op, acc, loadV<T>(xr + i5 * rt[5]));
             }
-    storeV(y + out, reduceFinish<T>(op, acc, p[kRedCount]));
+    storeV(y + out, reduceFinish<T>(op, acc, p->count));
   }
 }
 } // namespace
 
-CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, int64_t op, const int64_t *p,
+CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, const cuvil_reduce_params *p,
                                    int64_t begin, int64_t end) {
-  if (p[kInnerVector])
-    return reduceTasks<v16>(x, y, op, p, begin, end);
-  reduceTasks<float>(x, y, op, p, begin, end);
+  if (p->inner_vector)
+    return reduceTasks<v16>(x, y, p, begin, end);
+  reduceTasks<float>(x, y, p, begin, end);
 }

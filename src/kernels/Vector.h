@@ -50,10 +50,6 @@ struct WeightPrefetch {
 CUVIL_INLINE v16 load16(const float *p) { return loadV<v16>(p); }
 CUVIL_INLINE void store16(float *p, v16 v) { storeV(p, v); }
 
-CUVIL_INLINE v16 applyUnary16(int64_t op, v16 x, float alpha, float beta) {
-  return applyUnary<v16>(op, x, alpha, beta);
-}
-
 } // namespace cuvil::kernels
 
 // Exports a blocked kernel for both block sizes: `cuvil_<stem>_nchw16c_f32`

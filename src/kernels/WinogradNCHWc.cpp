@@ -28,36 +28,18 @@
 // B^T, A^T: the standard interpolation points 0, +-1, +-2 (Lavin & Gray).
 #include "Vector.h"
 
+#include "cuvil/kernels/Conv.h"
+
 using namespace cuvil::kernels;
 
 namespace {
 
-enum Param {
-  kICB,
-  kIH,
-  kIW,
-  kOCB,
-  kOH,
-  kOW,
-  kPT,
-  kPL,
-  kTilesH,
-  kTilesW,
-  kTileBlock,
-  kTileJ,
-  kAct,
-  kTasksPerImage,
-  kHalfVectors,     // 1: transform 8-lane halves of 16-lane blocks (256-bit registers)
-  kRunTiles,        // T: tiles multiplied at once
-  kOcbParts,        // tasks per tile share, each with a share of the output blocks
-  kSharedInput,     // 1: V of whole images, transformed beforehand by winograd_input
-  kImages,          // N
-  kInputTasks,      // winograd_input's tasks per image
-  kPrefetchWeights, // 1: U streams from memory; fetch the next position's slice ahead
-};
+using Params = cuvil_winograd_params;
 
 struct Shape {
-  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, B, T;
+  int64_t ICB, OCB;
+  cuvil_window2d win; // extents and pads (3x3, stride 1)
+  int64_t tilesH, tilesW, P, J, B, T;
   bool shared;
   int64_t tiles() const { return tilesH * tilesW; }
   int64_t VT() const { return shared ? tiles() : T; } // tile slots in a V
@@ -65,10 +47,9 @@ struct Shape {
   int64_t mFloats() const { return 36 * T * J * B; }
 };
 
-CUVIL_INLINE Shape shapeOf(const int64_t *prm, int B) {
-  return {prm[kICB],       prm[kIH],    prm[kIW], prm[kOCB],      prm[kOH],
-          prm[kOW],        prm[kPT],    prm[kPL], prm[kTilesH],   prm[kTilesW],
-          prm[kTileBlock], prm[kTileJ], B,        prm[kRunTiles], prm[kSharedInput] != 0};
+CUVIL_INLINE Shape shapeOf(const Params &p, int B) {
+  return {p.ICB,         p.OCB,         p.window, p.tiles_h,   p.tiles_w,
+          p.tile.pixels, p.tile.blocks, B,        p.run_tiles, p.shared_input != 0};
 }
 
 // r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
@@ -103,11 +84,11 @@ template <int B, typename V>
 CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, int64_t tile,
                                      int64_t p, int64_t icb0, int64_t icb1) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
-  const int64_t ih0 = (tile / s.tilesW) * 4 - s.PT, iw0 = (tile % s.tilesW) * 4 - s.PL;
+  const int64_t ih0 = (tile / s.tilesW) * 4 - s.win.PT, iw0 = (tile % s.tilesW) * 4 - s.win.PL;
   const int64_t xiStride = s.ICB * s.VT() * B; // floats between positions xi and xi + 1
   for (int64_t icb = icb0; icb < icb1; ++icb) {
     for (int half = 0; half < B; half += kLanes) {
-      const float *plane = x + icb * s.IH * s.IW * B + half;
+      const float *plane = x + icb * s.win.IH * s.win.IW * B + half;
       float *vt = v + (icb * s.VT() + p) * B + half; // position xi at vt + xi * xiStride
 #pragma clang loop unroll(full)
       for (int col = 0; col < 6; ++col) {
@@ -115,8 +96,8 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
 #pragma clang loop unroll(full)
         for (int row = 0; row < 6; ++row) {
           const int64_t ih = ih0 + row, iw = iw0 + col;
-          const bool inside = ih >= 0 && ih < s.IH && iw >= 0 && iw < s.IW;
-          d[row] = inside ? loadV<V>(plane + (ih * s.IW + iw) * B) : V(0.0f);
+          const bool inside = ih >= 0 && ih < s.win.IH && iw >= 0 && iw < s.win.IW;
+          d[row] = inside ? loadV<V>(plane + (ih * s.win.IW + iw) * B) : V(0.0f);
         }
         inputTransform6(d, r);
 #pragma clang loop unroll(full)
@@ -186,8 +167,10 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
                              WeightPrefetch *prefetch) {
 #define CUVIL_TILES_CASE(n)                                                                        \
   case n:                                                                                          \
-    if constexpr (n * J <= CUVIL_WINOGRAD_MAX_ACCUMULATORS(B))                                     \
+    if constexpr (CUVIL_WINOGRAD_TILE_INSTANTIATED(B, n, J))                                       \
       multiply<B, n, J>(s, v, u, m, ocb, xi, v0, p0, prefetch);                                    \
+    else                                                                                           \
+      CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
   switch (tiles) {
     CUVIL_TILES_CASE(1)
@@ -199,7 +182,7 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
     CUVIL_TILES_CASE(7)
     CUVIL_TILES_CASE(8)
   default:
-    return;
+    CUVIL_NOT_INSTANTIATED();
   }
 #undef CUVIL_TILES_CASE
 }
@@ -210,11 +193,11 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
 template <int B, typename V>
 CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bias, const float *res,
                                       float *y, int64_t tile, int64_t p, int64_t ocb, int64_t j,
-                                      int64_t act, float alpha, float beta) {
+                                      const cuvil_unary &act) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
   const int64_t xiStride = s.T * s.J * B; // M
   const int64_t oh0 = (tile / s.tilesW) * 4, ow0 = (tile % s.tilesW) * 4;
-  const int64_t plane = (ocb + j) * s.OH * s.OW * B;
+  const int64_t plane = (ocb + j) * s.win.OH * s.win.OW * B;
   for (int half = 0; half < B; half += kLanes) {
     float *mt = m + (p * s.J + j) * B + half; // position xi at mt + xi * xiStride
 #pragma clang loop unroll(full)
@@ -241,13 +224,13 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
 #pragma clang loop unroll(full)
       for (int col = 0; col < 4; ++col) {
         const int64_t ow = ow0 + col;
-        if (oh >= s.OH || ow >= s.OW)
+        if (oh >= s.win.OH || ow >= s.win.OW)
           continue;
-        const int64_t offset = plane + (oh * s.OW + ow) * B + half;
+        const int64_t offset = plane + (oh * s.win.OW + ow) * B + half;
         V value = o[col] + b;
         if (res)
           value += loadV<V>(res + offset);
-        storeV(y + offset, applyUnary<V>(act, value, alpha, beta));
+        storeV(y + offset, applyUnary<V>(act, value));
       }
     }
     memoryBarrier();
@@ -294,16 +277,16 @@ CUVIL_INLINE void transformInput(const Shape &s, bool halves, const float *x, fl
 // wrote (its tasks split output blocks). Layout V[n][36][ICB][tiles][B],
 // ahead of the multiply tasks' M slots in scratch.
 template <int B>
-CUVIL_INLINE void winogradInputTasks(const float *x, float *scratch, const int64_t *prm,
-                                     int64_t begin, int64_t end) {
-  const Shape s = shapeOf(prm, B);
-  const int64_t parts = prm[kInputTasks];
+CUVIL_INLINE void winogradInputTasks(const float *x, float *scratch, const Params *p, int64_t begin,
+                                     int64_t end) {
+  const Shape s = shapeOf(*p, B);
+  const int64_t parts = p->input_tasks;
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / parts, part = task % parts;
-    const float *xn = x + n * s.ICB * s.IH * s.IW * B;
+    const float *xn = x + n * s.ICB * s.win.IH * s.win.IW * B;
     float *vn = scratch + n * s.vFloats();
     for (int64_t tile = 0; tile < s.tiles(); ++tile)
-      transformInput<B>(s, prm[kHalfVectors] != 0, xn, vn, tile, tile, s.ICB * part / parts,
+      transformInput<B>(s, p->half_vectors != 0, xn, vn, tile, tile, s.ICB * part / parts,
                         s.ICB * (part + 1) / parts);
   }
 }
@@ -312,24 +295,24 @@ CUVIL_INLINE void winogradInputTasks(const float *x, float *scratch, const int64
 // task has an M slot in scratch, and a V slot unless the input is shared.
 template <int B>
 CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bias, const float *res,
-                                float *y, float *scratch, const int64_t *prm, float alpha,
-                                float beta, int64_t begin, int64_t end) {
-  const Shape s = shapeOf(prm, B);
-  const int64_t tasksPerImage = prm[kTasksPerImage], ocbParts = prm[kOcbParts];
+                                float *y, float *scratch, const Params *prm, int64_t begin,
+                                int64_t end) {
+  const Shape s = shapeOf(*prm, B);
+  const int64_t tasksPerImage = prm->tasks_per_image, ocbParts = prm->ocb_parts;
   const int64_t tileParts = tasksPerImage / ocbParts, groups = (s.OCB + s.J - 1) / s.J;
-  const bool halves = prm[kHalfVectors] != 0;
+  const bool halves = prm->half_vectors != 0, prefetch = prm->prefetch_weights != 0;
   // Per task: [V] M, after the shared Vs when there are some.
   const int64_t slot = s.mFloats() + (s.shared ? 0 : s.vFloats());
-  float *own = scratch + (s.shared ? prm[kImages] * s.vFloats() : 0) + begin * slot;
+  float *own = scratch + (s.shared ? prm->images * s.vFloats() : 0) + begin * slot;
   float *m = own + (s.shared ? 0 : s.vFloats());
   for (int64_t task = begin; task < end; ++task) {
     const int64_t n = task / tasksPerImage, part = task % tasksPerImage / ocbParts;
     const int64_t ocbPart = task % ocbParts;
     const int64_t ocbBegin = groups * ocbPart / ocbParts * s.J;
     const int64_t ocbEnd = groups * (ocbPart + 1) / ocbParts * s.J;
-    const float *xn = x + n * s.ICB * s.IH * s.IW * B;
-    float *yn = y + n * s.OCB * s.OH * s.OW * B;
-    const float *rn = res ? res + n * s.OCB * s.OH * s.OW * B : nullptr;
+    const float *xn = x + n * s.ICB * s.win.IH * s.win.IW * B;
+    float *yn = y + n * s.OCB * s.win.OH * s.win.OW * B;
+    const float *rn = res ? res + n * s.OCB * s.win.OH * s.win.OW * B : nullptr;
     float *v = s.shared ? scratch + n * s.vFloats() : own;
     const int64_t last = s.tiles() * (part + 1) / tileParts;
     for (int64_t tile0 = s.tiles() * part / tileParts; tile0 < last; tile0 += s.T) {
@@ -342,26 +325,27 @@ CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bia
         const int64_t J = s.OCB - ocb < s.J ? s.OCB - ocb : s.J;
         switch (J) {
         case 4:
-          multiplyRun<B, 4>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
+          multiplyRun<B, 4>(tiles, s, v, u, m, ocb, v0, prefetch);
           break;
         case 3:
-          multiplyRun<B, 3>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
+          multiplyRun<B, 3>(tiles, s, v, u, m, ocb, v0, prefetch);
           break;
         case 2:
-          multiplyRun<B, 2>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
+          multiplyRun<B, 2>(tiles, s, v, u, m, ocb, v0, prefetch);
+          break;
+        case 1:
+          multiplyRun<B, 1>(tiles, s, v, u, m, ocb, v0, prefetch);
           break;
         default:
-          multiplyRun<B, 1>(tiles, s, v, u, m, ocb, v0, prm[kPrefetchWeights] != 0);
-          break;
+          CUVIL_NOT_INSTANTIATED();
         }
         for (int64_t p = 0; p < tiles; ++p)
           for (int64_t j = 0; j < J; ++j) {
             if (halves)
-              transformOutputTile<B, v8>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct], alpha,
-                                         beta);
+              transformOutputTile<B, v8>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm->activation);
             else
-              transformOutputTile<B, Block<B>>(s, m, bias, rn, yn, tile0 + p, p, ocb, j, prm[kAct],
-                                               alpha, beta);
+              transformOutputTile<B, Block<B>>(s, m, bias, rn, yn, tile0 + p, p, ocb, j,
+                                               prm->activation);
           }
       }
     }
@@ -371,11 +355,11 @@ CUVIL_INLINE void winogradTasks(const float *x, const float *u, const float *bia
 } // namespace
 
 CUVIL_BLOCKED_KERNELS(winograd_input, winogradInputTasks,
-                      (const float *x, float *scratch, const int64_t *prm, int64_t begin,
-                       int64_t end),
-                      (x, scratch, prm, begin, end))
+                      (const float *x, float *scratch, const cuvil_winograd_params *p,
+                       int64_t begin, int64_t end),
+                      (x, scratch, p, begin, end))
 CUVIL_BLOCKED_KERNELS(winograd, winogradTasks,
                       (const float *x, const float *u, const float *bias, const float *res,
-                       float *y, float *scratch, const int64_t *prm, float alpha, float beta,
-                       int64_t begin, int64_t end),
-                      (x, u, bias, res, y, scratch, prm, alpha, beta, begin, end))
+                       float *y, float *scratch, const cuvil_winograd_params *p, int64_t begin,
+                       int64_t end),
+                      (x, u, bias, res, y, scratch, p, begin, end))

@@ -1,13 +1,16 @@
 // Abs: y = |x|.
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Abs", CUVIL_UNARY_ABS,
-                              [](double x, const Node &) -> double { return std::fabs(x); }};
+const UnaryTraits kTraits{
+    .name = "Abs",
+    .kernel = CUVIL_UNARY_ABS,
+    .reference = [](double x, std::span<const float>) -> double { return std::fabs(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kAbsOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

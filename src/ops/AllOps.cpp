@@ -4,6 +4,8 @@
 
 #include "OpSupport.h"
 
+#include <map>
+
 #define CUVIL_OP_LIST(X)                                                                           \
   X(Abs)                                                                                           \
   X(Add)                                                                                           \
@@ -54,7 +56,10 @@
   X(Mul)                                                                                           \
   X(Neg)                                                                                           \
   X(Or)                                                                                            \
+  X(PackConvWeights)                                                                               \
+  X(PackGemmPanels)                                                                                \
   X(Pad)                                                                                           \
+  X(PadChannels)                                                                                   \
   X(PoolNCHWc)                                                                                     \
   X(Pow)                                                                                           \
   X(Reciprocal)                                                                                    \
@@ -70,6 +75,7 @@
   X(Reshape)                                                                                       \
   X(Shape)                                                                                         \
   X(Sigmoid)                                                                                       \
+  X(Silu)                                                                                          \
   X(Slice)                                                                                         \
   X(Softmax)                                                                                       \
   X(Split)                                                                                         \
@@ -81,12 +87,26 @@
   X(Transpose)                                                                                     \
   X(Unsqueeze)                                                                                     \
   X(Where)                                                                                         \
+  X(WinogradWeights)                                                                               \
   X(Xor)
 
 namespace cuvil::ops {
 #define CUVIL_DECLARE_OP(Name) extern const OpDefinition k##Name##Op;
 CUVIL_OP_LIST(CUVIL_DECLARE_OP)
 #undef CUVIL_DECLARE_OP
+
+const OpDefinition *findOpDefinition(std::string_view op) {
+  static const std::map<std::string_view, const OpDefinition *> definitions = [] {
+    std::map<std::string_view, const OpDefinition *> byName;
+#define CUVIL_NAME_OP(Name) byName.emplace(k##Name##Op.schema.name, &k##Name##Op);
+    CUVIL_OP_LIST(CUVIL_NAME_OP)
+#undef CUVIL_NAME_OP
+    return byName;
+  }();
+  auto it = definitions.find(op);
+  return it == definitions.end() ? nullptr : it->second;
+}
+
 } // namespace cuvil::ops
 
 namespace cuvil {

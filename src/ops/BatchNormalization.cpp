@@ -13,7 +13,7 @@ Status infer(InferContext &ctx) {
   const Shape &x = ctx.inputShape(0);
   if (x.size() < 2)
     return ctx.error("input must have a channel dimension");
-  if (ctx.node().getInt("training_mode", 0))
+  if (ctx.node().getInt("training_mode"))
     return ctx.error("training_mode is not supported");
   if (ctx.node().numOutputs() > 1)
     return ctx.error("running mean/var outputs (training) are not supported");
@@ -28,7 +28,7 @@ Status infer(InferContext &ctx) {
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Shape &x = in[0]->shape();
   int64_t channels = x[1], inner = numElements(std::span(x).subspan(2));
-  double epsilon = node.getFloat("epsilon", 1e-5f);
+  double epsilon = node.getFloat("epsilon");
   for (int64_t i = 0, n = in[0]->numElements(); i < n; ++i) {
     int64_t c = (i / inner) % channels;
     double normalized =
@@ -44,17 +44,18 @@ Status lower(const Node &, LoweringContext &) {
 
 } // namespace
 
-extern const OpDefinition kBatchNormalizationOp = {OpSchema{"BatchNormalization",
-                                                            5,
-                                                            5,
-                                                            1,
-                                                            3,
-                                                            {{"epsilon", AttrKind::Float},
-                                                             {"momentum", AttrKind::Float},
-                                                             {"training_mode", AttrKind::Int},
-                                                             {"spatial", AttrKind::Int}},
-                                                            infer,
-                                                            eval},
-                                                   lower};
+extern const OpDefinition kBatchNormalizationOp = {
+    OpSchema{"BatchNormalization",
+             5,
+             5,
+             1,
+             3,
+             {{"epsilon", AttrKind::Float, 1e-5f},
+              {"momentum", AttrKind::Float, 0.9f},
+              {"training_mode", AttrKind::Int, int64_t(0)},
+              {"spatial", AttrKind::Int}},
+             infer,
+             eval},
+    lower};
 
 } // namespace cuvil::ops

@@ -2,16 +2,8 @@
 // Float to integer truncates toward zero; anything to bool is `!= 0`.
 #include "OpSupport.h"
 
-#include <algorithm>
-
-#include <array>
-
 namespace cuvil::ops {
 namespace {
-
-// Element types the cast kernels are instantiated for (bool reads as u8).
-constexpr std::array<DType, 7> kCastTypes = {DType::F32, DType::F64, DType::I8,  DType::U8,
-                                             DType::I32, DType::I64, DType::Bool};
 
 Expected<DType> targetType(const Node &node) {
   std::optional<DType> to = dtypeFromOnnxCode(int(node.getInt("to", 0)));
@@ -36,17 +28,11 @@ Status lower(const Node &node, LoweringContext &ctx) {
   DType from = node.input(0)->type().dtype, to = node.output(0)->type().dtype;
   if (from == to)
     return lowerViewOrCopy(node, ctx);
-  auto supported = [](DType t) {
-    return std::find(kCastTypes.begin(), kCastTypes.end(), t) != kCastTypes.end();
-  };
-  if (!supported(from) || !supported(to))
-    return Status::error(
-        fmt::format("casting {} to {} is not supported", dtypeName(from), dtypeName(to)));
-  ctx.callKernel(fmt::format("cuvil_cast_{}_{}", dtypeName(from == DType::Bool ? DType::U8 : from),
-                             dtypeName(to)),
-                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0))},
-                 node.output(0)->type().numElements());
-  return Status::success();
+  Expected<const KernelRef *> kernel = castKernel(from, to);
+  CUVIL_TRY(kernel.status());
+  return ctx.callKernel(**kernel,
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0))},
+                        node.output(0)->type().numElements());
 }
 
 } // namespace

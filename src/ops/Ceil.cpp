@@ -1,13 +1,16 @@
 // Ceil: y = ceil(x).
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Ceil", CUVIL_UNARY_CEIL,
-                              [](double x, const Node &) -> double { return std::ceil(x); }};
+const UnaryTraits kTraits{
+    .name = "Ceil",
+    .kernel = CUVIL_UNARY_CEIL,
+    .reference = [](double x, std::span<const float>) -> double { return std::ceil(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kCeilOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

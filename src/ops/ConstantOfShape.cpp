@@ -38,10 +38,10 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Tensor value = fillValue(node);
   int64_t bits = 0;
   std::memcpy(&bits, value.bytes(), value.byteSize());
-  ctx.callKernel(fmt::format("cuvil_fill_{}", value.byteSize()),
-                 {KernelArg::pointer(node.output(0)), KernelArg::constant(bits)},
-                 node.output(0)->type().numElements());
-  return Status::success();
+  Expected<const KernelRef *> kernel = fillKernel(value.byteSize());
+  CUVIL_TRY(kernel.status());
+  return ctx.callKernel(**kernel, {KernelArg::pointer(node.output(0)), KernelArg::constant(bits)},
+                        node.output(0)->type().numElements());
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "ConvCommon.h"
 
+#include "cuvil/kernels/Conv.h"
+
 namespace cuvil::ops {
 
 std::vector<AttrSpec> convAttributes(std::vector<AttrSpec> extra) {
@@ -60,7 +62,7 @@ Status evalConv(const Node &node, const Tensor &x, const Tensor &w, const Tensor
           int64_t yi = ((n * M + m) * g.OH + oh) * g.OW + ow;
           if (residual)
             sum += residual->getDouble(yi);
-          y.setDouble(yi, applyActivation(activation, sum));
+          y.setDouble(yi, activation.apply(sum));
         }
   return Status::success();
 }
@@ -75,33 +77,18 @@ Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
   CUVIL_TRY(geometry.status());
   if (geometry->input.size() > 2)
     return Status::error("only 1-D and 2-D convolutions are supported");
-  WindowGeometry::Window2D g = geometry->as2D();
-  int64_t N = x->type().shape[0], C = x->type().shape[1], M = w->type().shape[0];
-  std::vector<int64_t> params = {N,
-                                 C,
-                                 g.H,
-                                 g.W,
-                                 M,
-                                 g.OH,
-                                 g.OW,
-                                 g.KH,
-                                 g.KW,
-                                 g.SH,
-                                 g.SW,
-                                 g.PT,
-                                 g.PL,
-                                 g.DH,
-                                 g.DW,
-                                 node.getInt("group", 1),
-                                 activation.code};
-  ctx.callKernel("cuvil_conv2d_nchw_f32",
-                 {KernelArg::pointer(x), KernelArg::pointer(w),
-                  KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(residual),
-                  KernelArg::pointer(node.output(0)), KernelArg::constantArray(params),
-                  KernelArg::constantF32(activation.alpha),
-                  KernelArg::constantF32(activation.beta)},
-                 N * M);
-  return Status::success();
+  cuvil_conv2d_params params{};
+  params.C = x->type().shape[1];
+  params.M = w->type().shape[0];
+  params.groups = node.getInt("group", 1);
+  params.window = kernelWindow(geometry->as2D());
+  params.activation = activation.kernel();
+  return ctx.callKernel(kConv2dKernel,
+                        {KernelArg::pointer(x), KernelArg::pointer(w),
+                         KernelArg::optionalPointer(node.input(2)),
+                         KernelArg::optionalPointer(residual), KernelArg::pointer(node.output(0)),
+                         KernelArg::params(params)},
+                        x->type().shape[0] * params.M);
 }
 
 } // namespace cuvil::ops

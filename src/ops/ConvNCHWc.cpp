@@ -14,7 +14,7 @@
 #include "ConvTiling.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
-#include "cuvil/ir/WindowGeometry.h"
+#include "cuvil/kernels/Conv.h"
 
 namespace cuvil::ops {
 namespace {
@@ -107,9 +107,27 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
             int64_t yi = (((n * c.OCB + ocb) * g.OH + oh) * g.OW + ow) * K + o;
             if (residual)
               sum += residual->getDouble(yi);
-            out[0].setDouble(yi, applyActivation(*activation, sum));
+            out[0].setDouble(yi, activation->apply(sum));
           }
   return Status::success();
+}
+
+Status lowerDepthwise(const Node &node, LoweringContext &ctx, const BlockedConv &c,
+                      const FusedActivation &activation) {
+  const WindowGeometry::Window2D &g = c.window;
+  DepthwiseTile tile = chooseDepthwiseTile(c.K, ctx.cpu(), c.KW, g.SW, g.DW);
+  cuvil_dwconv_nchwc_params params{};
+  params.CB = c.G;
+  params.tile_pixels = tile.pixels;
+  params.window = kernelWindow(g);
+  params.activation = activation.kernel();
+  params.reuse_inputs = tile.reuseInputs ? 1 : 0;
+  return ctx.callKernel(kDepthwiseNCHWcKernels.forBlock(c.K),
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
+                         KernelArg::optionalPointer(node.input(2)),
+                         KernelArg::optionalPointer(node.input(3)),
+                         KernelArg::pointer(node.output(0)), KernelArg::params(params)},
+                        c.N * c.G * g.OH);
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {
@@ -118,70 +136,48 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(c.status());
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
-  const WindowGeometry::Window2D &g = c->window;
-  std::vector<KernelArg> args = {
-      KernelArg::pointer(x), KernelArg::pointer(w), KernelArg::optionalPointer(node.input(2)),
-      KernelArg::optionalPointer(node.input(3)), KernelArg::pointer(node.output(0))};
-  if (c->depthwise) {
-    DepthwiseTile tile = chooseDepthwiseTile(c->K, ctx.vectorLanes(), c->KW, g.SW, g.DW);
-    args.push_back(KernelArg::constantArray({c->G, c->IH, c->IW, g.OH, g.OW, c->KH, c->KW, g.SH,
-                                             g.SW, g.PT, g.PL, g.DH, g.DW, activation->code,
-                                             tile.pixels, tile.reuseInputs ? 1 : 0}));
-    args.push_back(KernelArg::constantF32(activation->alpha));
-    args.push_back(KernelArg::constantF32(activation->beta));
-    ctx.callKernel(blockedKernel("dwconv", c->K), args, c->N * c->G * g.OH);
-    return Status::success();
-  }
+  if (c->depthwise)
+    return lowerDepthwise(node, ctx, *c, *activation);
   // A pointwise convolution sees its pixels as one run, re-cut into rows
   // whose width suits the register tile better than the image's.
-  int64_t IH = c->IH, IW = c->IW, OH = g.OH, OW = g.OW;
-  bool pointwise = c->KH == 1 && c->KW == 1 && g.SH == 1 && g.SW == 1 && g.PT == 0 && g.PL == 0 &&
-                   g.PB == 0 && g.PR == 0 && !c->plain;
+  cuvil_window2d window = kernelWindow(c->window);
+  bool pointwise = c->KH == 1 && c->KW == 1 && window.SH == 1 && window.SW == 1 && window.PT == 0 &&
+                   window.PL == 0 && window.PB == 0 && window.PR == 0 && !c->plain;
   if (pointwise) {
-    int64_t pixels = IH * IW, width = OW;
-    for (int64_t candidate = kPointwiseRow; candidate > OW; --candidate)
+    int64_t pixels = window.IH * window.IW, width = window.OW;
+    for (int64_t candidate = kPointwiseRow; candidate > window.OW; --candidate)
       if (pixels % candidate == 0) {
         width = candidate;
         break;
       }
-    IW = OW = width;
-    IH = OH = pixels / width;
+    window.IW = window.OW = width;
+    window.IH = window.OH = pixels / width;
   }
+  const CpuModel &cpu = ctx.cpu();
+  cuvil_conv_nchwc_params params{};
+  params.groups = c->G;
+  params.OCB = c->OCB;
+  params.window = window;
+  params.activation = activation->kernel();
+  params.tile = chooseConvTile(c->OCB, window.OW, c->K, cpu);
+  params.plain_input = c->plain ? 1 : 0;
   int64_t channels = node.getInt("input_channels", c->G * c->K);
-  int64_t lastGroupChannels = c->plain ? 1 : channels - (c->G - 1) * c->K;
-  ConvTile tile = chooseConvTile(c->OCB, OW, c->K, ctx.vectorLanes());
+  params.last_group_channels = c->plain ? 1 : channels - (c->G - 1) * c->K;
   int64_t groupWeightBytes =
-      tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
-  args.push_back(KernelArg::constantArray(
-      {c->N,
-       c->G,
-       IH,
-       IW,
-       c->OCB,
-       OH,
-       OW,
-       c->KH,
-       c->KW,
-       g.SH,
-       g.SW,
-       g.PT,
-       g.PL,
-       g.DH,
-       g.DW,
-       activation->code,
-       c->plain ? 1 : 0,
-       tile.pixels,
-       tile.blocks,
-       lastGroupChannels,
-       convGroupsPerStep(c->G, groupWeightBytes),
-       convRowsPerRun(OW * tile.blocks * c->K * int64_t(sizeof(float))),
-       weightsStreamFromMemory(int64_t(w->type().byteSize())) ? 1 : 0,
-       splitRows(int64_t(x->type().byteSize()), int64_t(w->type().byteSize())) ? 1 : 0}));
-  args.push_back(KernelArg::constantF32(activation->alpha));
-  args.push_back(KernelArg::constantF32(activation->beta));
-  int64_t groups = (c->OCB + tile.blocks - 1) / tile.blocks;
-  ctx.callKernel(blockedKernel("conv", c->K), args, c->N * groups * OH);
-  return Status::success();
+      params.tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
+  params.groups_per_step = convGroupsPerStep(c->G, groupWeightBytes, cpu);
+  params.rows_per_run =
+      convRowsPerRun(window.OW * params.tile.blocks * c->K * int64_t(sizeof(float)), cpu);
+  params.prefetch_weights = weightsStreamFromMemory(int64_t(w->type().byteSize()), cpu) ? 1 : 0;
+  params.rows_outer =
+      splitRows(int64_t(x->type().byteSize()), int64_t(w->type().byteSize())) ? 1 : 0;
+  int64_t groups = (c->OCB + params.tile.blocks - 1) / params.tile.blocks;
+  return ctx.callKernel(kConvNCHWcKernels.forBlock(c->K),
+                        {KernelArg::pointer(x), KernelArg::pointer(w),
+                         KernelArg::optionalPointer(node.input(2)),
+                         KernelArg::optionalPointer(node.input(3)),
+                         KernelArg::pointer(node.output(0)), KernelArg::params(params)},
+                        c->N * groups * window.OH);
 }
 
 } // namespace

@@ -4,14 +4,17 @@
 //   y = activation(conv(X, W) + B + Residual)
 // X, Residual, y: [N, CB, H, W, K]; U: the weights transformed at compile
 // time, G W G^T, laid out [36][OCB][ICB][K][K]; B: [OCB * K].
-// `tile_block` x `tile_j` is the product's register tile: tiles x output
-// blocks, at most 24 accumulators (12 with 8-lane blocks).
+// The target decides (planForTarget, called by the layout pass):
+// `tile_block` x `tile_j`, the product's register tile (tiles x output
+// blocks); `run_bytes`, the L2 share a run of tiles keeps its transformed
+// input or products in; `max_tasks`, the most tasks an image is split into.
 // The second result is the kernel's scratch (one slot per task), placed in
 // the arena by the memory planner like any short-lived tensor.
 #include "ChannelBlock.h"
 #include "ConvTiling.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
+#include "cuvil/kernels/Conv.h"
 
 #include <algorithm>
 #include <array>
@@ -29,16 +32,15 @@ constexpr std::array<std::array<double, 6>, 6> kBt = {{{4, 0, -5, 0, 1, 0},
 constexpr std::array<std::array<double, 6>, 4> kAt = {
     {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
 
-// Tasks per image, each with a scratch slot: enough to keep every core of a
-// typical machine busy, few enough to keep the slots small.
-constexpr int64_t kMaxTasksPerImage = 8;
-// A task multiplies its tiles in runs whose transformed input (V) or
-// products (M) stay in L2 (half of a 2 MiB one), so that each slice of the
-// transformed weights is loaded once per run.
-constexpr int64_t kMaxRunBytes = int64_t(1) << 20;
-
 struct Geometry {
   int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, K;
+  // Tasks per image, each with a scratch slot: enough to keep every core
+  // busy, few enough to keep the slots small.
+  int64_t maxTasksPerImage;
+  // A task multiplies its tiles in runs whose transformed input (V) or
+  // products (M) stay in L2, so that each slice of the transformed weights
+  // is loaded once per run.
+  int64_t maxRunBytes;
   // Small images (few tiles) have more transformed weights than transformed
   // input: the input is then transformed once per image into a shared V
   // (winograd_input), and the tasks split the output blocks, each loading
@@ -47,20 +49,20 @@ struct Geometry {
   int64_t tiles() const { return tilesH * tilesW; }
   bool sharedInput() const { return OCB * K > tiles(); } // 36 OCB ICB K K vs 36 ICB tiles K
   int64_t ocbParts() const {
-    return sharedInput() ? std::min(kMaxTasksPerImage, (OCB + J - 1) / J) : 1;
+    return sharedInput() ? std::min(maxTasksPerImage, (OCB + J - 1) / J) : 1;
   }
   int64_t tileParts() const {
-    return sharedInput() ? 1 : std::min(kMaxTasksPerImage, (tiles() + P - 1) / P);
+    return sharedInput() ? 1 : std::min(maxTasksPerImage, (tiles() + P - 1) / P);
   }
   int64_t tasksPerImage() const { return tileParts() * ocbParts(); }
   int64_t tasks() const { return N * tasksPerImage(); }
-  int64_t inputTasksPerImage() const { return std::min(kMaxTasksPerImage, ICB); }
+  int64_t inputTasksPerImage() const { return std::min(maxTasksPerImage, ICB); }
   // T: tiles multiplied at once, a task's share where its V (or, with a
-  // shared input, its M) fits kMaxRunBytes.
+  // shared input, its M) fits maxRunBytes.
   int64_t runTiles() const {
     int64_t share = (tiles() + tileParts() - 1) / tileParts();
     int64_t perTile = 36 * (sharedInput() ? J : ICB) * K * int64_t(sizeof(float));
-    return std::min(share, std::max(P, kMaxRunBytes / perTile));
+    return std::min(share, std::max(P, maxRunBytes / perTile));
   }
   int64_t vFloats() const { return 36 * ICB * (sharedInput() ? tiles() : runTiles()) * K; }
   int64_t mFloats() const { return 36 * runTiles() * J * K; }
@@ -77,26 +79,53 @@ Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
   std::vector<int64_t> pads = node.getInts("pads", {1, 1, 1, 1});
   if (pads.size() != 4)
     return Status::error("pads must have 4 values");
-  Geometry g{x[0],
-             x[1],
-             x[2],
-             x[3],
-             u[1],
-             x[2] + pads[0] + pads[2] - 2,
-             x[3] + pads[1] + pads[3] - 2,
-             pads[0],
-             pads[1],
-             0,
-             0,
-             node.getInt("tile_block", 8),
-             node.getInt("tile_j", 3),
-             x[4]};
-  if (g.OH <= 0 || g.OW <= 0 || g.P < 1 || g.P > 8 || g.J < 1 || g.J > 4 ||
-      g.P * g.J > CUVIL_WINOGRAD_MAX_ACCUMULATORS(g.K))
+  for (const char *planned : {"tile_block", "tile_j", "run_bytes", "max_tasks"})
+    if (!node.hasAttr(planned))
+      return Status::error(fmt::format("attribute {} is missing (planForTarget sets it)", planned));
+  Geometry g{};
+  g.N = x[0];
+  g.ICB = x[1];
+  g.IH = x[2];
+  g.IW = x[3];
+  g.OCB = u[1];
+  g.OH = x[2] + pads[0] + pads[2] - 2;
+  g.OW = x[3] + pads[1] + pads[3] - 2;
+  g.PT = pads[0];
+  g.PL = pads[1];
+  g.P = node.getInt("tile_block", 0);
+  g.J = node.getInt("tile_j", 0);
+  g.K = x[4];
+  g.maxTasksPerImage = node.getInt("max_tasks", 0);
+  g.maxRunBytes = node.getInt("run_bytes", 0);
+  if (g.OH <= 0 || g.OW <= 0 || !CUVIL_WINOGRAD_TILE_INSTANTIATED(g.K, g.P, g.J) ||
+      g.maxTasksPerImage < 1 || g.maxRunBytes < 1)
     return Status::error("invalid Winograd geometry");
   g.tilesH = (g.OH + 3) / 4;
   g.tilesW = (g.OW + 3) / 4;
   return g;
+}
+
+// The register tile: as many output blocks as the registers leave weight
+// vectors for (dividing the output blocks evenly), then as many tiles as
+// accumulators remain for, within what the kernel instantiates.
+Status plan(Node &node, const CpuModel &cpu) {
+  const Shape &x = node.input(0)->type().shape, &u = node.input(1)->type().shape;
+  int64_t K = x[4], OCB = u[1];
+  std::vector<int64_t> pads = node.getInts("pads", {1, 1, 1, 1});
+  int64_t tiles =
+      ((x[2] + pads[0] + pads[2] - 2 + 3) / 4) * ((x[3] + pads[1] + pads[3] - 2 + 3) / 4);
+  TileBudget budget = tileBudget(cpu, K);
+  int64_t J = std::min(budget.blocks, OCB);
+  while (OCB % J != 0)
+    --J;
+  int64_t P = std::max<int64_t>(1, std::min(budget.accumulators / J, tiles));
+  while (P > 1 && !CUVIL_WINOGRAD_TILE_INSTANTIATED(K, P, J))
+    --P;
+  node.setAttr("tile_block", P);
+  node.setAttr("tile_j", J);
+  node.setAttr("run_bytes", cpu.l2Bytes);
+  node.setAttr("max_tasks", cpu.parallelSlots());
+  return Status::success();
 }
 
 Status infer(InferContext &ctx) {
@@ -171,7 +200,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                 int64_t index = (((n * g.OCB + ocb) * g.OH + oh) * g.OW + ow) * K + o;
                 double value = y[r][c] + (bias ? bias->getDouble(ocb * K + o) : 0.0) +
                                (residual ? residual->getDouble(index) : 0.0);
-                out[0].setDouble(index, applyActivation(*activation, value));
+                out[0].setDouble(index, activation->apply(value));
               }
           }
   return Status::success();
@@ -182,66 +211,62 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(g.status());
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
-  // The tile in registers: the pass's P x J where a block is one register;
-  // where it takes two (16-lane blocks on AVX2) at most 6 x 1 (12 ymm
-  // accumulators) in the same slots, with the transforms done by 8-lane
-  // halves.
-  Geometry variant = *g;
+  // The tile in registers: the planned P x J where a block is one
+  // register; where it takes two (16-lane blocks on AVX2) within this
+  // variant's budget, in the same scratch slots, with the transforms done by
+  // 8-lane halves.
   bool split = ctx.vectorLanes() < g->K;
-  if (split) {
-    variant.P = std::min<int64_t>(g->P, 6);
-    variant.J = 1;
-  }
-  KernelArg params = KernelArg::constantArray(
-      {g->ICB,
-       g->IH,
-       g->IW,
-       g->OCB,
-       g->OH,
-       g->OW,
-       g->PT,
-       g->PL,
-       g->tilesH,
-       g->tilesW,
-       variant.P,
-       variant.J,
-       activation->code,
-       g->tasksPerImage(),
-       split ? 1 : 0,
-       g->runTiles(),
-       g->ocbParts(),
-       g->sharedInput() ? 1 : 0,
-       g->N,
-       g->inputTasksPerImage(),
-       weightsStreamFromMemory(int64_t(node.input(1)->type().byteSize())) ? 1 : 0});
+  TileBudget budget = tileBudget(ctx.cpu(), g->K);
+  cuvil_winograd_params params{};
+  params.ICB = g->ICB;
+  params.OCB = g->OCB;
+  params.window = {g->IH, g->IW, g->OH, g->OW, 3, 3, 1, 1, 1, 1, g->PT, g->PL, 0, 0};
+  params.tiles_h = g->tilesH;
+  params.tiles_w = g->tilesW;
+  params.tile.blocks = std::min(g->J, budget.blocks);
+  params.tile.pixels = std::min(g->P, budget.accumulators / params.tile.blocks);
+  params.activation = activation->kernel();
+  params.tasks_per_image = g->tasksPerImage();
+  params.half_vectors = split ? 1 : 0;
+  params.run_tiles = g->runTiles();
+  params.ocb_parts = g->ocbParts();
+  params.shared_input = g->sharedInput() ? 1 : 0;
+  params.images = g->N;
+  params.input_tasks = g->inputTasksPerImage();
+  params.prefetch_weights =
+      weightsStreamFromMemory(int64_t(node.input(1)->type().byteSize()), ctx.cpu()) ? 1 : 0;
   if (g->sharedInput())
-    ctx.callKernel(blockedKernel("winograd_input", g->K),
-                   {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(1)), params},
-                   g->N * g->inputTasksPerImage());
-  ctx.callKernel(
-      blockedKernel("winograd", g->K),
-      {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
-       KernelArg::optionalPointer(node.input(2)), KernelArg::optionalPointer(node.input(3)),
-       KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)), params,
-       KernelArg::constantF32(activation->alpha), KernelArg::constantF32(activation->beta)},
-      g->tasks());
-  return Status::success();
+    CUVIL_TRY(ctx.callKernel(kWinogradInputKernels.forBlock(g->K),
+                             {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(1)),
+                              KernelArg::params(params)},
+                             g->N * g->inputTasksPerImage()));
+  return ctx.callKernel(kWinogradKernels.forBlock(g->K),
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
+                         KernelArg::optionalPointer(node.input(2)),
+                         KernelArg::optionalPointer(node.input(3)),
+                         KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
+                         KernelArg::params(params)},
+                        g->tasks());
 }
 
 } // namespace
 
-extern const OpDefinition kConvWinogradOp = {OpSchema{"cuvil.ConvWinograd",
-                                                      2,
-                                                      4,
-                                                      2,
-                                                      2,
-                                                      {{"pads", AttrKind::Ints},
-                                                       {"activation", AttrKind::String},
-                                                       {"activation_params", AttrKind::Floats},
-                                                       {"tile_block", AttrKind::Int},
-                                                       {"tile_j", AttrKind::Int}},
-                                                      infer,
-                                                      eval},
-                                             lower};
+extern const OpDefinition kConvWinogradOp = {
+    withTargetPlan(OpSchema{"cuvil.ConvWinograd",
+                            2,
+                            4,
+                            2,
+                            2,
+                            {{"pads", AttrKind::Ints},
+                             {"activation", AttrKind::String},
+                             {"activation_params", AttrKind::Floats},
+                             {"tile_block", AttrKind::Int},
+                             {"tile_j", AttrKind::Int},
+                             {"run_bytes", AttrKind::Int},
+                             {"max_tasks", AttrKind::Int}},
+                            infer,
+                            eval},
+                   plan),
+    lower};
 
 } // namespace cuvil::ops

@@ -1,5 +1,7 @@
 #include "Elementwise.h"
 
+#include "cuvil/kernels/Elementwise.h"
+
 namespace cuvil::ops {
 namespace {
 
@@ -26,17 +28,62 @@ Status inferFloatElementwise(InferContext &ctx) {
   return Status::success();
 }
 
-Status lowerUnary(const Node &node, LoweringContext &ctx, cuvil_unary_op code, float alpha,
-                  float beta) {
+Expected<std::vector<float>> unaryParams(const Node &node, const OpSchema &schema) {
+  std::optional<std::vector<float>> params = elementwiseParams(node, schema);
+  if (!params)
+    return Status::error("its parameters must be compile-time constants");
+  return *params;
+}
+
+OpDefinition unaryDefinition(const UnaryTraits &traits, InferFn infer, EvalFn eval, LowerFn lower) {
+  ElementwiseFacts facts;
+  facts.arity = ElementwiseFacts::Arity::Unary;
+  facts.finiteAtZero = traits.finiteAtZero;
+  facts.params = traits.readParams;
+  facts.paramCount = traits.readParams ? traits.paramCount : traits.params.size();
+  std::vector<AttrSpec> attributes = traits.extraAttributes;
+  for (const FloatParam &param : traits.params) {
+    facts.paramAttributes.push_back(param.name);
+    AttrSpec &spec = attributes.emplace_back(AttrSpec{param.name, AttrKind::Float});
+    spec.defaultValue.emplace(param.defaultValue);
+  }
+  OpSchema schema{traits.name, 1, traits.maxInputs, 1, 1, std::move(attributes), infer, eval};
+  schema.elementwise = std::move(facts);
+  return {std::move(schema), lower,
+          ElementwiseKernel{traits.kernel, traits.kernelFor, traits.reference, nullptr}};
+}
+
+cuvil_unary unaryKernelOf(const OpDefinition &op, std::span<const float> params) {
+  if (op.elementwise.kernelFor)
+    return op.elementwise.kernelFor(params);
+  return {op.elementwise.op, params.size() > 0 ? params[0] : 0.0f,
+          params.size() > 1 ? params[1] : 0.0f};
+}
+
+Status lowerUnaryKernel(const Node &node, LoweringContext &ctx, const cuvil_unary &f) {
   DType dtype = node.input(0)->type().dtype;
   if (dtype != DType::F32)
     return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
-  ctx.callKernel("cuvil_unary_f32",
-                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
-                  KernelArg::constant(code), KernelArg::constantF32(alpha),
-                  KernelArg::constantF32(beta)},
-                 node.output(0)->type().numElements());
-  return Status::success();
+  return ctx.callKernel(
+      kUnaryKernel,
+      {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)), KernelArg::params(f)},
+      node.output(0)->type().numElements());
+}
+
+OpDefinition binaryDefinition(const BinaryTraits &traits, InferFn infer, EvalFn eval,
+                              LowerFn lower) {
+  OpSchema schema{traits.name, 2, 2, 1, 1, {}, infer, eval};
+  ElementwiseKernel kernel;
+  if (traits.fuses) {
+    ElementwiseFacts facts;
+    facts.arity = ElementwiseFacts::Arity::Binary;
+    facts.finiteAtZero = traits.finiteAtZero;
+    facts.constantPadding = traits.constantPadding;
+    schema.elementwise = std::move(facts);
+    kernel.op = traits.code;
+    kernel.binaryReference = traits.floatReference;
+  }
+  return {std::move(schema), lower, kernel};
 }
 
 Status inferBinary(InferContext &ctx, BinaryKind kind) {
@@ -74,18 +121,18 @@ Status lowerBinary(const Node &node, LoweringContext &ctx, cuvil_binary_op code,
       makeStridedSpace(out, {broadcastStrides(node.input(0)->type().shape, out),
                              broadcastStrides(node.input(1)->type().shape, out)});
   CUVIL_TRY(space.status());
-  // Comparisons and logical ops share one kernel family; bool is stored as u8.
-  std::string suffix = kernelTypeSuffix(dtype == DType::Bool ? DType::U8 : dtype);
-  std::string kernel =
-      kind == BinaryKind::Arithmetic ? "cuvil_binary_" + suffix : "cuvil_compare_" + suffix;
-  ctx.callKernel(kernel,
-                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
-                  KernelArg::pointer(node.output(0)), KernelArg::constant(code),
-                  KernelArg::constantArray(space->shape),
-                  KernelArg::constantArray(space->strides[0]),
-                  KernelArg::constantArray(space->strides[1])},
-                 space->rows());
-  return Status::success();
+  Expected<const KernelRef *> kernel =
+      kind == BinaryKind::Arithmetic ? binaryKernel(dtype) : compareKernel(dtype);
+  CUVIL_TRY(kernel.status());
+  cuvil_binary_params params{};
+  params.op = code;
+  space->copyShape(params.shape);
+  space->copyStrides(0, params.a_strides);
+  space->copyStrides(1, params.b_strides);
+  return ctx.callKernel(**kernel,
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
+                         KernelArg::pointer(node.output(0)), KernelArg::params(params)},
+                        space->rows());
 }
 
 } // namespace cuvil::ops

@@ -2,37 +2,55 @@
 // data, made by the fuse-elementwise pass:
 //   v = X; for each step: v = f(v) | v op W_k | W_k op v; y = v
 // X (and y) have the result's shape; the operands W_0..W_3 broadcast to it.
-// `program` holds 3 ints per step: kind (0 unary, 1 v op w, 2 w op v), the
-// kernel op code (cuvil_unary_op / cuvil_binary_op) and the operand index;
-// `params` holds 2 floats per step (alpha, beta of unary ops).
+// Attributes, one entry per step: `steps`, the op (any op with
+// ElementwiseFacts); `operands`, k for a binary step, -1 for a unary one;
+// `operand_first`, 1 when W_k is the binary op's left operand. `params`
+// holds the unary steps' parameters in order (ElementwiseFacts::params).
 #include "Elementwise.h"
-#include "FusedActivation.h"
-
-#include <algorithm>
-#include <cmath>
+#include "cuvil/kernels/Elementwise.h"
 
 namespace cuvil::ops {
 namespace {
 
 struct Step {
-  int64_t kind, code, operand;
-  float alpha, beta;
+  const OpDefinition *op;
+  int64_t operand; // -1: unary
+  bool operandFirst;
+  std::vector<float> params;
 };
 
 Expected<std::vector<Step>> steps(const Node &node) {
-  std::vector<int64_t> program = node.getInts("program");
+  std::vector<std::string> ops = node.getStrings("steps");
+  std::vector<int64_t> operands = node.getInts("operands");
+  std::vector<int64_t> operandFirst = node.getInts("operand_first");
   std::vector<float> params = node.getFloats("params");
-  if (program.size() % 3 != 0 || params.size() != program.size() / 3 * 2)
-    return Status::error("program and params do not describe the same steps");
+  if (operands.size() != ops.size() || operandFirst.size() != ops.size())
+    return Status::error("steps, operands and operand_first differ in length");
   std::vector<Step> result;
-  for (size_t s = 0; s < program.size() / 3; ++s) {
-    Step step{program[3 * s], program[3 * s + 1], program[3 * s + 2], params[2 * s],
-              params[2 * s + 1]};
-    if (step.kind < 0 || step.kind > 2 ||
-        (step.kind != 0 && (step.operand < 0 || step.operand + 1 >= int64_t(node.numInputs()))))
-      return Status::error(fmt::format("step {} is malformed", s));
-    result.push_back(step);
+  size_t nextParam = 0;
+  for (size_t s = 0; s < ops.size(); ++s) {
+    const OpDefinition *op = findOpDefinition(ops[s]);
+    if (!op || !op->schema.elementwise)
+      return Status::error(fmt::format("step {}: {} is not an elementwise op", s, ops[s]));
+    const ElementwiseFacts &facts = *op->schema.elementwise;
+    bool unary = facts.arity == ElementwiseFacts::Arity::Unary;
+    int64_t operand = operands[s];
+    if (unary != (operand == -1) ||
+        (!unary && (operand < 0 || operand + 1 >= int64_t(node.numInputs()))))
+      return Status::error(fmt::format("step {} ({}) reads operand {}", s, ops[s], operand));
+    size_t count = unary ? facts.paramCount : 0;
+    if (nextParam + count > params.size())
+      return Status::error(fmt::format("step {} ({}) lacks its parameters", s, ops[s]));
+    result.push_back({op, operand, operandFirst[s] != 0,
+                      std::vector<float>(params.begin() + int64_t(nextParam),
+                                         params.begin() + int64_t(nextParam + count))});
+    nextParam += count;
   }
+  if (nextParam != params.size())
+    return Status::error("more params than the steps take");
+  if (result.size() > CUVIL_CHAIN_MAX_STEPS)
+    return Status::error(
+        fmt::format("{} steps; the chain kernel takes {}", result.size(), CUVIL_CHAIN_MAX_STEPS));
   return result;
 }
 
@@ -50,38 +68,18 @@ Status infer(InferContext &ctx) {
   return Status::success();
 }
 
-double binaryReference(int64_t code, double a, double b) {
-  switch (code) {
-  case CUVIL_BINARY_ADD:
-    return a + b;
-  case CUVIL_BINARY_SUB:
-    return a - b;
-  case CUVIL_BINARY_MUL:
-    return a * b;
-  case CUVIL_BINARY_DIV:
-    return a / b;
-  case CUVIL_BINARY_POW:
-    return std::pow(a, b);
-  case CUVIL_BINARY_MAX:
-    return std::max(a, b);
-  case CUVIL_BINARY_MIN:
-    return std::min(a, b);
-  default:
-    return a;
-  }
-}
-
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  std::vector<Step> program = *steps(node);
+  Expected<std::vector<Step>> program = steps(node);
+  CUVIL_TRY(program.status());
   const Shape &shape = out[0].shape();
   std::vector<std::vector<int64_t>> strides;
   for (size_t i = 1; i < in.size(); ++i)
     strides.push_back(broadcastStrides(in[i]->shape(), shape));
   for (int64_t flat = 0, n = out[0].numElements(); flat < n; ++flat) {
     double v = in[0]->getDouble(flat);
-    for (const Step &step : program) {
-      if (step.kind == 0) {
-        v = unaryReference(step.code, v, step.alpha, step.beta);
+    for (const Step &step : *program) {
+      if (step.operand < 0) {
+        v = step.op->elementwise.unaryReference(v, step.params);
         continue;
       }
       int64_t offset = 0, rest = flat;
@@ -90,7 +88,8 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
         rest /= shape[size_t(d)];
       }
       double w = in[size_t(step.operand) + 1]->getDouble(offset);
-      v = step.kind == 1 ? binaryReference(step.code, v, w) : binaryReference(step.code, w, v);
+      v = step.operandFirst ? step.op->elementwise.binaryReference(w, v)
+                            : step.op->elementwise.binaryReference(v, w);
     }
     out[0].setDouble(flat, v);
   }
@@ -98,45 +97,53 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {
-  std::vector<Step> program = *steps(node);
+  Expected<std::vector<Step>> program = steps(node);
+  CUVIL_TRY(program.status());
   const Shape &shape = node.output(0)->type().shape;
   std::vector<std::vector<int64_t>> strides = {contiguousStrides(shape)};
   for (size_t i = 1; i < node.numInputs(); ++i)
     strides.push_back(broadcastStrides(node.input(i)->type().shape, shape));
-  while (strides.size() < 5) // unused operands step by 0
+  while (strides.size() < 1 + CUVIL_CHAIN_MAX_OPERANDS) // unused operands step by 0
     strides.push_back(std::vector<int64_t>(shape.size(), 0));
   Expected<StridedSpace> space = makeStridedSpace(shape, strides);
   CUVIL_TRY(space.status());
-  std::vector<int64_t> codes = {int64_t(program.size())}, operandStrides;
-  std::vector<float> params;
-  for (const Step &step : program) {
-    codes.insert(codes.end(), {step.kind, step.code, step.operand, 0});
-    params.insert(params.end(), {step.alpha, step.beta});
+  cuvil_chain_params params{};
+  params.steps = int64_t(program->size());
+  space->copyShape(params.shape);
+  for (size_t k = 0; k < CUVIL_CHAIN_MAX_OPERANDS; ++k)
+    space->copyStrides(k + 1, params.operand_strides[k]);
+  for (size_t s = 0; s < program->size(); ++s) {
+    const Step &step = (*program)[s];
+    cuvil_chain_step &out = params.step[s];
+    if (step.operand < 0) {
+      cuvil_unary f = unaryKernelOf(*step.op, step.params);
+      out = {CUVIL_CHAIN_UNARY, f.op, -1, f.alpha, f.beta};
+    } else {
+      out = {step.operandFirst ? CUVIL_CHAIN_OPERAND_FIRST : CUVIL_CHAIN_VALUE_FIRST,
+             step.op->elementwise.op, step.operand, 0, 0};
+    }
   }
-  for (size_t k = 1; k < 5; ++k)
-    operandStrides.insert(operandStrides.end(), space->strides[k].begin(), space->strides[k].end());
   std::vector<KernelArg> args = {KernelArg::pointer(node.input(0))};
-  for (size_t k = 1; k < 5; ++k)
+  for (size_t k = 1; k <= CUVIL_CHAIN_MAX_OPERANDS; ++k)
     args.push_back(KernelArg::optionalPointer(node.input(k)));
-  args.insert(args.end(),
-              {KernelArg::pointer(node.output(0)), KernelArg::constantArray(codes),
-               KernelArg::constantF32Array(params), KernelArg::constantArray(space->shape),
-               KernelArg::constantArray(operandStrides)});
-  ctx.callKernel("cuvil_elementwise_chain_f32", args, space->rows());
-  return Status::success();
+  args.push_back(KernelArg::pointer(node.output(0)));
+  args.push_back(KernelArg::params(params));
+  return ctx.callKernel(kElementwiseChainKernel, args, space->rows());
 }
 
 } // namespace
 
-extern const OpDefinition kElementwiseChainOp = {
-    OpSchema{"cuvil.ElementwiseChain",
-             1,
-             5,
-             1,
-             1,
-             {{"program", AttrKind::Ints}, {"params", AttrKind::Floats}},
-             infer,
-             eval},
-    lower};
+extern const OpDefinition kElementwiseChainOp = {OpSchema{"cuvil.ElementwiseChain",
+                                                          1,
+                                                          1 + CUVIL_CHAIN_MAX_OPERANDS,
+                                                          1,
+                                                          1,
+                                                          {{"steps", AttrKind::Strings},
+                                                           {"operands", AttrKind::Ints},
+                                                           {"operand_first", AttrKind::Ints},
+                                                           {"params", AttrKind::Floats}},
+                                                          infer,
+                                                          eval},
+                                                 lower};
 
 } // namespace cuvil::ops

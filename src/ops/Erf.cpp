@@ -1,13 +1,16 @@
 // Erf: y = erf(x).
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Erf", CUVIL_UNARY_ERF,
-                              [](double x, const Node &) -> double { return std::erf(x); }};
+const UnaryTraits kTraits{
+    .name = "Erf",
+    .kernel = CUVIL_UNARY_ERF,
+    .reference = [](double x, std::span<const float>) -> double { return std::erf(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kErfOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -1,13 +1,16 @@
 // Exp: y = exp(x).
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Exp", CUVIL_UNARY_EXP,
-                              [](double x, const Node &) -> double { return std::exp(x); }};
+const UnaryTraits kTraits{
+    .name = "Exp",
+    .kernel = CUVIL_UNARY_EXP,
+    .reference = [](double x, std::span<const float>) -> double { return std::exp(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kExpOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -1,13 +1,16 @@
 // Floor: y = floor(x).
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Floor", CUVIL_UNARY_FLOOR,
-                              [](double x, const Node &) -> double { return std::floor(x); }};
+const UnaryTraits kTraits{
+    .name = "Floor",
+    .kernel = CUVIL_UNARY_FLOOR,
+    .reference = [](double x, std::span<const float>) -> double { return std::floor(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kFloorOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

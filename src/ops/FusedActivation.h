@@ -1,6 +1,7 @@
-// The activation a fused op (cuvil.FusedConv, cuvil.FusedMatMul) applies in
-// its epilogue: attribute `activation` names the ONNX op it absorbed,
-// `activation_params` holds that op's parameters (Clip bounds, alpha...).
+// The activation a fused op (cuvil.FusedConv, cuvil.FusedMatMul, the NCHWc
+// convolutions) applies in its epilogue: attribute `activation` names the
+// unary op it absorbed (an op with ElementwiseFacts, finite at zero),
+// `activation_params` holds that op's parameters (ElementwiseFacts::params).
 #pragma once
 
 #include "OpSupport.h"
@@ -8,15 +9,17 @@
 namespace cuvil::ops {
 
 struct FusedActivation {
-  cuvil_unary_op code = CUVIL_UNARY_IDENTITY;
-  float alpha = 0, beta = 0;
+  const OpDefinition *op = nullptr; // null: none
+  std::vector<float> params;
+
+  // What the kernel applies (CUVIL_UNARY_IDENTITY for none).
+  cuvil_unary kernel() const;
+  // The op's reference.
+  double apply(double x) const;
 };
 
 // Reads `<prefix>activation` and `<prefix>activation_params` (ops fusing
 // several stages name each stage's activation by a prefix).
 Expected<FusedActivation> fusedActivation(const Node &node, std::string_view prefix = "");
-double applyActivation(const FusedActivation &activation, double x);
-// The host reference of any cuvil_unary_op (the kernels' applyUnary).
-double unaryReference(int64_t code, double x, double alpha, double beta);
 
 } // namespace cuvil::ops

@@ -58,13 +58,14 @@ Status lower(const Node &node, LoweringContext &ctx) {
   int64_t axis = *normalizeAxis(node.getInt("axis", 0), data->type().rank());
   GatherGeometry g = geometry(data->type().shape, axis);
   int64_t count = indices->type().numElements();
-  ctx.callKernel(fmt::format("cuvil_gather_{}_{}", dtypeSize(data->type().dtype),
-                             dtypeName(indices->type().dtype)),
-                 {KernelArg::pointer(data), KernelArg::pointer(indices),
-                  KernelArg::pointer(node.output(0)), KernelArg::constant(g.axisDim),
-                  KernelArg::constant(g.inner), KernelArg::constant(count)},
-                 g.outer * count);
-  return Status::success();
+  Expected<const KernelRef *> kernel =
+      gatherKernel(dtypeSize(data->type().dtype), indices->type().dtype);
+  CUVIL_TRY(kernel.status());
+  return ctx.callKernel(**kernel,
+                        {KernelArg::pointer(data), KernelArg::pointer(indices),
+                         KernelArg::pointer(node.output(0)), KernelArg::constant(g.axisDim),
+                         KernelArg::constant(g.inner), KernelArg::constant(count)},
+                        g.outer * count);
 }
 
 } // namespace

@@ -1,7 +1,8 @@
 // Gelu (opset 20): y = 0.5 x (1 + erf(x / sqrt 2)), or with
 // approximate = "tanh" 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))).
 // Canonicalisation also recognises the Div/Erf/Add/Mul/Mul form exporters
-// write for older opsets.
+// write for older opsets. Fused kernels take the mode as its one
+// parameter: 0 erf, 1 tanh.
 #include "Elementwise.h"
 
 #include <cmath>
@@ -9,35 +10,37 @@
 namespace cuvil::ops {
 namespace {
 
-bool tanhApproximation(const Node &node) { return node.getString("approximate", "none") == "tanh"; }
-
-double reference(double x, const Node &node) {
-  if (tanhApproximation(node))
-    return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
-  return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+std::optional<std::vector<float>> mode(const Node &node) {
+  std::string approximate = node.getString("approximate");
+  if (approximate != "none" && approximate != "tanh")
+    return std::nullopt;
+  return std::vector<float>{approximate == "tanh" ? 1.0f : 0.0f};
 }
 
-Status validate(InferContext &ctx) {
-  std::string mode = ctx.node().getString("approximate", "none");
-  if (mode != "none" && mode != "tanh")
-    return ctx.error("approximate must be \"none\" or \"tanh\", not \"{}\"", mode);
-  return inferFloatElementwise(ctx);
-}
-
-Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  for (int64_t i = 0, n = out[0].numElements(); i < n; ++i)
-    out[0].setDouble(i, reference(in[0]->getDouble(i), node));
+Status validate(const Node &node) {
+  std::string approximate = node.getString("approximate");
+  if (approximate != "none" && approximate != "tanh")
+    return Status::error(
+        fmt::format("approximate must be \"none\" or \"tanh\", not \"{}\"", approximate));
   return Status::success();
 }
 
-Status lower(const Node &node, LoweringContext &ctx) {
-  return lowerUnary(node, ctx,
-                    tanhApproximation(node) ? CUVIL_UNARY_GELU_TANH : CUVIL_UNARY_GELU_ERF, 0, 0);
-}
-
+const UnaryTraits kTraits{
+    .name = "Gelu",
+    .kernel = CUVIL_UNARY_GELU_ERF,
+    .reference = [](double x, std::span<const float> p) -> double {
+      if (p[0] != 0)
+        return 0.5 * x * (1.0 + std::tanh(std::sqrt(2.0 / M_PI) * (x + 0.044715 * x * x * x)));
+      return 0.5 * x * (1.0 + std::erf(x / std::sqrt(2.0)));
+    },
+    .readParams = mode,
+    .paramCount = 1,
+    .kernelFor = [](std::span<const float> p) -> cuvil_unary {
+      return {p[0] != 0 ? CUVIL_UNARY_GELU_TANH : CUVIL_UNARY_GELU_ERF, 0, 0};
+    },
+    .validate = validate,
+    .finiteAtZero = true,
+    .extraAttributes = {{"approximate", AttrKind::String, Attribute(std::string("none"))}}};
 } // namespace
-
-extern const OpDefinition kGeluOp = {
-    OpSchema{"Gelu", 1, 1, 1, 1, {{"approximate", AttrKind::String}}, validate, eval}, lower};
-
+extern const OpDefinition kGeluOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -13,7 +13,7 @@ struct GemmShape {
 Expected<GemmShape> gemmShape(const Node &node, const Shape &a, const Shape &b) {
   if (a.size() != 2 || b.size() != 2)
     return Status::error("A and B must be matrices");
-  bool transA = node.getInt("transA", 0), transB = node.getInt("transB", 0);
+  bool transA = node.getInt("transA"), transB = node.getInt("transB");
   GemmShape s{transA ? a[1] : a[0], transB ? b[0] : b[1], transA ? a[0] : a[1]};
   if ((transB ? b[1] : b[0]) != s.K)
     return Status::error(
@@ -38,8 +38,8 @@ Status infer(InferContext &ctx) {
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &a = *in[0], &b = *in[1];
   GemmShape s = *gemmShape(node, a.shape(), b.shape());
-  bool transA = node.getInt("transA", 0), transB = node.getInt("transB", 0);
-  double alpha = node.getFloat("alpha", 1.0f), beta = node.getFloat("beta", 1.0f);
+  bool transA = node.getInt("transA"), transB = node.getInt("transB");
+  double alpha = node.getFloat("alpha"), beta = node.getFloat("beta");
   std::vector<int64_t> cStrides;
   if (in.size() > 2 && in[2])
     cStrides = broadcastStrides(in[2]->shape(), {s.M, s.N});
@@ -66,10 +66,10 @@ extern const OpDefinition kGemmOp = {OpSchema{"Gemm",
                                               3,
                                               1,
                                               1,
-                                              {{"alpha", AttrKind::Float},
-                                               {"beta", AttrKind::Float},
-                                               {"transA", AttrKind::Int},
-                                               {"transB", AttrKind::Int}},
+                                              {{"alpha", AttrKind::Float, 1.0f},
+                                               {"beta", AttrKind::Float, 1.0f},
+                                               {"transA", AttrKind::Int, int64_t(0)},
+                                               {"transB", AttrKind::Int, int64_t(0)}},
                                               infer,
                                               eval},
                                      lower};

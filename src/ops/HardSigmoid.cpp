@@ -1,22 +1,17 @@
-// HardSigmoid: y = max(0, min(1, alpha * x + beta)), alpha 0.2, beta 0.5 by default.
+// HardSigmoid: y = max(0, min(1, alpha * x + beta)).
 #include "Elementwise.h"
 
 #include <algorithm>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"HardSigmoid", CUVIL_UNARY_HARDSIGMOID,
-                              [](double x, const Node &node) {
-                                double y = double(node.getFloat("alpha", 0.2f)) * x +
-                                           double(node.getFloat("beta", 0.5f));
-                                return std::clamp(y, 0.0, 1.0);
-                              },
-                              [](const Node &node, float &alpha, float &beta) {
-                                alpha = node.getFloat("alpha", 0.2f);
-                                beta = node.getFloat("beta", 0.5f);
-                                return Status::success();
-                              }};
+const UnaryTraits kTraits{.name = "HardSigmoid",
+                          .kernel = CUVIL_UNARY_HARDSIGMOID,
+                          .reference = [](double x, std::span<const float> p) -> double {
+                            return std::clamp(double(p[0]) * x + double(p[1]), 0.0, 1.0);
+                          },
+                          .params = {{"alpha", 0.2f}, {"beta", 0.5f}},
+                          .finiteAtZero = true};
 } // namespace
-extern const OpDefinition kHardSigmoidOp =
-    UnaryOp<kTraits>::definition({{"alpha", AttrKind::Float}, {"beta", AttrKind::Float}});
+extern const OpDefinition kHardSigmoidOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -2,14 +2,17 @@
 #include "Elementwise.h"
 
 #include <algorithm>
-#include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"HardSwish", CUVIL_UNARY_HARDSWISH,
-                              [](double x, const Node &) -> double {
-                                return x * std::min(std::max(x + 3.0, 0.0), 6.0) / 6.0;
-                              }};
+const UnaryTraits kTraits{
+    .name = "HardSwish",
+    .kernel = CUVIL_UNARY_HARDSWISH,
+    .reference = [](double x, std::span<const float>) -> double {
+      return x * std::clamp(x + 3.0, 0.0, 6.0) / 6.0;
+    },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kHardSwishOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -12,14 +12,17 @@
 // `expand_plain_input`), We [ECB, XG, KH, KW, K(, K)], Wd [ECB, KH, KW, K],
 // Wp [OCB, ECB, 1, 1, K, K]; y and Residual [N, OCB, OH, OW, K].
 // `input_channels` and `expanded_channels` are the real channels of X and e
-// when their last block is partly padding. The second result is the
-// kernel's scratch: per task (a part of an image's output rows) the
-// expanded rows of one band and its depthwise result.
+// when their last block is partly padding. The target decides
+// (planForTarget, called by the fusion pass) `band_bytes`, the L2 share one
+// band's scratch stays within, and `max_parts`, the most parts an image's
+// rows are split into. The second result is the kernel's scratch: per task
+// (a part of an image's output rows) the expanded rows of one band and its
+// depthwise result.
 #include "ChannelBlock.h"
 #include "ConvTiling.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
-#include "cuvil/ir/WindowGeometry.h"
+#include "cuvil/kernels/Conv.h"
 
 #include <algorithm>
 
@@ -28,36 +31,18 @@ namespace {
 
 enum Input { kX, kWd, kWp, kBd, kBp, kWe, kBe, kResidual };
 
-// Tasks per image: up to 8 parts (a power of two, so that 1, 2, 4 or 8
-// threads get even shares) of at least kMinPartRows output rows each, since
-// every part expands its halo rows again.
-constexpr int64_t kMaxParts = 8;
+// Tasks per image: up to max_parts parts (a power of two, so that 1, 2, 4
+// or 8 threads get even shares) of at least kMinPartRows output rows each,
+// since every part expands its halo rows again.
 constexpr int64_t kMinPartRows = 8;
-// A band's scratch (expanded rows and depthwise result) stays within this
-// share of a 1 MiB L2.
-constexpr int64_t kBandBytes = int64_t(256) << 10;
-
-// The expansion's window: attributes expand_kernel_shape, expand_strides,
-// expand_pads and expand_dilations (a 1x1 unpadded one by default).
-struct ExpandWindow {
-  int64_t KH, KW, SH, SW, PT, PL, PB, PR, DH, DW;
-};
-
-Expected<ExpandWindow> expandWindow(const Node &node) {
-  std::vector<int64_t> k = node.getInts("expand_kernel_shape", {1, 1});
-  std::vector<int64_t> st = node.getInts("expand_strides", {1, 1});
-  std::vector<int64_t> pads = node.getInts("expand_pads", {0, 0, 0, 0});
-  std::vector<int64_t> d = node.getInts("expand_dilations", {1, 1});
-  if (k.size() != 2 || st.size() != 2 || pads.size() != 4 || d.size() != 2)
-    return Status::error("the expansion window must be 2-D");
-  return ExpandWindow{k[0], k[1], st[0], st[1], pads[0], pads[1], pads[2], pads[3], d[0], d[1]};
-}
 
 struct Block {
   int64_t N, XG, XH, XW, ECB, EH, EW, OCB, K;
   bool expand, plain;
-  ExpandWindow ew;
-  WindowGeometry::Window2D window; // the depthwise one, over e
+  // The expansion's window over x (attributes expand_kernel_shape,
+  // expand_strides, expand_pads and expand_dilations: a 1x1 unpadded one by
+  // default) and the depthwise one over e.
+  WindowGeometry::Window2D ew, window;
   int64_t parts, bandRows;
 
   int64_t inputRows(int64_t outputRows) const {
@@ -93,11 +78,14 @@ Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
   b.XW = x[3];
   b.ECB = wd[0];
   b.OCB = wp[0];
-  Expected<ExpandWindow> ew = expandWindow(node);
-  CUVIL_TRY(ew.status());
-  b.ew = *ew;
-  b.EH = b.XH;
-  b.EW = b.XW;
+  Expected<WindowGeometry> ew = windowGeometry(
+      node, {b.XH, b.XW}, node.getInts("expand_kernel_shape", {1, 1}), false, "expand_");
+  CUVIL_TRY(ew.status().withContext("the expansion"));
+  if (ew->input.size() != 2)
+    return Status::error("the expansion window must be 2-D");
+  b.ew = ew->as2D();
+  b.EH = b.expand ? b.ew.OH : b.XH;
+  b.EW = b.expand ? b.ew.OW : b.XW;
   if (b.expand) {
     const Shape &we = *in[kWe];
     Shape expected = {b.ECB, b.XG, b.ew.KH, b.ew.KW, b.K};
@@ -106,8 +94,6 @@ Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
     if (we != expected)
       return Status::error(fmt::format("We [{}] is not the packed [{}]", shapeToString(we),
                                        shapeToString(expected)));
-    b.EH = (b.XH + b.ew.PT + b.ew.PB - ((b.ew.KH - 1) * b.ew.DH + 1)) / b.ew.SH + 1;
-    b.EW = (b.XW + b.ew.PL + b.ew.PR - ((b.ew.KW - 1) * b.ew.DW + 1)) / b.ew.SW + 1;
     if (b.EH <= 0 || b.EW <= 0)
       return Status::error("the expansion's window leaves no output");
   } else if (b.ECB != b.XG) {
@@ -120,13 +106,17 @@ Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
   Expected<WindowGeometry> g = windowGeometry(node, {b.EH, b.EW}, {wd[1], wd[2]}, false);
   CUVIL_TRY(g.status());
   b.window = g->as2D();
-  const int64_t OH = b.window.OH;
+  const int64_t OH = b.window.OH, maxParts = node.getInt("max_parts", 0);
+  const int64_t bandBytes = node.getInt("band_bytes", 0);
+  if (maxParts < 1 || bandBytes < 1)
+    return Status::error("attributes max_parts and band_bytes are missing (planForTarget sets "
+                         "them)");
   b.parts = 1;
-  while (b.parts < kMaxParts && OH / (2 * b.parts) >= kMinPartRows)
+  while (b.parts < maxParts && OH / (2 * b.parts) >= kMinPartRows)
     b.parts *= 2;
   // Bands as large as the budget allows, then evened out over the part.
   int64_t partRows = (OH + b.parts - 1) / b.parts, maxBand = 1;
-  while (maxBand < partRows && b.slotFloats(maxBand + 1) * int64_t(sizeof(float)) <= kBandBytes)
+  while (maxBand < partRows && b.slotFloats(maxBand + 1) * int64_t(sizeof(float)) <= bandBytes)
     ++maxBand;
   int64_t bands = (partRows + maxBand - 1) / maxBand;
   b.bandRows = (partRows + bands - 1) / bands;
@@ -188,7 +178,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const WindowGeometry::Window2D &g = b.window;
   const int64_t K = b.K, EC = b.ECB * K;
   auto bias = [&](Input i, int64_t c) { return input(i) ? input(i)->getDouble(c) : 0.0; };
-  const ExpandWindow &win = b.ew;
+  const WindowGeometry::Window2D &win = b.ew;
   const int64_t inputChannels = b.plain ? b.XG : b.XG * K;
   std::vector<double> e(EC * b.EH * b.EW), d(EC * g.OH * g.OW);
   for (int64_t n = 0; n < b.N; ++n) {
@@ -218,7 +208,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                 if (ih >= 0 && ih < b.XH && iw >= 0 && iw < b.XW)
                   sum += xAt(i, ih, iw) * weAt(c, i, kh, kw);
               }
-          value = applyActivation(act->expand, sum);
+          value = act->expand.apply(sum);
         }
     for (int64_t c = 0; c < EC; ++c)
       for (int64_t oh = 0; oh < g.OH; ++oh)
@@ -231,7 +221,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                 sum += e[(c * b.EH + ih) * b.EW + iw] *
                        in[kWd]->getDouble((((c / K) * g.KH + kh) * g.KW + kw) * K + c % K);
             }
-          d[(c * g.OH + oh) * g.OW + ow] = applyActivation(act->depthwise, sum);
+          d[(c * g.OH + oh) * g.OW + ow] = act->depthwise.apply(sum);
         }
     for (int64_t o = 0; o < b.OCB * K; ++o)
       for (int64_t pixel = 0; pixel < g.OH * g.OW; ++pixel) {
@@ -240,9 +230,16 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
         for (int64_t c = 0; c < EC; ++c)
           sum += d[c * g.OH * g.OW + pixel] *
                  in[kWp]->getDouble((((o / K) * b.ECB + c / K) * K + c % K) * K + o % K);
-        out[0].setDouble(yi, applyActivation(act->project, sum));
+        out[0].setDouble(yi, act->project.apply(sum));
       }
   }
+  return Status::success();
+}
+
+// A band's scratch stays within a quarter of L2; the parts follow the cores.
+Status plan(Node &node, const CpuModel &cpu) {
+  node.setAttr("band_bytes", cpu.l2Bytes / 4);
+  node.setAttr("max_parts", cpu.parallelSlots());
   return Status::success();
 }
 
@@ -252,87 +249,63 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<Activations> act = activations(node);
   CUVIL_TRY(act.status());
   const WindowGeometry::Window2D &g = b->window;
-  const int64_t K = b->K, lanes = ctx.vectorLanes();
-  ConvTile expandTile = chooseConvTile(b->ECB, b->EW, K, int(lanes));
-  ConvTile projectTile = chooseConvTile(b->OCB, g.OW, K, int(lanes));
-  DepthwiseTile depthwiseTile = chooseDepthwiseTile(K, int(lanes), g.KW, g.SW, g.DW);
+  const int64_t K = b->K;
+  const CpuModel &cpu = ctx.cpu();
+  DepthwiseTile depthwiseTile = chooseDepthwiseTile(K, cpu, g.KW, g.SW, g.DW);
   auto lastBlockChannels = [&](const char *attr, int64_t blocks) {
     return node.getInt(attr, blocks * K) - (blocks - 1) * K;
   };
+  cuvil_inverted_residual_params params{};
+  params.expand = b->expand ? 1 : 0;
+  params.XG = b->XG;
+  params.plain_input = b->plain ? 1 : 0;
+  params.input_last_channels = b->plain ? 1 : lastBlockChannels("input_channels", b->XG);
+  params.expand_window = kernelWindow(b->ew);
+  params.expand_tile = chooseConvTile(b->ECB, b->EW, K, cpu);
+  params.expand_activation = act->expand.kernel();
+  params.ECB = b->ECB;
+  params.expanded_last_channels = lastBlockChannels("expanded_channels", b->ECB);
+  params.depthwise_window = kernelWindow(g);
+  params.depthwise_tile_pixels = depthwiseTile.pixels;
+  params.depthwise_reuse = depthwiseTile.reuseInputs ? 1 : 0;
+  params.depthwise_activation = act->depthwise.kernel();
+  params.OCB = b->OCB;
+  params.project_tile = chooseConvTile(b->OCB, g.OW, K, cpu);
+  params.project_activation = act->project.kernel();
+  params.parts = b->parts;
+  params.band_rows = b->bandRows;
+  params.expanded_rows = b->expandedRows();
+  params.slot_floats = b->slotFloats(b->bandRows);
   std::vector<KernelArg> args;
   for (Input i : {kX, kWe, kBe, kWd, kBd, kWp, kBp, kResidual})
     args.push_back(KernelArg::optionalPointer(node.input(i)));
   args.push_back(KernelArg::pointer(node.output(0)));
   args.push_back(KernelArg::pointer(node.output(1)));
-  const ExpandWindow &ew = b->ew;
-  args.push_back(
-      KernelArg::constantArray({b->XG,
-                                b->XH,
-                                b->XW,
-                                b->plain ? 1 : 0,
-                                ew.KH,
-                                ew.KW,
-                                ew.SH,
-                                ew.SW,
-                                ew.PT,
-                                ew.PL,
-                                ew.DH,
-                                ew.DW,
-                                b->ECB,
-                                b->EH,
-                                b->EW,
-                                g.KH,
-                                g.KW,
-                                g.SH,
-                                g.SW,
-                                g.PT,
-                                g.PL,
-                                g.DH,
-                                g.DW,
-                                b->OCB,
-                                g.OH,
-                                g.OW,
-                                b->expand ? 1 : 0,
-                                b->plain ? 1 : lastBlockChannels("input_channels", b->XG),
-                                lastBlockChannels("expanded_channels", b->ECB),
-                                expandTile.pixels,
-                                expandTile.blocks,
-                                depthwiseTile.pixels,
-                                depthwiseTile.reuseInputs ? 1 : 0,
-                                projectTile.pixels,
-                                projectTile.blocks,
-                                b->parts,
-                                b->bandRows,
-                                b->expandedRows(),
-                                b->slotFloats(b->bandRows),
-                                act->expand.code,
-                                act->depthwise.code,
-                                act->project.code}));
-  args.push_back(
-      KernelArg::constantF32Array({act->expand.alpha, act->expand.beta, act->depthwise.alpha,
-                                   act->depthwise.beta, act->project.alpha, act->project.beta}));
-  ctx.callKernel(blockedKernel("inverted_residual", K), args, b->tasks());
-  return Status::success();
+  args.push_back(KernelArg::params(params));
+  return ctx.callKernel(kInvertedResidualKernels.forBlock(K), args, b->tasks());
 }
 
 } // namespace
 
 extern const OpDefinition kInvertedResidualNCHWcOp = {
-    OpSchema{"cuvil.InvertedResidualNCHWc", 3, 8, 2, 2,
-             windowAttributes({{"activation", AttrKind::String},
-                               {"activation_params", AttrKind::Floats},
-                               {"depthwise_activation", AttrKind::String},
-                               {"depthwise_activation_params", AttrKind::Floats},
-                               {"expand_activation", AttrKind::String},
-                               {"expand_activation_params", AttrKind::Floats},
-                               {"expand_dilations", AttrKind::Ints},
-                               {"expand_kernel_shape", AttrKind::Ints},
-                               {"expand_pads", AttrKind::Ints},
-                               {"expand_plain_input", AttrKind::Int},
-                               {"expand_strides", AttrKind::Ints},
-                               {"expanded_channels", AttrKind::Int},
-                               {"input_channels", AttrKind::Int}}),
-             infer, eval},
+    withTargetPlan(OpSchema{"cuvil.InvertedResidualNCHWc", 3, 8, 2, 2,
+                            windowAttributes({{"activation", AttrKind::String},
+                                              {"activation_params", AttrKind::Floats},
+                                              {"depthwise_activation", AttrKind::String},
+                                              {"depthwise_activation_params", AttrKind::Floats},
+                                              {"expand_activation", AttrKind::String},
+                                              {"expand_activation_params", AttrKind::Floats},
+                                              {"expand_dilations", AttrKind::Ints},
+                                              {"expand_kernel_shape", AttrKind::Ints},
+                                              {"expand_pads", AttrKind::Ints},
+                                              {"expand_plain_input", AttrKind::Int},
+                                              {"expand_strides", AttrKind::Ints},
+                                              {"expanded_channels", AttrKind::Int},
+                                              {"input_channels", AttrKind::Int},
+                                              {"band_bytes", AttrKind::Int},
+                                              {"max_parts", AttrKind::Int}}),
+                            infer, eval},
+                   plan),
     lower};
 
 } // namespace cuvil::ops

@@ -14,7 +14,7 @@ struct Rows {
 };
 
 Expected<Rows> rowsOf(const Node &node, const Shape &x) {
-  Expected<int64_t> axis = normalizeAxis(node.getInt("axis", -1), int64_t(x.size()));
+  Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(x.size()));
   CUVIL_TRY(axis.status());
   std::span<const int64_t> dims(x);
   return Rows{numElements(dims.first(size_t(*axis))), numElements(dims.subspan(size_t(*axis)))};
@@ -34,7 +34,7 @@ Status infer(InferContext &ctx) {
   }
   ctx.setOutput(0, ctx.inputType(0));
   Shape reduced = x;
-  int64_t axis = *normalizeAxis(ctx.node().getInt("axis", -1), int64_t(x.size()));
+  int64_t axis = *normalizeAxis(ctx.node().getInt("axis"), int64_t(x.size()));
   for (size_t d = size_t(axis); d < x.size(); ++d)
     reduced[d] = 1;
   for (size_t i = 1; i < ctx.node().numOutputs(); ++i)
@@ -46,7 +46,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const Tensor &x = *in[0], &scale = *in[1];
   const Tensor *bias = in.size() > 2 ? in[2] : nullptr;
   Rows r = *rowsOf(node, x.shape());
-  double epsilon = node.getFloat("epsilon", 1e-5f);
+  double epsilon = node.getFloat("epsilon");
   for (int64_t row = 0; row < r.rows; ++row) {
     double sum = 0, squares = 0;
     for (int64_t c = 0; c < r.cols; ++c)
@@ -78,16 +78,15 @@ Status lower(const Node &node, LoweringContext &ctx) {
   auto stride = [&](size_t i) -> int64_t {
     return node.hasInput(i) && node.input(i)->type().numElements() > 1 ? 1 : 0;
   };
-  ctx.callKernel("cuvil_layernorm_f32",
-                 {KernelArg::pointer(x), KernelArg::pointer(node.input(1)),
-                  KernelArg::optionalPointer(node.input(2)), KernelArg::pointer(node.output(0)),
-                  KernelArg::optionalPointer(node.numOutputs() > 1 ? node.output(1) : nullptr),
-                  KernelArg::optionalPointer(node.numOutputs() > 2 ? node.output(2) : nullptr),
-                  KernelArg::constant(r.cols),
-                  KernelArg::constantF32(node.getFloat("epsilon", 1e-5f)),
-                  KernelArg::constant(stride(1)), KernelArg::constant(stride(2))},
-                 r.rows);
-  return Status::success();
+  return ctx.callKernel(
+      kLayerNormKernel,
+      {KernelArg::pointer(x), KernelArg::pointer(node.input(1)),
+       KernelArg::optionalPointer(node.input(2)), KernelArg::pointer(node.output(0)),
+       KernelArg::optionalPointer(node.numOutputs() > 1 ? node.output(1) : nullptr),
+       KernelArg::optionalPointer(node.numOutputs() > 2 ? node.output(2) : nullptr),
+       KernelArg::constant(r.cols), KernelArg::constantF32(node.getFloat("epsilon")),
+       KernelArg::constant(stride(1)), KernelArg::constant(stride(2))},
+      r.rows);
 }
 
 } // namespace
@@ -98,7 +97,9 @@ extern const OpDefinition kLayerNormalizationOp = {
              3,
              1,
              3,
-             {{"axis", AttrKind::Int}, {"epsilon", AttrKind::Float}, {"stash_type", AttrKind::Int}},
+             {{"axis", AttrKind::Int, int64_t(-1)},
+              {"epsilon", AttrKind::Float, 1e-5f},
+              {"stash_type", AttrKind::Int, int64_t(1)}},
              infer,
              eval},
     lower};

@@ -1,16 +1,15 @@
-// LeakyRelu: y = x < 0 ? alpha * x : x (alpha defaults to 0.01).
+// LeakyRelu: y = x < 0 ? alpha * x : x.
 #include "Elementwise.h"
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"LeakyRelu", CUVIL_UNARY_LEAKYRELU,
-                              [](double x, const Node &node) {
-                                return x < 0 ? double(node.getFloat("alpha", 0.01f)) * x : x;
-                              },
-                              [](const Node &node, float &alpha, float &) {
-                                alpha = node.getFloat("alpha", 0.01f);
-                                return Status::success();
-                              }};
+const UnaryTraits kTraits{.name = "LeakyRelu",
+                          .kernel = CUVIL_UNARY_LEAKYRELU,
+                          .reference = [](double x, std::span<const float> p) -> double {
+                            return x < 0 ? double(p[0]) * x : x;
+                          },
+                          .params = {{"alpha", 0.01f}},
+                          .finiteAtZero = true};
 } // namespace
-extern const OpDefinition kLeakyReluOp = UnaryOp<kTraits>::definition({{"alpha", AttrKind::Float}});
+extern const OpDefinition kLeakyReluOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -1,13 +1,15 @@
-// Log: y = ln(x).
+// Log: y = ln(x); infinite at 0, so never a fused activation.
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Log", CUVIL_UNARY_LOG,
-                              [](double x, const Node &) -> double { return std::log(x); }};
+const UnaryTraits kTraits{
+    .name = "Log",
+    .kernel = CUVIL_UNARY_LOG,
+    .reference = [](double x, std::span<const float>) -> double { return std::log(x); },
+};
 } // namespace
 extern const OpDefinition kLogOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -15,6 +15,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kLogSoftmaxOp = {
-    OpSchema{"LogSoftmax", 1, 1, 1, 1, {{"axis", AttrKind::Int}}, inferSoftmax, eval}, lower};
+    OpSchema{"LogSoftmax", 1, 1, 1, 1, {{"axis", AttrKind::Int, int64_t(-1)}}, inferSoftmax, eval},
+    lower};
 
 } // namespace cuvil::ops

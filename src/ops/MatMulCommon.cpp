@@ -1,6 +1,34 @@
 #include "MatMulCommon.h"
 
+#include <algorithm>
+
 namespace cuvil::ops {
+namespace {
+
+// The register tile: a panel's 4 vectors of 16 columns in as few column
+// steps as the registers allow (a vector is one zmm or two ymm registers),
+// then as many rows as leave room for those B vectors and a broadcast.
+cuvil_tile chooseGemmTile(const CpuModel &cpu, int64_t rows) {
+  int64_t split = std::max<int64_t>(1, 16 / cpu.vectorLanes());
+  int64_t vectors = std::max<int64_t>(1, 4 / split);
+  int64_t perRow = vectors * split;
+  int64_t maxRows = (cpu.vectorRegisters - perRow - 1) / perRow;
+  return {std::clamp<int64_t>(std::min<int64_t>(maxRows, 6), 1, std::max<int64_t>(rows, 1)),
+          vectors};
+}
+
+// K rows per chunk: the largest power of two whose panel chunk (64 floats a
+// row) fills no more than two thirds of L1, beside the A rows and C tiles
+// streaming through it.
+int64_t chooseChunkK(const CpuModel &cpu) {
+  int64_t rows = cpu.l1Bytes * 2 / 3 / (CUVIL_GEMM_PANEL * int64_t(sizeof(float)));
+  int64_t chunk = 1;
+  while (chunk * 2 <= std::min<int64_t>(rows, CUVIL_GEMM_MAX_CHUNK_K))
+    chunk *= 2;
+  return chunk;
+}
+
+} // namespace
 
 Shape logicalB(const Node &node, const Shape &b) {
   if (node.getInt("b_packed", 0) && b.size() == 3)
@@ -90,7 +118,7 @@ Status evalMatMul(const Node &node, std::span<const Tensor *const> in,
           }
           sum += residual->getDouble(offset);
         }
-        y.setDouble(flat, applyActivation(activation, sum));
+        y.setDouble(flat, activation.apply(sum));
       }
     for (int64_t d = int64_t(g->batch.size()) - 1; d >= 0; --d) {
       if (++batchIndex[size_t(d)] < g->batch[size_t(d)])
@@ -121,43 +149,48 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
     rowStride = rStrides[out.size() - 2];
   }
   // The kernel walks at most 4 batch dims; size-1 dims carry nothing.
-  std::vector<int64_t> batch, aStrides, bStrides, residualStrides;
+  cuvil_gemm_params params{};
+  size_t rank = 0;
   for (size_t d = 0; d < g->batch.size(); ++d) {
     if (g->batch[d] == 1)
       continue;
-    batch.push_back(g->batch[d]);
-    aStrides.push_back(g->aBatchStrides[d]);
-    bStrides.push_back(packed ? 0 : g->bBatchStrides[d]);
-    residualStrides.push_back(epilogue.residual ? rStrides[d] : 0);
+    if (rank == CUVIL_GEMM_MAX_BATCH_RANK)
+      return Status::error(
+          fmt::format("more than {} non-trivial batch dimensions", CUVIL_GEMM_MAX_BATCH_RANK));
+    params.batch[rank] = g->batch[d];
+    params.a_batch_strides[rank] = g->aBatchStrides[d];
+    params.b_batch_strides[rank] = packed ? 0 : g->bBatchStrides[d];
+    params.residual_batch_strides[rank] = epilogue.residual ? rStrides[d] : 0;
+    ++rank;
   }
-  if (batch.size() > 4)
-    return Status::error("more than 4 non-trivial batch dimensions");
-  auto padTo4 = [](std::vector<int64_t> v, int64_t fill) {
-    v.insert(v.begin(), 4 - v.size(), fill);
-    return v;
+  // Outermost first: the used dims end the arrays, the rest are size 1.
+  auto alignRight = [&](int64_t(&values)[CUVIL_GEMM_MAX_BATCH_RANK], int64_t fill) {
+    std::rotate(values, values + rank, values + CUVIL_GEMM_MAX_BATCH_RANK);
+    std::fill(values, values + CUVIL_GEMM_MAX_BATCH_RANK - rank, fill);
   };
-  std::vector<int64_t> params = padTo4(batch, 1);
-  for (const auto &strides : {aStrides, bStrides, residualStrides}) {
-    std::vector<int64_t> padded = padTo4(strides, 0);
-    params.insert(params.end(), padded.begin(), padded.end());
-  }
-  // 6 x 4 vectors of accumulators on AVX-512; a 16-lane vector takes two
-  // registers on AVX2, where 2 x 2 keeps the tile in its 16.
-  bool wide = ctx.vectorLanes() >= 16;
-  int64_t rowTile = std::min<int64_t>(wide ? 6 : 2, g->M), columnVectors = wide ? 4 : 2;
-  params.insert(params.end(),
-                {g->M, g->N, g->K, /*lda=*/g->K, /*bK=*/g->N, /*bN=*/1, packed ? 1 : 0, rowTile,
-                 epilogue.activation.code, rowStride, columnVectors});
+  alignRight(params.batch, 1);
+  alignRight(params.a_batch_strides, 0);
+  alignRight(params.b_batch_strides, 0);
+  alignRight(params.residual_batch_strides, 0);
+  params.M = g->M;
+  params.N = g->N;
+  params.K = g->K;
+  params.lda = g->K;
+  params.b_row_stride = g->N;
+  params.b_column_stride = 1;
+  params.packed_b = packed ? 1 : 0;
+  params.residual_row_stride = rowStride;
+  params.tile = chooseGemmTile(ctx.cpu(), g->M);
+  params.chunk_k = chooseChunkK(ctx.cpu());
+  params.scale = epilogue.scale;
+  params.activation = epilogue.activation.kernel();
   int64_t panels = (g->N + kGemmPanel - 1) / kGemmPanel;
-  ctx.callKernel("cuvil_gemm_f32",
-                 {KernelArg::pointer(a), KernelArg::pointer(b),
-                  KernelArg::optionalPointer(epilogue.bias),
-                  KernelArg::optionalPointer(epilogue.residual), KernelArg::pointer(node.output(0)),
-                  KernelArg::constantArray(params), KernelArg::constantF32(epilogue.scale),
-                  KernelArg::constantF32(epilogue.activation.alpha),
-                  KernelArg::constantF32(epilogue.activation.beta)},
-                 numElements(g->batch) * panels);
-  return Status::success();
+  return ctx.callKernel(kGemmKernel,
+                        {KernelArg::pointer(a), KernelArg::pointer(b),
+                         KernelArg::optionalPointer(epilogue.bias),
+                         KernelArg::optionalPointer(epilogue.residual),
+                         KernelArg::pointer(node.output(0)), KernelArg::params(params)},
+                        numElements(g->batch) * panels);
 }
 
 } // namespace cuvil::ops

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "FusedActivation.h"
+#include "cuvil/kernels/Gemm.h"
 
 namespace cuvil::ops {
 

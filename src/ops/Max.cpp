@@ -6,9 +6,14 @@
 
 namespace cuvil::ops {
 namespace {
-constexpr BinaryTraits kTraits{"Max", CUVIL_BINARY_MAX, BinaryKind::Arithmetic,
+constexpr BinaryTraits kTraits{"Max",
+                               CUVIL_BINARY_MAX,
+                               BinaryKind::Arithmetic,
                                [](double a, double b) -> double { return std::max(a, b); },
-                               [](int64_t a, int64_t b) -> int64_t { return a > b ? a : b; }};
+                               [](int64_t a, int64_t b) -> int64_t { return a > b ? a : b; },
+                               /*fuses=*/true,
+                               /*finiteAtZero=*/true,
+                               /*constantPadding=*/0};
 } // namespace
 extern const OpDefinition kMaxOp = BinaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -6,9 +6,14 @@
 
 namespace cuvil::ops {
 namespace {
-constexpr BinaryTraits kTraits{"Min", CUVIL_BINARY_MIN, BinaryKind::Arithmetic,
+constexpr BinaryTraits kTraits{"Min",
+                               CUVIL_BINARY_MIN,
+                               BinaryKind::Arithmetic,
                                [](double a, double b) -> double { return std::min(a, b); },
-                               [](int64_t a, int64_t b) -> int64_t { return a < b ? a : b; }};
+                               [](int64_t a, int64_t b) -> int64_t { return a < b ? a : b; },
+                               /*fuses=*/true,
+                               /*finiteAtZero=*/true,
+                               /*constantPadding=*/0};
 } // namespace
 extern const OpDefinition kMinOp = BinaryOp<kTraits>::definition();
 } // namespace cuvil::ops

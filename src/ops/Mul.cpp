@@ -3,9 +3,14 @@
 
 namespace cuvil::ops {
 namespace {
-constexpr BinaryTraits kTraits{"Mul", CUVIL_BINARY_MUL, BinaryKind::Arithmetic,
+constexpr BinaryTraits kTraits{"Mul",
+                               CUVIL_BINARY_MUL,
+                               BinaryKind::Arithmetic,
                                [](double a, double b) -> double { return a * b; },
-                               [](int64_t a, int64_t b) -> int64_t { return a * b; }};
+                               [](int64_t a, int64_t b) -> int64_t { return a * b; },
+                               /*fuses=*/true,
+                               /*finiteAtZero=*/true,
+                               /*constantPadding=*/0};
 } // namespace
 extern const OpDefinition kMulOp = BinaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -1,13 +1,14 @@
 // Neg: y = -x.
 #include "Elementwise.h"
 
-#include <algorithm>
-#include <cmath>
-
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Neg", CUVIL_UNARY_NEG,
-                              [](double x, const Node &) -> double { return -x; }};
+const UnaryTraits kTraits{
+    .name = "Neg",
+    .kernel = CUVIL_UNARY_NEG,
+    .reference = [](double x, std::span<const float>) -> double { return -x; },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kNegOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

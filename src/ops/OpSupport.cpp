@@ -1,5 +1,7 @@
 #include "OpSupport.h"
 
+#include "cuvil/kernels/DataMovement.h"
+
 #include <algorithm>
 
 namespace cuvil::ops {
@@ -20,6 +22,10 @@ Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, i
     result.push_back(*normalized);
   }
   return result;
+}
+
+cuvil_window2d kernelWindow(const WindowGeometry::Window2D &g) {
+  return {g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.SH, g.SW, g.DH, g.DW, g.PT, g.PL, g.PB, g.PR};
 }
 
 Expected<StridedSpace> makeStridedSpace(const Shape &shape,
@@ -62,6 +68,14 @@ Expected<StridedSpace> makeStridedSpace(const Shape &shape,
   return space;
 }
 
+void StridedSpace::copyShape(int64_t (&to)[CUVIL_MAX_RANK]) const {
+  std::copy_n(shape.begin(), CUVIL_MAX_RANK, to);
+}
+
+void StridedSpace::copyStrides(size_t operand, int64_t (&to)[CUVIL_MAX_RANK]) const {
+  std::copy_n(strides[operand].begin(), CUVIL_MAX_RANK, to);
+}
+
 Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOffset,
                        const std::vector<int64_t> &srcStrides, const Value *dst,
                        int64_t dstByteOffset, const std::vector<int64_t> &dstStrides,
@@ -70,14 +84,21 @@ Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOf
     return Status::success();
   Expected<StridedSpace> space = makeStridedSpace(shape, {srcStrides, dstStrides});
   CUVIL_TRY(space.status());
-  size_t elementSize = dtypeSize(src->type().dtype);
-  ctx.callKernel(fmt::format("cuvil_copy_{}", elementSize),
-                 {KernelArg::pointer(src, srcByteOffset), KernelArg::pointer(dst, dstByteOffset),
-                  KernelArg::constantArray(space->shape),
-                  KernelArg::constantArray(space->strides[0]),
-                  KernelArg::constantArray(space->strides[1])},
-                 space->rows());
-  return Status::success();
+  Expected<const KernelRef *> kernel = copyKernel(dtypeSize(src->type().dtype));
+  CUVIL_TRY(kernel.status());
+  cuvil_copy_params params{};
+  space->copyShape(params.shape);
+  space->copyStrides(0, params.src_strides);
+  space->copyStrides(1, params.dst_strides);
+  return ctx.callKernel(**kernel,
+                        {KernelArg::pointer(src, srcByteOffset),
+                         KernelArg::pointer(dst, dstByteOffset), KernelArg::params(params)},
+                        space->rows());
+}
+
+Status lowerCompileTimeOnly(const Node &, LoweringContext &) {
+  return Status::error("internal error: this op packs constants at compile time and has no "
+                       "kernel; its input is not a constant");
 }
 
 Status lowerViewOrCopy(const Node &node, LoweringContext &ctx) {
@@ -110,8 +131,6 @@ void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t
     }
   }
 }
-
-std::string kernelTypeSuffix(DType dtype) { return std::string(dtypeName(dtype)); }
 
 Expected<std::vector<int64_t>> constantInts(const InferContext &ctx, size_t input,
                                             const char *what) {

@@ -2,10 +2,12 @@
 // iteration spaces kernels take, and the registration record of an op.
 #pragma once
 
-#include "cuvil/backend/Lowering.h"
+#include "Kernels.h"
 #include "cuvil/ir/Broadcast.h"
 #include "cuvil/ir/OpSchema.h"
-#include "cuvil/kernels/KernelParams.h"
+#include "cuvil/ir/WindowGeometry.h"
+#include "cuvil/kernels/Common.h"
+#include "cuvil/lowering/Lowering.h"
 
 #include <array>
 #include <string>
@@ -13,22 +15,49 @@
 
 namespace cuvil::ops {
 
+// What fused kernels apply for an elementwise op (the ops with
+// ElementwiseFacts): a unary op's kernel function and reference, or a
+// binary op's.
+struct ElementwiseKernel {
+  int64_t op = -1; // cuvil_unary_op or cuvil_binary_op
+  // Unary, when the kernel function depends on the parameters (Gelu's mode).
+  cuvil_unary (*kernelFor)(std::span<const float> params) = nullptr;
+  double (*unaryReference)(double x, std::span<const float> params) = nullptr;
+  double (*binaryReference)(double a, double b) = nullptr;
+};
+
 // Everything Cuvil knows about one op; see AllOps.cpp for the table.
 struct OpDefinition {
   OpSchema schema;
   LowerFn lower;
+  ElementwiseKernel elementwise = {};
 };
+
+// `schema` with the plan of its target-dependent attributes.
+inline OpSchema withTargetPlan(OpSchema schema, PlanFn plan) {
+  schema.planForTarget = plan;
+  return schema;
+}
+
+// The definition of `op`, or null (AllOps.cpp).
+const OpDefinition *findOpDefinition(std::string_view op);
 
 // Axis in [-rank, rank) to [0, rank).
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank);
 
+// A 2-D window as the convolution and pooling kernels take it.
+cuvil_window2d kernelWindow(const WindowGeometry::Window2D &g);
+
 // A rank-6 iteration space with one stride vector per operand, after merging
 // dimensions that are contiguous for every operand.
 struct StridedSpace {
-  std::vector<int64_t> shape;                // 6 entries
-  std::vector<std::vector<int64_t>> strides; // per operand, 6 entries
+  std::vector<int64_t> shape;                // CUVIL_MAX_RANK entries
+  std::vector<std::vector<int64_t>> strides; // per operand, CUVIL_MAX_RANK entries
   int64_t rows() const { return shape[0] * shape[1] * shape[2] * shape[3] * shape[4]; }
+  // Into a kernel parameter block's arrays.
+  void copyShape(int64_t (&to)[CUVIL_MAX_RANK]) const;
+  void copyStrides(size_t operand, int64_t (&to)[CUVIL_MAX_RANK]) const;
 };
 Expected<StridedSpace> makeStridedSpace(const Shape &shape,
                                         const std::vector<std::vector<int64_t>> &strides);
@@ -38,12 +67,13 @@ Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOf
                        const std::vector<int64_t> &srcStrides, const Value *dst,
                        int64_t dstByteOffset, const std::vector<int64_t> &dstStrides,
                        const Shape &shape);
+// The lowering of ops the passes fold at compile time (weight packing): an
+// error, should one reach code generation.
+Status lowerCompileTimeOnly(const Node &node, LoweringContext &ctx);
+
 // Copies `src` into `dst` (same bytes) unless the planner gave both the same
 // storage; the lowering of every view op (Reshape, Squeeze, ...).
 Status lowerViewOrCopy(const Node &node, LoweringContext &ctx);
-
-// "f32", "i64", ... as used in kernel names.
-std::string kernelTypeSuffix(DType dtype);
 
 // Reference-evaluation helper: out[i] = fn(i_a, i_b) over a broadcast.
 template <typename Fn>

@@ -3,6 +3,7 @@
 // Modes: constant (the optional scalar constant_value, default 0), reflect,
 // edge, wrap. The importer turns opset < 11 attributes into inputs.
 #include "OpSupport.h"
+#include "cuvil/kernels/DataMovement.h"
 
 #include <algorithm>
 #include <array>
@@ -76,16 +77,18 @@ Status infer(InferContext &ctx) {
   return Status::success();
 }
 
-// Rank-6 params for the kernel: outShape, inShape, padsBegin, mode.
-std::vector<int64_t> kernelParams(const PadGeometry &g, const Shape &in) {
-  size_t pad = 6 - in.size();
-  std::vector<int64_t> params(6 - in.size(), 1);
-  params.insert(params.end(), g.outShape.begin(), g.outShape.end());
-  params.insert(params.end(), pad, 1);
-  params.insert(params.end(), in.begin(), in.end());
-  params.insert(params.end(), pad, 0);
-  params.insert(params.end(), g.padsBegin.begin(), g.padsBegin.end());
-  params.push_back(g.mode);
+// The kernel's view: the shapes right-aligned in rank 6 (leading dims of
+// size 1, padded by 0), the mode and the fill value's bits.
+cuvil_pad_params kernelParams(const PadGeometry &g, const Shape &in, int64_t fillBits) {
+  cuvil_pad_params params{};
+  size_t lead = CUVIL_MAX_RANK - in.size();
+  std::fill_n(params.out_shape, lead, 1);
+  std::fill_n(params.in_shape, lead, 1);
+  std::copy(g.outShape.begin(), g.outShape.end(), params.out_shape + lead);
+  std::copy(in.begin(), in.end(), params.in_shape + lead);
+  std::copy(g.padsBegin.begin(), g.padsBegin.end(), params.pads_begin + lead);
+  params.mode = g.mode;
+  params.fill_bits = fillBits;
   return params;
 }
 
@@ -130,20 +133,20 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *x = node.input(0);
-  if (x->type().rank() > 6)
-    return Status::error("rank above 6 is not supported");
+  if (x->type().rank() > CUVIL_MAX_RANK)
+    return Status::error(fmt::format("rank above {} is not supported", CUVIL_MAX_RANK));
   Expected<PadGeometry> g = geometry(node, x->type().shape);
   CUVIL_TRY(g.status());
   Expected<int64_t> bits = fillBits(node, x->type().dtype);
   CUVIL_TRY(bits.status());
   const Shape &out = g->outShape;
   int64_t rows = out.empty() || out.back() == 0 ? 0 : numElements(out) / out.back();
-  ctx.callKernel(fmt::format("cuvil_pad_{}", dtypeSize(x->type().dtype)),
-                 {KernelArg::pointer(x), KernelArg::pointer(node.output(0)),
-                  KernelArg::constantArray(kernelParams(*g, x->type().shape)),
-                  KernelArg::constant(*bits)},
-                 rows);
-  return Status::success();
+  Expected<const KernelRef *> kernel = padKernel(dtypeSize(x->type().dtype));
+  CUVIL_TRY(kernel.status());
+  return ctx.callKernel(**kernel,
+                        {KernelArg::pointer(x), KernelArg::pointer(node.output(0)),
+                         KernelArg::params(kernelParams(*g, x->type().shape, *bits))},
+                        rows);
 }
 
 } // namespace

@@ -1,5 +1,7 @@
 #include "PoolCommon.h"
 
+#include "cuvil/kernels/Pool.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -71,27 +73,12 @@ Status lowerPool(const Node &node, LoweringContext &ctx, PoolKind kind) {
   if (geometry->input.size() > 2)
     return Status::error("only 1-D and 2-D pooling is supported");
   WindowGeometry::Window2D g = geometry->as2D();
-  std::vector<int64_t> params = {g.H,
-                                 g.W,
-                                 g.OH,
-                                 g.OW,
-                                 g.KH,
-                                 g.KW,
-                                 g.SH,
-                                 g.SW,
-                                 g.PT,
-                                 g.PL,
-                                 g.PB,
-                                 g.PR,
-                                 g.DH,
-                                 g.DW,
-                                 kind == PoolKind::Max,
-                                 node.getInt("count_include_pad", 0)};
-  ctx.callKernel(
-      "cuvil_pool2d_f32",
-      {KernelArg::pointer(x), KernelArg::pointer(node.output(0)), KernelArg::constantArray(params)},
+  cuvil_pool_params params{kernelWindow(g), kind == PoolKind::Max ? 1 : 0,
+                           node.getInt("count_include_pad", 0)};
+  return ctx.callKernel(
+      kPool2dKernel,
+      {KernelArg::pointer(x), KernelArg::pointer(node.output(0)), KernelArg::params(params)},
       x->type().shape[0] * x->type().shape[1] * g.OH);
-  return Status::success();
 }
 
 } // namespace cuvil::ops

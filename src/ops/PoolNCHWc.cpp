@@ -3,7 +3,7 @@
 // `mode` ("max" or "average").
 #include "ChannelBlock.h"
 #include "OpSupport.h"
-#include "cuvil/ir/WindowGeometry.h"
+#include "cuvil/kernels/Pool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -66,13 +66,12 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<WindowGeometry::Window2D> window2D = window(node, x);
   CUVIL_TRY(window2D.status());
   const WindowGeometry::Window2D &g = *window2D;
-  ctx.callKernel(blockedKernel("pool", x[4]),
-                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
-                  KernelArg::constantArray({g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.SH, g.SW, g.PT,
-                                            g.PL, g.PB, g.PR, g.DH, g.DW, isMax(node) ? 1 : 0,
-                                            node.getInt("count_include_pad", 0)})},
-                 x[0] * x[1] * g.OH);
-  return Status::success();
+  cuvil_pool_params params{kernelWindow(g), isMax(node) ? 1 : 0,
+                           node.getInt("count_include_pad", 0)};
+  return ctx.callKernel(kPoolNCHWcKernels.forBlock(x[4]),
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
+                         KernelArg::params(params)},
+                        x[0] * x[1] * g.OH);
 }
 
 } // namespace

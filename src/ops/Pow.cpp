@@ -31,10 +31,10 @@ Status lower(const Node &node, LoweringContext &ctx) {
   if (scalarExponent) {
     float e = float(exponent->constant().getDouble(0));
     if (e == 2.0f)
-      return lowerUnary(node, ctx, CUVIL_UNARY_SQUARE, 0, 0);
+      return lowerUnaryKernel(node, ctx, {CUVIL_UNARY_SQUARE, 0, 0});
     if (e == 0.5f)
-      return lowerUnary(node, ctx, CUVIL_UNARY_SQRT, 0, 0);
-    return lowerUnary(node, ctx, CUVIL_UNARY_POW, e, 0);
+      return lowerUnaryKernel(node, ctx, {CUVIL_UNARY_SQRT, 0, 0});
+    return lowerUnaryKernel(node, ctx, {CUVIL_UNARY_POW, e, 0});
   }
   if (node.input(0)->type().dtype != exponent->type().dtype)
     return Status::error("a non-constant exponent must have the base's element type");

@@ -1,13 +1,13 @@
-// Reciprocal: y = 1 / x.
+// Reciprocal: y = 1 / x; infinite at 0, so never a fused activation.
 #include "Elementwise.h"
-
-#include <algorithm>
-#include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Reciprocal", CUVIL_UNARY_RECIPROCAL,
-                              [](double x, const Node &) -> double { return 1.0 / x; }};
+const UnaryTraits kTraits{
+    .name = "Reciprocal",
+    .kernel = CUVIL_UNARY_RECIPROCAL,
+    .reference = [](double x, std::span<const float>) -> double { return 1.0 / x; },
+};
 } // namespace
 extern const OpDefinition kReciprocalOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

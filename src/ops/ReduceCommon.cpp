@@ -160,27 +160,28 @@ Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &a
   if (x->type().dtype != DType::F32)
     return Status::error("only f32 is supported");
   ReduceSplit split = splitDims(x->type().shape, axes);
-  if (split.keptShape.size() > 6 || split.redShape.size() > 6)
+  if (split.keptShape.size() > CUVIL_MAX_RANK || split.redShape.size() > CUVIL_MAX_RANK)
     return Status::error("too many non-contiguous dimensions to reduce");
-  auto padded = [](std::vector<int64_t> values, int64_t fill) {
-    values.insert(values.begin(), 6 - values.size(), fill);
-    return values;
+  // Right-aligned in the kernel's rank-6 arrays, the rest size 1, stride 0.
+  auto place = [](const std::vector<int64_t> &values, int64_t fill, int64_t(&to)[CUVIL_MAX_RANK]) {
+    std::fill(to, to + CUVIL_MAX_RANK, fill);
+    std::copy(values.begin(), values.end(), to + CUVIL_MAX_RANK - values.size());
   };
-  std::vector<int64_t> params = padded(split.keptShape, 1);
-  for (const auto &part :
-       {padded(split.keptStrides, 0), padded(split.redShape, 1), padded(split.redStrides, 0)})
-    params.insert(params.end(), part.begin(), part.end());
-  params.push_back(numElements(split.redShape));
+  cuvil_reduce_params params{};
+  params.op = op;
+  place(split.keptShape, 1, params.kept_shape);
+  place(split.keptStrides, 0, params.kept_strides);
+  place(split.redShape, 1, params.reduced_shape);
+  place(split.redStrides, 0, params.reduced_strides);
+  params.count = numElements(split.redShape);
   // Outputs contiguous in x in runs of 16 (a global pool over blocked
   // channels) are reduced a vector at a time.
   bool innerVector = !split.keptShape.empty() && split.keptStrides.back() == 1 &&
                      split.keptShape.back() % kReduceLanes == 0;
-  params.push_back(innerVector ? 1 : 0);
-  ctx.callKernel("cuvil_reduce_f32",
-                 {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::constant(op),
-                  KernelArg::constantArray(params)},
-                 y->type().numElements() / (innerVector ? kReduceLanes : 1));
-  return Status::success();
+  params.inner_vector = innerVector ? 1 : 0;
+  return ctx.callKernel(kReduceKernel,
+                        {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::params(params)},
+                        y->type().numElements() / (innerVector ? kReduceLanes : 1));
 }
 
 } // namespace cuvil::ops

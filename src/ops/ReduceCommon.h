@@ -4,6 +4,7 @@
 #pragma once
 
 #include "OpSupport.h"
+#include "cuvil/kernels/Reduce.h"
 
 namespace cuvil::ops {
 

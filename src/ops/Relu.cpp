@@ -3,8 +3,12 @@
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Relu", CUVIL_UNARY_RELU,
-                              [](double x, const Node &) { return x > 0 ? x : 0.0; }};
+const UnaryTraits kTraits{
+    .name = "Relu",
+    .kernel = CUVIL_UNARY_RELU,
+    .reference = [](double x, std::span<const float>) -> double { return x > 0 ? x : 0.0; },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kReluOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -64,12 +64,11 @@ Status evalReorder(const Tensor &x, Tensor &y, bool toBlocked) {
 Status lowerReorder(const Node &node, LoweringContext &ctx, bool toBlocked) {
   const Shape &x = node.input(0)->type().shape, &y = node.output(0)->type().shape;
   Sizes s = toBlocked ? sizes(x, y) : sizes(y, x);
-  ctx.callKernel(blockedKernel("reorder", s.K),
-                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
-                  KernelArg::constant(s.C), KernelArg::constant(s.spatial),
-                  KernelArg::constant(toBlocked ? 1 : 0)},
-                 s.N * s.blocks());
-  return Status::success();
+  return ctx.callKernel(kReorderKernels.forBlock(s.K),
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
+                         KernelArg::constant(s.C), KernelArg::constant(s.spatial),
+                         KernelArg::constant(toBlocked ? 1 : 0)},
+                        s.N * s.blocks());
 }
 
 } // namespace cuvil::ops

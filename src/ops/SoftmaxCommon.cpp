@@ -10,7 +10,7 @@ struct AxisSplit {
 };
 
 Expected<AxisSplit> split(const Node &node, const Shape &shape) {
-  Expected<int64_t> axis = normalizeAxis(node.getInt("axis", -1), int64_t(shape.size()));
+  Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(shape.size()));
   CUVIL_TRY(axis.status());
   std::span<const int64_t> dims(shape);
   return AxisSplit{numElements(dims.first(size_t(*axis))), shape[size_t(*axis)],
@@ -51,12 +51,11 @@ Status lowerSoftmax(const Node &node, LoweringContext &ctx, bool log) {
     return Status::error("only f32 is supported");
   Expected<AxisSplit> s = split(node, node.input(0)->type().shape);
   CUVIL_TRY(s.status());
-  ctx.callKernel("cuvil_softmax_f32",
-                 {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
-                  KernelArg::constant(s->axis), KernelArg::constant(s->inner),
-                  KernelArg::constant(log ? 1 : 0)},
-                 s->outer * s->inner);
-  return Status::success();
+  return ctx.callKernel(kSoftmaxKernel,
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
+                         KernelArg::constant(s->axis), KernelArg::constant(s->inner),
+                         KernelArg::constant(log ? 1 : 0)},
+                        s->outer * s->inner);
 }
 
 } // namespace cuvil::ops

@@ -1,13 +1,16 @@
 // Sqrt: y = sqrt(x).
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Sqrt", CUVIL_UNARY_SQRT,
-                              [](double x, const Node &) -> double { return std::sqrt(x); }};
+const UnaryTraits kTraits{
+    .name = "Sqrt",
+    .kernel = CUVIL_UNARY_SQRT,
+    .reference = [](double x, std::span<const float>) -> double { return std::sqrt(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kSqrtOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -3,9 +3,14 @@
 
 namespace cuvil::ops {
 namespace {
-constexpr BinaryTraits kTraits{"Sub", CUVIL_BINARY_SUB, BinaryKind::Arithmetic,
+constexpr BinaryTraits kTraits{"Sub",
+                               CUVIL_BINARY_SUB,
+                               BinaryKind::Arithmetic,
                                [](double a, double b) -> double { return a - b; },
-                               [](int64_t a, int64_t b) -> int64_t { return a - b; }};
+                               [](int64_t a, int64_t b) -> int64_t { return a - b; },
+                               /*fuses=*/true,
+                               /*finiteAtZero=*/true,
+                               /*constantPadding=*/0};
 } // namespace
 extern const OpDefinition kSubOp = BinaryOp<kTraits>::definition();
 } // namespace cuvil::ops

@@ -1,13 +1,16 @@
 // Tanh: y = tanh(x).
 #include "Elementwise.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace cuvil::ops {
 namespace {
-constexpr UnaryTraits kTraits{"Tanh", CUVIL_UNARY_TANH,
-                              [](double x, const Node &) -> double { return std::tanh(x); }};
+const UnaryTraits kTraits{
+    .name = "Tanh",
+    .kernel = CUVIL_UNARY_TANH,
+    .reference = [](double x, std::span<const float>) -> double { return std::tanh(x); },
+    .finiteAtZero = true,
+};
 } // namespace
 extern const OpDefinition kTanhOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

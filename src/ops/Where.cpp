@@ -1,5 +1,6 @@
 // Where: y = cond ? x : y elementwise, all three broadcast together.
 #include "OpSupport.h"
+#include "cuvil/kernels/Elementwise.h"
 
 #include <algorithm>
 
@@ -45,14 +46,18 @@ Status lower(const Node &node, LoweringContext &ctx) {
                              broadcastStrides(node.input(1)->type().shape, out),
                              broadcastStrides(node.input(2)->type().shape, out)});
   CUVIL_TRY(space.status());
-  ctx.callKernel(
-      fmt::format("cuvil_where_{}", dtypeSize(node.output(0)->type().dtype)),
-      {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
-       KernelArg::pointer(node.input(2)), KernelArg::pointer(node.output(0)),
-       KernelArg::constantArray(space->shape), KernelArg::constantArray(space->strides[0]),
-       KernelArg::constantArray(space->strides[1]), KernelArg::constantArray(space->strides[2])},
-      space->rows());
-  return Status::success();
+  Expected<const KernelRef *> kernel = whereKernel(dtypeSize(node.output(0)->type().dtype));
+  CUVIL_TRY(kernel.status());
+  cuvil_where_params params{};
+  space->copyShape(params.shape);
+  space->copyStrides(0, params.cond_strides);
+  space->copyStrides(1, params.a_strides);
+  space->copyStrides(2, params.b_strides);
+  return ctx.callKernel(**kernel,
+                        {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
+                         KernelArg::pointer(node.input(2)), KernelArg::pointer(node.output(0)),
+                         KernelArg::params(params)},
+                        space->rows());
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // rewrite per op in a table:
 //   Clip (run-time bounds) -> Max, Min
 //   Div/Erf/Add/Mul/Mul GELU -> Gelu
+//   Mul(x, Sigmoid(x))  -> cuvil.Silu
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
@@ -37,17 +38,17 @@ Status forwardInput(Graph &graph, Node &node) {
 Status rewriteGemm(Graph &graph, Node &gemm) {
   std::string base = gemm.output(0)->name();
   Value *a = gemm.input(0), *b = gemm.input(1);
-  if (gemm.getInt("transA", 0)) {
+  if (gemm.getInt("transA")) {
     Expected<Value *> t = insertNode(graph, "Transpose", {a}, &gemm, base + ".At");
     CUVIL_TRY(t.status());
     a = *t;
   }
-  if (gemm.getInt("transB", 0)) {
+  if (gemm.getInt("transB")) {
     Expected<Value *> t = insertNode(graph, "Transpose", {b}, &gemm, base + ".Bt");
     CUVIL_TRY(t.status());
     b = *t;
   }
-  float alpha = gemm.getFloat("alpha", 1.0f), beta = gemm.getFloat("beta", 1.0f);
+  float alpha = gemm.getFloat("alpha"), beta = gemm.getFloat("beta");
   // Scaling constant weights folds away; otherwise scale the product.
   if (alpha != 1.0f && gemm.input(1)->isConstant()) {
     Expected<Value *> scaled = insertNode(
@@ -88,9 +89,8 @@ Status rewriteBatchNorm(Graph &graph, Node &bn) {
   auto add = [&](const std::string &op, std::vector<Value *> inputs, const std::string &suffix) {
     return insertNode(graph, op, inputs, &bn, base + suffix);
   };
-  Expected<Value *> shifted =
-      add("Add", {bn.input(4), scalarConstant(graph, bn.getFloat("epsilon", 1e-5f), base + ".eps")},
-          ".var");
+  Expected<Value *> shifted = add(
+      "Add", {bn.input(4), scalarConstant(graph, bn.getFloat("epsilon"), base + ".eps")}, ".var");
   CUVIL_TRY(shifted.status());
   Expected<Value *> deviation = add("Sqrt", {*shifted}, ".std");
   CUVIL_TRY(deviation.status());
@@ -150,13 +150,6 @@ bool isScalar(const Value *value, double expected) {
 Node *soleProducer(const Value *value, std::string_view op) {
   Node *producer = value->producer();
   return producer && producer->op() == op && value->hasOneUse() ? producer : nullptr;
-}
-
-// The operand of binary `node` that is not `operand`, or null.
-Value *otherOperand(const Node &node, const Value *operand) {
-  if (node.input(0) == operand)
-    return node.input(1);
-  return node.input(1) == operand ? node.input(0) : nullptr;
 }
 
 // 1 + erf(x / sqrt 2) built from `sum`; returns x and the matched nodes.
@@ -225,13 +218,32 @@ Status rewriteErfGelu(Graph &graph, Node &root) {
   return Status::success();
 }
 
+// SiLU as exporters write it, x * Sigmoid(x), becomes one cuvil.Silu (then
+// a single elementwise step or epilogue activation); otherwise GELU.
+Status rewriteMul(Graph &graph, Node &mul) {
+  for (size_t i = 0; i < 2; ++i) {
+    Node *sigmoid = soleProducer(mul.input(i), "Sigmoid");
+    Value *x = mul.input(1 - i);
+    if (!sigmoid || sigmoid->input(0) != x || x->type().dtype != DType::F32)
+      continue;
+    Node *silu = graph.addNode("cuvil.Silu", {x}, {mul.output(0)->name() + ".silu"}, &mul);
+    silu->setName(mul.name());
+    CUVIL_TRY(inferNodeTypes(*silu));
+    graph.replaceAllUsesWith(mul.output(0), silu->output(0));
+    graph.eraseNode(&mul);
+    graph.eraseNode(sigmoid);
+    return Status::success();
+  }
+  return rewriteErfGelu(graph, mul);
+}
+
 struct Rewrite {
   std::string_view op;
   Status (*apply)(Graph &, Node &);
 };
 
 constexpr std::array<Rewrite, 6> kRewrites = {{
-    {"Mul", rewriteErfGelu},
+    {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Identity", forwardInput},
     {"Dropout", forwardInput},

@@ -1,132 +1,78 @@
-// fuse-elementwise: a chain of f32 elementwise ops, each the only user of
-// the previous one's result, becomes one cuvil.ElementwiseChain that reads
-// its input and writes its result once:
+// fuse-elementwise: a chain of f32 elementwise ops (those with
+// ElementwiseFacts), each the only user of the previous one's result,
+// becomes one cuvil.ElementwiseChain that reads its input and writes its
+// result once:
 //   y = tanh(x * a + b)   (Mul, Add, Tanh: three passes)  =>  one pass
 // The value flowing along the chain keeps the result's shape; each binary
 // step's other operand (at most 4 per chain) may broadcast.
 #include "PassUtils.h"
 
 #include "cuvil/ir/Broadcast.h"
-#include "cuvil/kernels/KernelParams.h"
 #include "cuvil/passes/Passes.h"
 
 #include <algorithm>
-#include <array>
-#include <limits>
 #include <set>
 
 namespace cuvil {
 namespace {
 
-constexpr size_t kMaxOperands = 4;
+// The chain kernel's program holds this many steps (cuvil.ElementwiseChain's
+// shape rule refuses more).
+constexpr size_t kMaxSteps = 32;
 
 struct StepInfo {
-  int64_t kind; // 0 unary, 1 v op w, 2 w op v
-  int64_t code;
-  Value *operand = nullptr;
-  float alpha = 0, beta = 0;
+  Value *operand = nullptr; // binary steps
+  bool operandFirst = false;
+  std::vector<float> params; // unary steps
 };
-
-struct UnaryEntry {
-  std::string_view op;
-  cuvil_unary_op code;
-};
-
-constexpr std::array<UnaryEntry, 15> kUnary = {{
-    {"Relu", CUVIL_UNARY_RELU},
-    {"Sigmoid", CUVIL_UNARY_SIGMOID},
-    {"Tanh", CUVIL_UNARY_TANH},
-    {"Erf", CUVIL_UNARY_ERF},
-    {"Sqrt", CUVIL_UNARY_SQRT},
-    {"Exp", CUVIL_UNARY_EXP},
-    {"Log", CUVIL_UNARY_LOG},
-    {"Neg", CUVIL_UNARY_NEG},
-    {"Abs", CUVIL_UNARY_ABS},
-    {"Reciprocal", CUVIL_UNARY_RECIPROCAL},
-    {"Floor", CUVIL_UNARY_FLOOR},
-    {"Ceil", CUVIL_UNARY_CEIL},
-    {"HardSwish", CUVIL_UNARY_HARDSWISH},
-    {"LeakyRelu", CUVIL_UNARY_LEAKYRELU},
-    {"HardSigmoid", CUVIL_UNARY_HARDSIGMOID},
-}};
-
-struct BinaryEntry {
-  std::string_view op;
-  cuvil_binary_op code;
-};
-
-constexpr std::array<BinaryEntry, 6> kBinary = {{{"Add", CUVIL_BINARY_ADD},
-                                                 {"Sub", CUVIL_BINARY_SUB},
-                                                 {"Mul", CUVIL_BINARY_MUL},
-                                                 {"Div", CUVIL_BINARY_DIV},
-                                                 {"Max", CUVIL_BINARY_MAX},
-                                                 {"Min", CUVIL_BINARY_MIN}}};
 
 // The step `node` applies to the chain value `v`, if it is a fusable f32
 // elementwise op whose result has v's type.
 std::optional<StepInfo> stepOf(const Node &node, const Value *v) {
+  const ElementwiseFacts *facts = elementwiseFacts(node);
   const TensorType &type = v->type();
-  if (node.numOutputs() != 1 || node.output(0)->type() != type || type.dtype != DType::F32)
+  if (!facts || node.numOutputs() != 1 || node.output(0)->type() != type ||
+      type.dtype != DType::F32)
     return std::nullopt;
-  for (const UnaryEntry &entry : kUnary) {
-    if (node.op() != entry.op || node.input(0) != v)
-      continue;
-    StepInfo step{0, entry.code};
-    if (entry.code == CUVIL_UNARY_LEAKYRELU)
-      step.alpha = node.getFloat("alpha", 0.01f);
-    if (entry.code == CUVIL_UNARY_HARDSIGMOID) {
-      step.alpha = node.getFloat("alpha", 0.2f);
-      step.beta = node.getFloat("beta", 0.5f);
-    }
-    return step;
-  }
-  if (node.op() == "Clip") {
-    float bounds[2] = {-std::numeric_limits<float>::infinity(),
-                       std::numeric_limits<float>::infinity()};
-    for (size_t i = 1; i < 3; ++i) {
-      const Value *bound = node.input(i);
-      if (!bound)
-        continue;
-      if (!bound->isConstant() || bound->constant().numElements() != 1)
-        return std::nullopt;
-      bounds[i - 1] = float(bound->constant().getDouble(0));
-    }
-    return node.input(0) == v ? std::optional<StepInfo>(
-                                    StepInfo{0, CUVIL_UNARY_CLIP, nullptr, bounds[0], bounds[1]})
-                              : std::nullopt;
-  }
-  for (const BinaryEntry &entry : kBinary) {
-    if (node.op() != entry.op || (node.input(0) == v) == (node.input(1) == v))
-      continue;
-    Value *other = node.input(0) == v ? node.input(1) : node.input(0);
-    Expected<Shape> broadcast = broadcastShapes(other->type().shape, type.shape);
-    if (other->type().dtype != DType::F32 || !broadcast || *broadcast != type.shape)
+  if (facts->arity == ElementwiseFacts::Arity::Unary) {
+    if (node.input(0) != v)
       return std::nullopt;
-    return StepInfo{node.input(0) == v ? 1 : 2, entry.code, other};
+    std::optional<std::vector<float>> params =
+        elementwiseParams(node, *OpRegistry::instance().find(node.op()));
+    if (!params)
+      return std::nullopt;
+    return StepInfo{nullptr, false, std::move(*params)};
   }
-  return std::nullopt;
+  if ((node.input(0) == v) == (node.input(1) == v))
+    return std::nullopt;
+  Value *other = otherOperand(node, v);
+  Expected<Shape> broadcast = broadcastShapes(other->type().shape, type.shape);
+  if (other->type().dtype != DType::F32 || !broadcast || *broadcast != type.shape)
+    return std::nullopt;
+  return StepInfo{other, node.input(1) == v, {}};
 }
 
 // The chain starting at `first` (whose chain value is `input`).
-std::vector<Node *> chainFrom(Node *first, Value *input, std::vector<StepInfo> &steps) {
+std::vector<Node *> chainFrom(Node *first, Value *input, size_t maxOperands,
+                              std::vector<StepInfo> &steps) {
   std::vector<Node *> chain;
   std::vector<Value *> operands;
   Node *node = first;
   Value *value = input;
-  while (node) {
+  while (node && chain.size() < kMaxSteps) {
     std::optional<StepInfo> step = stepOf(*node, value);
     if (!step)
       break;
     if (step->operand &&
         std::find(operands.begin(), operands.end(), step->operand) == operands.end()) {
-      if (operands.size() == kMaxOperands)
+      if (operands.size() == maxOperands)
         break;
       operands.push_back(step->operand);
     }
     chain.push_back(node);
-    steps.push_back(*step);
+    steps.push_back(std::move(*step));
     value = node->output(0);
-    node = value->hasOneUse() ? value->uses()[0].node : nullptr;
+    node = soleUser(value);
   }
   return chain;
 }
@@ -134,6 +80,9 @@ std::vector<Node *> chainFrom(Node *first, Value *input, std::vector<StepInfo> &
 } // namespace
 
 Status runFuseElementwise(Graph &graph, PassContext &) {
+  // The chain op takes its input and this many operands.
+  const size_t maxOperands =
+      size_t(OpRegistry::instance().find("cuvil.ElementwiseChain")->maxInputs) - 1;
   std::vector<Node *> nodes;
   for (const auto &node : graph.nodes())
     nodes.push_back(node.get());
@@ -149,13 +98,15 @@ Status runFuseElementwise(Graph &graph, PassContext &) {
     if (!input)
       continue;
     std::vector<StepInfo> steps;
-    std::vector<Node *> chain = chainFrom(first, input, steps);
+    std::vector<Node *> chain = chainFrom(first, input, maxOperands, steps);
     if (chain.size() < 2)
       continue;
     std::vector<Value *> inputs = {input};
-    std::vector<int64_t> program;
+    std::vector<std::string> ops;
+    std::vector<int64_t> operands, operandFirst;
     std::vector<float> params;
-    for (const StepInfo &step : steps) {
+    for (size_t s = 0; s < chain.size(); ++s) {
+      const StepInfo &step = steps[s];
       int64_t operand = -1;
       if (step.operand) {
         auto it = std::find(inputs.begin() + 1, inputs.end(), step.operand);
@@ -163,14 +114,18 @@ Status runFuseElementwise(Graph &graph, PassContext &) {
         if (it == inputs.end())
           inputs.push_back(step.operand);
       }
-      program.insert(program.end(), {step.kind, step.code, operand});
-      params.insert(params.end(), {step.alpha, step.beta});
+      ops.push_back(chain[s]->op());
+      operands.push_back(operand);
+      operandFirst.push_back(step.operandFirst ? 1 : 0);
+      params.insert(params.end(), step.params.begin(), step.params.end());
     }
     Node *last = chain.back();
     Node *fusedNode =
         graph.addNode("cuvil.ElementwiseChain", inputs, {last->output(0)->name() + ".chain"}, last);
     fusedNode->setName(last->name());
-    fusedNode->setAttr("program", program);
+    fusedNode->setAttr("steps", ops);
+    fusedNode->setAttr("operands", operands);
+    fusedNode->setAttr("operand_first", operandFirst);
     fusedNode->setAttr("params", params);
     CUVIL_TRY(inferNodeTypes(*fusedNode));
     graph.replaceAllUsesWith(last->output(0), fusedNode->output(0));

@@ -6,67 +6,16 @@
 // MatMul: [N]); a residual is a tensor of the result's shape (for MatMul,
 // one broadcasting along batch dims and rows, like an attention mask); c is
 // a scalar constant (attention's 1/sqrt(d)); the activation is a unary op
-// or SiLU written as x * Sigmoid(x). Each absorbed
-// value must have no other use. The fused node takes the place of the last
-// absorbed node, where all its inputs are defined.
+// whose ElementwiseFacts say it is finite at zero, with constant
+// parameters. Each absorbed value must have no other use. The fused node takes the place of the
+// last absorbed node, where all its inputs are defined.
 #include "PassUtils.h"
 
 #include "cuvil/ir/Broadcast.h"
 #include "cuvil/passes/Passes.h"
 
-#include <array>
-
 namespace cuvil {
 namespace {
-
-struct ActivationPattern {
-  std::string_view op;
-  // activation_params from the node, or false when it cannot be fused.
-  bool (*params)(const Node &node, std::vector<float> &params);
-};
-
-bool noParams(const Node &, std::vector<float> &) { return true; }
-
-bool clipParams(const Node &node, std::vector<float> &params) {
-  float bounds[2] = {-INFINITY, INFINITY};
-  for (size_t i = 1; i < 3; ++i) {
-    const Value *bound = node.input(i);
-    if (!bound)
-      continue;
-    if (!bound->isConstant() || bound->constant().numElements() != 1)
-      return false;
-    bounds[i - 1] = float(bound->constant().getDouble(0));
-  }
-  params = {bounds[0], bounds[1]};
-  return true;
-}
-
-constexpr std::array<ActivationPattern, 8> kActivations = {{
-    {"Relu", noParams},
-    {"Clip", clipParams},
-    {"Sigmoid", noParams},
-    {"Tanh", noParams},
-    {"HardSwish", noParams},
-    {"LeakyRelu",
-     [](const Node &node, std::vector<float> &params) {
-       params = {node.getFloat("alpha", 0.01f)};
-       return true;
-     }},
-    {"HardSigmoid",
-     [](const Node &node, std::vector<float> &params) {
-       params = {node.getFloat("alpha", 0.2f), node.getFloat("beta", 0.5f)};
-       return true;
-     }},
-    {"Gelu", noParams},
-}};
-
-// The single node consuming `value`, if `value` has exactly one use.
-Node *soleUser(const Value *value) { return value->hasOneUse() ? value->uses()[0].node : nullptr; }
-
-// The operand of binary `add` that is not `value`.
-Value *otherOperand(const Node &add, const Value *value) {
-  return add.input(0) == value ? add.input(1) : add.input(0);
-}
 
 // A constant that adds one value per output channel `channels` along `axis`
 // counted from the end (Conv: axis 3 of [.., M, H, W]; MatMul: the last).
@@ -138,22 +87,16 @@ Value *residualOperand(const Node &add, const Value *result, bool conv) {
   return broadcast.ok() && *broadcast == type.shape ? other : nullptr;
 }
 
-// SiLU written out as x * Sigmoid(x): the Sigmoid and the Mul, when they
-// are x's only two users.
-std::optional<std::pair<Node *, Node *>> siluOf(const Value *x) {
-  if (x->uses().size() != 2 || x->isGraphOutput())
+// The op name and parameters of `node` as a fused epilogue's activation.
+std::optional<std::pair<std::string, std::vector<float>>> activationOf(const Node &node) {
+  const ElementwiseFacts *facts = elementwiseFacts(node);
+  if (!facts || facts->arity != ElementwiseFacts::Arity::Unary || !facts->finiteAtZero)
     return std::nullopt;
-  Node *sigmoid = nullptr, *mul = nullptr;
-  for (const Use &use : x->uses()) {
-    if (use.node->op() == "Sigmoid")
-      sigmoid = use.node;
-    else if (use.node->op() == "Mul")
-      mul = use.node;
-  }
-  if (!sigmoid || !mul || !sigmoid->output(0)->hasOneUse() ||
-      sigmoid->output(0)->uses()[0].node != mul)
+  std::optional<std::vector<float>> params =
+      elementwiseParams(node, *OpRegistry::instance().find(node.op()));
+  if (!params)
     return std::nullopt;
-  return std::pair{sigmoid, mul};
+  return std::pair{node.op(), std::move(*params)};
 }
 
 Fusion match(Node &root) {
@@ -193,21 +136,12 @@ Fusion match(Node &root) {
       next = fusion.absorb(next);
     }
   }
-  if (next) {
-    for (const ActivationPattern &pattern : kActivations) {
-      std::vector<float> params;
-      if (next->op() != pattern.op || !pattern.params(*next, params))
-        continue;
-      bool tanhGelu = pattern.op == "Gelu" && next->getString("approximate", "none") == "tanh";
-      fusion.activation = tanhGelu ? "GeluTanh" : std::string(pattern.op);
-      fusion.activationParams = params;
+  if (next && next->input(0) == fusion.result) {
+    if (auto activation = activationOf(*next)) {
+      fusion.activation = activation->first;
+      fusion.activationParams = activation->second;
       fusion.absorb(next);
-      break;
     }
-  } else if (std::optional<std::pair<Node *, Node *>> silu = siluOf(fusion.result)) {
-    fusion.activation = "Silu";
-    fusion.absorbed.push_back(silu->first);
-    fusion.absorb(silu->second);
   }
   return fusion;
 }

@@ -7,7 +7,10 @@
 // kernels; the fused kernel keeps them in L2 a band of rows at a time. That
 // pays where they do not fit in L2 anyway: the block is fused when the
 // larger of them (the expansion's result, if any, and the depthwise one)
-// exceeds kL2Bytes. Each intermediate must have no other use.
+// exceeds the target's L2 (intermediates that fit stay in cache between the
+// separate kernels anyway, and their blocks, 28x28 and below in
+// MobileNetV2, would split into too few row parts to thread well). Each
+// intermediate must have no other use.
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -16,11 +19,6 @@
 
 namespace cuvil {
 namespace {
-
-// A 1 MiB L2 (Zen 5's). Intermediates that fit stay in cache between the
-// separate kernels anyway, and their blocks (28x28 and below in MobileNetV2)
-// would split into too few row parts to thread well.
-constexpr int64_t kL2Bytes = int64_t(1) << 20;
 
 bool isConv(const Node *node) { return node && node->op() == "cuvil.ConvNCHWc"; }
 
@@ -40,8 +38,6 @@ bool isPointwise(const Node *node) {
          std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; });
 }
 
-Node *soleUser(const Value *value) { return value->hasOneUse() ? value->uses()[0].node : nullptr; }
-
 int64_t bytesOf(const Value *value) { return int64_t(value->type().byteSize()); }
 
 void copyAttrs(const Node &from, Node &to, const std::string &prefix,
@@ -53,7 +49,7 @@ void copyAttrs(const Node &from, Node &to, const std::string &prefix,
 
 // Fuses the block around `depthwise` when it matches and pays; returns
 // whether it did.
-Expected<bool> fuseBlock(Graph &graph, Node &depthwise) {
+Expected<bool> fuseBlock(Graph &graph, Node &depthwise, const PassContext &context) {
   Node *project = soleUser(depthwise.output(0));
   if (depthwise.hasInput(3) || !isPointwise(project) || project->input(0) != depthwise.output(0))
     return false;
@@ -63,7 +59,7 @@ Expected<bool> fuseBlock(Graph &graph, Node &depthwise) {
       !depthwise.input(0)->hasOneUse())
     expand = nullptr;
   int64_t largest = std::max(bytesOf(depthwise.output(0)), expand ? bytesOf(expand->output(0)) : 0);
-  if (largest <= kL2Bytes)
+  if (largest <= context.cpu.l2Bytes)
     return false;
 
   std::vector<Value *> inputs = {expand ? expand->input(0) : depthwise.input(0),
@@ -91,7 +87,7 @@ Expected<bool> fuseBlock(Graph &graph, Node &depthwise) {
   }
   if (const Attribute *channels = project->findAttr("input_channels"))
     fused->setAttr("expanded_channels", *channels);
-  CUVIL_TRY(inferNodeTypes(*fused));
+  CUVIL_TRY(planForTarget(*fused, context));
   graph.replaceAllUsesWith(project->output(0), fused->output(0));
   graph.eraseNode(project);
   graph.eraseNode(&depthwise);
@@ -102,13 +98,13 @@ Expected<bool> fuseBlock(Graph &graph, Node &depthwise) {
 
 } // namespace
 
-Status runFuseInvertedResidual(Graph &graph, PassContext &) {
+Status runFuseInvertedResidual(Graph &graph, PassContext &context) {
   std::vector<Node *> candidates;
   for (const auto &node : graph.nodes())
     if (isDepthwise(node.get()))
       candidates.push_back(node.get());
   for (Node *depthwise : candidates)
-    CUVIL_TRY(fuseBlock(graph, *depthwise).status());
+    CUVIL_TRY(fuseBlock(graph, *depthwise, context).status());
   return Status::success();
 }
 

@@ -12,127 +12,25 @@
 // convolution with at most 4 input channels reads the plain input directly.
 //
 // Padding channels (when C is not a multiple of K) hold zero weights and
-// bias, and every blocked op keeps them finite, so they never leak into real
-// channels.
+// bias, and every blocked op keeps them finite (ElementwiseFacts), so they
+// never leak into real channels. The weights are packed by the ops that own
+// the packed layouts (cuvil.PackConvWeights, cuvil.WinogradWeights,
+// cuvil.PadChannels), folded here.
 #include "PassUtils.h"
 
 #include "cuvil/ir/WindowGeometry.h"
-#include "cuvil/kernels/KernelParams.h"
 #include "cuvil/passes/Passes.h"
 
 #include <algorithm>
-#include <array>
 #include <map>
 
 namespace cuvil {
 namespace {
 
 constexpr int64_t kWinogradMinTiles = 16;
-// Winograd F(4x4, 3x3) trades multiply-adds (36 per 4x4 tile and channel
-// pair instead of 9 per pixel) for 4x the weight bytes, which an inference
-// streams once from memory. It is chosen when the flops saved exceed the
-// extra bytes times this many flops a core does in the time one byte
-// arrives from memory (~230 GFLOP/s over ~20 GB/s on a full-rate AVX-512
-// core). ResNet-50's 14x14 convolutions: 156 Mflop saved for 7 MB more
-// (1.29 -> 1.17 ms); its 7x7 ones would save as much for 28 MB more.
-constexpr int64_t kFlopsPerStreamedByte = 12;
+// In rows of this many pixels or fewer the direct kernel's border path would
+// do a large share of the work (see narrowPaddedRows).
 constexpr int64_t kNarrowRow = 14;
-int64_t blocksOf(int64_t channels, int64_t K) { return (channels + K - 1) / K; }
-
-// Unary ops that map 0 to a finite value (padding lanes stay harmless).
-constexpr std::array<std::string_view, 13> kBlockedUnary = {
-    "Relu", "Clip", "Sigmoid", "Tanh", "LeakyRelu", "HardSigmoid", "HardSwish",
-    "Neg",  "Abs",  "Erf",     "Sqrt", "Exp",       "Floor"};
-constexpr std::array<std::string_view, 6> kBlockedBinary = {"Add", "Sub", "Mul",
-                                                            "Div", "Max", "Min"};
-
-template <size_t N>
-bool contains(const std::array<std::string_view, N> &list, const std::string &op) {
-  return std::find(list.begin(), list.end(), op) != list.end();
-}
-
-// [M, C/g, KH, KW] -> dense [OCB, ICB, KH, KW, K ic, K oc], plain-input
-// [OCB, C, KH, KW, K oc] or depthwise [CB, KH, KW, K]; zero padded.
-Tensor packWeights(const Tensor &w, int64_t K, bool plain, bool depthwise) {
-  const Shape &s = w.shape();
-  int64_t M = s[0], C = s[1], KH = s[2], KW = s[3], OCB = blocksOf(M, K);
-  const float *src = w.data<float>();
-  auto at = [&](int64_t m, int64_t c, int64_t kh, int64_t kw) {
-    return src[((m * C + c) * KH + kh) * KW + kw];
-  };
-  if (depthwise) {
-    Tensor packed(TensorType{DType::F32, {OCB, KH, KW, K}});
-    float *dst = packed.mutableData<float>();
-    for (int64_t m = 0; m < M; ++m)
-      for (int64_t kh = 0; kh < KH; ++kh)
-        for (int64_t kw = 0; kw < KW; ++kw)
-          dst[(((m / K) * KH + kh) * KW + kw) * K + m % K] = at(m, 0, kh, kw);
-    return packed;
-  }
-  if (plain) {
-    Tensor packed(TensorType{DType::F32, {OCB, C, KH, KW, K}});
-    float *dst = packed.mutableData<float>();
-    for (int64_t m = 0; m < M; ++m)
-      for (int64_t c = 0; c < C; ++c)
-        for (int64_t kh = 0; kh < KH; ++kh)
-          for (int64_t kw = 0; kw < KW; ++kw)
-            dst[((((m / K) * C + c) * KH + kh) * KW + kw) * K + m % K] = at(m, c, kh, kw);
-    return packed;
-  }
-  int64_t ICB = blocksOf(C, K);
-  Tensor packed(TensorType{DType::F32, {OCB, ICB, KH, KW, K, K}});
-  float *dst = packed.mutableData<float>();
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t c = 0; c < C; ++c)
-      for (int64_t kh = 0; kh < KH; ++kh)
-        for (int64_t kw = 0; kw < KW; ++kw)
-          dst[(((((m / K) * ICB + c / K) * KH + kh) * KW + kw) * K + c % K) * K + m % K] =
-              at(m, c, kh, kw);
-  return packed;
-}
-
-// G of Winograd F(4x4, 3x3): U = G g G^T per (oc, ic).
-constexpr double kWinogradG[6][3] = {{1.0 / 4, 0, 0},
-                                     {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                                     {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                                     {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                                     {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                                     {0, 0, 1}};
-
-// [M, C, 3, 3] -> U [36][OCB][ICB][K ic][K oc], in double precision.
-Tensor winogradWeights(const Tensor &w, int64_t K) {
-  const Shape &s = w.shape();
-  int64_t M = s[0], C = s[1], OCB = blocksOf(M, K), ICB = blocksOf(C, K);
-  Tensor u(TensorType{DType::F32, {36, OCB, ICB, K, K}});
-  const float *g = w.data<float>();
-  float *dst = u.mutableData<float>();
-  for (int64_t m = 0; m < M; ++m)
-    for (int64_t c = 0; c < C; ++c) {
-      const float *k = g + (m * C + c) * 9;
-      double t[6][3] = {}; // G g
-      for (int r = 0; r < 6; ++r)
-        for (int j = 0; j < 3; ++j)
-          for (int a = 0; a < 3; ++a)
-            t[r][j] += kWinogradG[r][a] * k[a * 3 + j];
-      for (int r = 0; r < 6; ++r)
-        for (int col = 0; col < 6; ++col) {
-          double value = 0;
-          for (int b = 0; b < 3; ++b)
-            value += t[r][b] * kWinogradG[col][b];
-          int64_t xi = r * 6 + col;
-          dst[((((xi * OCB + m / K) * ICB + c / K) * K + c % K) * K) + m % K] = float(value);
-        }
-    }
-  return u;
-}
-
-// A per-channel vector padded to whole blocks of K with `fill`.
-Tensor padChannels(const Tensor &values, int64_t channels, int64_t K, float fill) {
-  Tensor padded(TensorType{DType::F32, {blocksOf(channels, K) * K}});
-  for (int64_t i = 0; i < padded.numElements(); ++i)
-    padded.setDouble(i, i < channels ? values.getDouble(i) : fill);
-  return padded;
-}
 
 class LayoutPass {
 public:
@@ -204,10 +102,11 @@ private:
     if (!blockedSource(node.input(0)) || !isPlainImage(node.input(0)))
       return Status::success();
     int64_t channels = node.input(0)->type().shape[1];
-    if (contains(kBlockedUnary, op))
-      return convertUnary(node, channels);
-    if (contains(kBlockedBinary, op))
-      return convertBinary(node, channels);
+    if (const ElementwiseFacts *facts = elementwiseFacts(node)) {
+      if (facts->arity == ElementwiseFacts::Arity::Unary)
+        return facts->finiteAtZero ? convertUnary(node, channels) : Status::success();
+      return convertBinary(node, *facts, channels);
+    }
     if (op == "MaxPool" || op == "AveragePool")
       return convertPool(node, channels);
     if (op == "GlobalAveragePool" || op == "GlobalMaxPool")
@@ -233,13 +132,15 @@ private:
     if (!depthwise && !plain && useWinograd(*geometry, ws))
       return convertWinograd(node, *geometry);
 
-    Node *conv = blockedClone(
-        node,
-        convInputs(node,
-                   graph_.addConstant(w->name() + ".nchwc",
-                                      packWeights(w->constant(), block_, plain, depthwise)),
-                   plain),
-        "cuvil.ConvNCHWc");
+    Expected<Value *> packed = foldToConstant(
+        graph_, "cuvil.PackConvWeights", {w},
+        {{"block", block_},
+         {"layout", std::string(depthwise ? "depthwise" : (plain ? "plain" : "dense"))}},
+        w->name() + ".nchwc");
+    CUVIL_TRY(packed.status());
+    Expected<std::vector<Value *>> inputs = convInputs(node, *packed, plain);
+    CUVIL_TRY(inputs.status());
+    Node *conv = blockedClone(node, *inputs, "cuvil.ConvNCHWc");
     conv->removeAttr("auto_pad");
     conv->removeAttr("group");
     conv->setAttr("kernel_shape", std::vector<int64_t>{ws[2], ws[3]});
@@ -277,16 +178,24 @@ private:
     return pad->output(0);
   }
 
+  // A per-channel constant padded to whole blocks with `fill`, flat (a
+  // bias) or as [1, CB, 1, 1, K] (an elementwise operand).
+  Expected<Value *> paddedChannels(Value *values, float fill, const char *layout) {
+    return foldToConstant(graph_, "cuvil.PadChannels", {values},
+                          {{"block", block_}, {"fill", fill}, {"layout", std::string(layout)}},
+                          values->name() + ".nchwc");
+  }
+
   // X (blocked unless plain), the packed weights, the padded bias and the
   // blocked residual of a convolution `node`.
-  std::vector<Value *> convInputs(Node &node, Value *weights, bool plain) {
-    int64_t channels = node.input(1)->type().shape[0];
-    std::vector<Value *> inputs = {plain ? node.input(0) : asBlocked(node.input(0), &node),
-                                   weights};
-    inputs.push_back(node.hasInput(2) ? graph_.addConstant(node.input(2)->name() + ".nchwc",
-                                                           padChannels(node.input(2)->constant(),
-                                                                       channels, block_, 0))
-                                      : nullptr);
+  Expected<std::vector<Value *>> convInputs(Node &node, Value *weights, bool plain) {
+    std::vector<Value *> inputs = {plain ? node.input(0) : asBlocked(node.input(0), &node), weights,
+                                   nullptr};
+    if (node.hasInput(2)) {
+      Expected<Value *> bias = paddedChannels(node.input(2), 0, "flat");
+      CUVIL_TRY(bias.status());
+      inputs.back() = *bias;
+    }
     if (node.hasInput(3))
       inputs.push_back(asBlocked(node.input(3), &node));
     else if (!node.hasInput(2))
@@ -294,8 +203,14 @@ private:
     return inputs;
   }
 
-  // Winograd F(4x4, 3x3) pays off for 3x3 stride-1 convolutions with enough
-  // 4x4 output tiles to amortise streaming its 4x larger weights.
+  // Winograd F(4x4, 3x3), for 3x3 stride-1 convolutions with enough 4x4
+  // output tiles, trades multiply-adds (36 per 4x4 tile and channel
+  // pair instead of 9 per pixel) for 4x the weight bytes, which an
+  // inference streams once from memory. It is chosen when the flops saved
+  // exceed the extra bytes times the flops a core does in the time one byte
+  // arrives from memory (the CPU model's; 12 on the x86-64-v4 one).
+  // ResNet-50's 14x14 convolutions: 156 Mflop saved for 7 MB more (1.29 ->
+  // 1.17 ms); its 7x7 ones would save as much for 28 MB more.
   bool useWinograd(const WindowGeometry &g, const Shape &ws) const {
     int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
     int64_t channelPairs = ws[0] * ws[1];
@@ -303,24 +218,19 @@ private:
     int64_t extraBytes = (36 - 9) * channelPairs * int64_t(sizeof(float));
     return context_.winograd && ws[2] == 3 && ws[3] == 3 &&
            g.strides == std::vector<int64_t>{1, 1} && g.dilations == std::vector<int64_t>{1, 1} &&
-           tiles >= kWinogradMinTiles && flopsSaved > kFlopsPerStreamedByte * extraBytes;
+           tiles >= kWinogradMinTiles &&
+           double(flopsSaved) > context_.cpu.flopsPerMemoryByte() * double(extraBytes);
   }
 
   Status convertWinograd(Node &node, const WindowGeometry &g) {
     Value *w = node.input(1);
-    int64_t M = w->type().shape[0], OCB = blocksOf(M, block_);
-    int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
-    // P tiles x J output blocks of accumulators, J dividing OCB; 8-lane
-    // blocks leave room for 3 weight vectors next to their 12 accumulators.
-    int64_t J = block_ == 16 ? 4 : 3;
-    while (OCB % J != 0)
-      --J;
-    int64_t P = std::min<int64_t>({8, CUVIL_WINOGRAD_MAX_ACCUMULATORS(block_) / J, tiles});
-    std::vector<Value *> inputs = convInputs(
-        node, graph_.addConstant(w->name() + ".winograd", winogradWeights(w->constant(), block_)),
-        false);
+    Expected<Value *> transformed = foldToConstant(graph_, "cuvil.WinogradWeights", {w},
+                                                   {{"block", block_}}, w->name() + ".winograd");
+    CUVIL_TRY(transformed.status());
+    Expected<std::vector<Value *>> inputs = convInputs(node, *transformed, false);
+    CUVIL_TRY(inputs.status());
     Node *conv =
-        graph_.addNode("cuvil.ConvWinograd", inputs,
+        graph_.addNode("cuvil.ConvWinograd", *inputs,
                        {node.output(0)->name() + ".b", node.output(0)->name() + ".scratch"}, &node);
     conv->setName(node.name());
     for (const char *name : {"activation", "activation_params"})
@@ -328,9 +238,8 @@ private:
         conv->setAttr(name, *attr);
     conv->setAttr("pads",
                   std::vector<int64_t>{g.padsBegin[0], g.padsBegin[1], g.padsEnd[0], g.padsEnd[1]});
-    conv->setAttr("tile_block", P);
-    conv->setAttr("tile_j", J);
-    return publish(node, *conv, M);
+    CUVIL_TRY(planForTarget(*conv, context_));
+    return publish(node, *conv, w->type().shape[0]);
   }
 
   Status convertUnary(Node &node, int64_t channels) {
@@ -339,39 +248,48 @@ private:
     return publish(node, *blockedClone(node, inputs, node.op()), channels);
   }
 
-  // Both operands blocked and equally shaped, or one blocked and the other a
-  // scalar or per-channel constant.
-  Status convertBinary(Node &node, int64_t channels) {
+  // Both operands blocked and equally shaped (when f(0, 0) is finite), or one
+  // blocked and the other a scalar or per-channel constant, padded with the
+  // op's neutral value.
+  Status convertBinary(Node &node, const ElementwiseFacts &facts, int64_t channels) {
     const TensorType &type = node.output(0)->type();
     std::vector<Value *> inputs;
+    bool bothBlocked = true;
     for (Value *operand : node.inputs()) {
       if (Value *source = blockedSource(operand); source && operand->type() == type) {
         inputs.push_back(source);
         continue;
       }
-      std::optional<Value *> constant = blockedConstant(operand, channels, node.op() == "Div");
-      if (!constant)
+      bothBlocked = false;
+      Expected<std::optional<Value *>> constant =
+          blockedConstant(operand, channels, facts.constantPadding);
+      CUVIL_TRY(constant.status());
+      if (!*constant)
         return Status::success();
-      inputs.push_back(*constant);
+      inputs.push_back(**constant);
     }
+    if (bothBlocked && !facts.finiteAtZero)
+      return Status::success();
     return publish(node, *blockedClone(node, inputs, node.op()), channels);
   }
 
-  // A scalar, or a [C,1,1] / [1,C,1,1] constant as [1, CB, 1, 1, K].
-  std::optional<Value *> blockedConstant(Value *value, int64_t channels, bool divisor) {
+  // A scalar, or a [C,1,1] / [1,C,1,1] constant as [1, CB, 1, 1, K];
+  // nullopt for any other operand.
+  Expected<std::optional<Value *>> blockedConstant(Value *value, int64_t channels, float fill) {
     if (!value->isConstant() || value->type().dtype != DType::F32)
-      return std::nullopt;
+      return std::optional<Value *>();
     const Tensor &tensor = value->constant();
     if (tensor.numElements() == 1)
-      return graph_.addConstant(value->name() + ".scalar", tensor.reshaped({}));
+      return std::optional<Value *>(
+          graph_.addConstant(value->name() + ".scalar", tensor.reshaped({})));
     const Shape &s = tensor.shape();
     bool perChannel = tensor.numElements() == channels && s.size() >= 3 && s.size() <= 4 &&
                       s[s.size() - 3] == channels;
     if (!perChannel)
-      return std::nullopt;
-    Tensor padded = padChannels(tensor, channels, block_, divisor ? 1.0f : 0.0f);
-    return graph_.addConstant(value->name() + ".nchwc",
-                              padded.reshaped({1, blocksOf(channels, block_), 1, 1, block_}));
+      return std::optional<Value *>();
+    Expected<Value *> padded = paddedChannels(value, fill, "nchwc");
+    CUVIL_TRY(padded.status());
+    return std::optional<Value *>(*padded);
   }
 
   Status convertPool(Node &node, int64_t channels) {

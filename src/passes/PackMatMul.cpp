@@ -1,29 +1,14 @@
 // pack-matmul: MatMuls with a constant 2-D right operand (the weights of
 // linear layers) get it packed at compile time into the panels the GEMM
-// kernel streams: [ceil(N/64), K, 64], zero padded. MatMul becomes
+// kernel streams (cuvil.PackGemmPanels, folded here). MatMul becomes
 // cuvil.FusedMatMul with `b_packed` and `b_columns` = N.
 #include "PassUtils.h"
 
-#include "cuvil/kernels/KernelParams.h"
 #include "cuvil/passes/Passes.h"
 
+#include <map>
+
 namespace cuvil {
-namespace {
-
-constexpr int64_t kPanel = CUVIL_GEMM_PANEL;
-
-Tensor packPanels(const Tensor &b) {
-  int64_t K = b.shape()[0], N = b.shape()[1], panels = (N + kPanel - 1) / kPanel;
-  Tensor packed(TensorType{DType::F32, {panels, K, kPanel}});
-  const float *src = b.data<float>();
-  float *dst = packed.mutableData<float>();
-  for (int64_t n = 0; n < N; ++n)
-    for (int64_t k = 0; k < K; ++k)
-      dst[((n / kPanel) * K + k) * kPanel + n % kPanel] = src[k * N + n];
-  return packed;
-}
-
-} // namespace
 
 Status runPackMatMul(Graph &graph, PassContext &) {
   std::vector<Node *> candidates;
@@ -34,6 +19,7 @@ Status runPackMatMul(Graph &graph, PassContext &) {
         !node->getInt("b_packed", 0))
       candidates.push_back(node.get());
   }
+  std::map<Value *, Value *> panelsOf; // weights several MatMuls read are packed once
   for (Node *node : candidates) {
     Node *target = node;
     if (node->op() == "MatMul") {
@@ -41,10 +27,17 @@ Status runPackMatMul(Graph &graph, PassContext &) {
                              {node->output(0)->name() + ".packed"}, node);
       target->setName(node->name());
     }
-    const Tensor &b = node->input(1)->constant();
-    target->setInput(1, graph.addConstant(node->input(1)->name() + ".panels", packPanels(b)));
+    Value *b = node->input(1);
+    Value *&panels = panelsOf[b];
+    if (!panels) {
+      Expected<Value *> packed =
+          foldToConstant(graph, "cuvil.PackGemmPanels", {b}, {}, b->name() + ".panels");
+      CUVIL_TRY(packed.status());
+      panels = *packed;
+    }
+    target->setInput(1, panels);
     target->setAttr("b_packed", int64_t(1));
-    target->setAttr("b_columns", b.shape()[1]);
+    target->setAttr("b_columns", b->type().shape[1]);
     CUVIL_TRY(inferNodeTypes(*target));
     if (target != node) {
       graph.replaceAllUsesWith(node->output(0), target->output(0));

@@ -54,6 +54,51 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes) {
   return true;
 }
 
+Expected<Value *> foldToConstant(Graph &graph, const std::string &op,
+                                 const std::vector<Value *> &inputs,
+                                 const std::vector<std::pair<std::string, Attribute>> &attributes,
+                                 const std::string &name) {
+  Node *node = graph.addNode(op, inputs, {name + ".unfolded"});
+  for (const auto &[attribute, value] : attributes)
+    node->setAttr(attribute, value);
+  Status typed = inferNodeTypes(*node);
+  const OpSchema *schema = OpRegistry::instance().find(op);
+  std::vector<const Tensor *> constants;
+  for (Value *input : inputs)
+    constants.push_back(input && input->isConstant() ? &input->constant() : nullptr);
+  std::vector<Tensor> results;
+  if (typed.ok()) {
+    results.emplace_back(node->output(0)->type());
+    if (!schema->reference || !hasFoldableInputs(*node))
+      typed = Status::error(fmt::format("internal error: cannot fold {}", node->describe()));
+    else
+      typed = schema->reference(*node, constants, results).withContext(node->describe());
+  }
+  graph.eraseNode(node);
+  CUVIL_TRY(typed);
+  return graph.addConstant(name, std::move(results[0]));
+}
+
+Status planForTarget(Node &node, const PassContext &context) {
+  const OpSchema *schema = OpRegistry::instance().find(node.op());
+  if (schema && schema->planForTarget)
+    CUVIL_TRY(schema->planForTarget(node, context.cpu).withContext(node.describe()));
+  return inferNodeTypes(node);
+}
+
+const ElementwiseFacts *elementwiseFacts(const Node &node) {
+  const OpSchema *schema = OpRegistry::instance().find(node.op());
+  return schema && schema->elementwise ? &*schema->elementwise : nullptr;
+}
+
+Node *soleUser(const Value *value) { return value->hasOneUse() ? value->uses()[0].node : nullptr; }
+
+Value *otherOperand(const Node &node, const Value *value) {
+  if (node.input(0) == value)
+    return node.input(1);
+  return node.input(1) == value ? node.input(0) : nullptr;
+}
+
 Expected<Value *> insertNode(Graph &graph, const std::string &op,
                              const std::vector<Value *> &inputs, Node *before,
                              const std::string &name) {

@@ -1,8 +1,10 @@
-// Helpers passes share: (re)typing new nodes and folding nodes to constants.
+// Helpers passes share: (re)typing new nodes, folding nodes to constants,
+// asking ops for their facts and target plans, and walking uses.
 #pragma once
 
 #include "cuvil/ir/Graph.h"
 #include "cuvil/ir/OpSchema.h"
+#include "cuvil/passes/Pass.h"
 #include "cuvil/support/Status.h"
 
 namespace cuvil {
@@ -24,5 +26,26 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes);
 Expected<Value *> insertNode(Graph &graph, const std::string &op,
                              const std::vector<Value *> &inputs, Node *before,
                              const std::string &name);
+
+// Makes `op` of `inputs` (constants) with `attributes`, evaluates it by its
+// reference and returns the constant result named `name`: how passes pack
+// weights through the ops that own the packed layouts.
+Expected<Value *> foldToConstant(Graph &graph, const std::string &op,
+                                 const std::vector<Value *> &inputs,
+                                 const std::vector<std::pair<std::string, Attribute>> &attributes,
+                                 const std::string &name);
+
+// Lets a node's op set its target-dependent attributes (OpSchema::planForTarget)
+// and types the node.
+Status planForTarget(Node &node, const PassContext &context);
+
+// The facts of an elementwise op, or null.
+const ElementwiseFacts *elementwiseFacts(const Node &node);
+
+// The single node consuming `value`, if `value` has exactly one use.
+Node *soleUser(const Value *value);
+// The operand of binary `node` that is not `value`, or null when `value` is
+// neither.
+Value *otherOperand(const Node &node, const Value *value);
 
 } // namespace cuvil

@@ -2,6 +2,7 @@
 //   cuvil compile --target x86_64-linux --input model.onnx --output infer.bin
 //   cuvil opt --passes=a,b file.cir     (runs passes on textual IR; lit tests)
 #include "cuvil/backend/Backend.h"
+#include "cuvil/backend/Version.h"
 #include "cuvil/frontend/OnnxImporter.h"
 #include "cuvil/ir/Parser.h"
 #include "cuvil/ir/Printer.h"
@@ -78,6 +79,7 @@ struct CompileOptions {
   bool printAfterAll = false;
   bool keepTemporaries = false;
   bool noWinograd = false;
+  bool printCpuModel = false;
   bool quiet = false;
 };
 
@@ -97,6 +99,14 @@ int runCompile(const CompileOptions &options) {
   Expected<TargetConfig> target = resolveTarget(options.target, options.cpu);
   if (!target)
     return fail(target.status());
+  if (options.printCpuModel) {
+    for (const IsaVariant &variant : target->variants)
+      std::cout << fmt::format("variant {}: ", variant.name) << describeCpuModel(variant.cpuModel);
+    if (options.input.empty())
+      return 0;
+  }
+  if (options.input.empty() || options.output.empty())
+    return fail(Status::error("--input and --output are required"));
   PipelineOptions pipelineOptions;
   for (const std::string &pass : options.printAfter) {
     if (!findPass(pass))
@@ -119,7 +129,7 @@ int runCompile(const CompileOptions &options) {
   for (const PassInfo &pass : defaultPipeline())
     passes.push_back(&pass);
   PassContext context;
-  context.vectorLanes = target->vectorBits() / 32;
+  context.cpu = target->cpuModel();
   context.winograd = !options.noWinograd;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
@@ -165,7 +175,7 @@ struct OptOptions {
   std::string input = "-";
   std::string output = "-";
   std::string passes;
-  int vectorLanes = 16; // as `compile` derives it from --cpu
+  std::string cpu = "x86-64-v4"; // the default target's widest variant, as `compile` has it
 };
 
 int runOpt(const OptOptions &options) {
@@ -195,8 +205,11 @@ int runOpt(const OptOptions &options) {
           fmt::format("no pass named '{}' (passes: {})", name, fmt::join(passNames(), ", "))));
     passes.push_back(pass);
   }
+  Expected<CpuModel> cpu = cpuModelFor(options.cpu);
+  if (!cpu)
+    return fail(cpu.status());
   PassContext context;
-  context.vectorLanes = options.vectorLanes;
+  context.cpu = *cpu;
   PipelineOptions pipelineOptions;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status);
@@ -225,9 +238,9 @@ int main(int argc, char **argv) {
   compileCommand->add_option(
       "--cpu", compile.cpu,
       "CPU to optimise for (default per target: x86-64-v4; 'native' = this machine)");
-  compileCommand->add_option("--input,-i", compile.input, "ONNX model")->required();
-  compileCommand->add_option("--output,-o", compile.output, "output file ('-' = stdout for text)")
-      ->required();
+  compileCommand->add_option("--input,-i", compile.input, "ONNX model (required)");
+  compileCommand->add_option("--output,-o", compile.output,
+                             "output file ('-' = stdout for text; required)");
   compileCommand->add_option("--shape", compile.shapes,
                              "fix an input's shape: NAME=1x3x224x224 (repeatable)");
   compileCommand->add_option("--emit", compile.emit,
@@ -240,6 +253,9 @@ int main(int argc, char **argv) {
                            "direct convolution only (bit-closer to the reference, slower)");
   compileCommand->add_flag("--keep-temps", compile.keepTemporaries,
                            "keep model.o and weights.o next to the output");
+  compileCommand->add_flag("--print-cpu-model", compile.printCpuModel,
+                           "print the CPU model each ISA variant is tuned for (and stop, "
+                           "without --input)");
   compileCommand->add_flag("--quiet,-q", compile.quiet, "print nothing on success");
 
   OptOptions opt;
@@ -248,9 +264,9 @@ int main(int argc, char **argv) {
   optCommand->add_option("-o", opt.output, "output file ('-' = stdout)");
   optCommand->add_option("--passes", opt.passes, "comma-separated pass names (none: round trip)");
   optCommand
-      ->add_option("--vector-lanes", opt.vectorLanes,
-                   "f32 lanes of the target's widest vector: 16 (AVX-512), 8 (AVX2), 4")
-      ->check(CLI::IsMember({4, 8, 16}))
+      ->add_option(
+          "--cpu", opt.cpu,
+          fmt::format("the CPU model passes tune for ({})", fmt::join(knownCpuModels(), ", ")))
       ->capture_default_str();
 
   try {

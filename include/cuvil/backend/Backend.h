@@ -34,7 +34,4 @@ struct BackendStats {
 
 Status compileToOutput(const Graph &graph, const BackendOptions &options, BackendStats &stats);
 
-// The compiler's version string, also embedded in every executable.
-std::string compilerVersion();
-
 } // namespace cuvil

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "cuvil/support/Status.h"
+#include "cuvil/target/CpuModel.h"
 
 #include <string>
 #include <string_view>
@@ -18,6 +19,7 @@ struct IsaVariant {
   std::string features{}; // LLVM feature string, empty for the CPU's defaults
   int vectorBits = 128;   // widest vector the code should prefer
   int level = 0;          // cuvil_isa_level the CPU needs: 2 AVX-512, 1 AVX2+FMA, 0 none
+  CpuModel cpuModel{};    // what the tiling and cost rules tune this variant's code for
 };
 
 struct TargetConfig {
@@ -26,13 +28,16 @@ struct TargetConfig {
   std::string cpu;    // as requested ("x86-64-v4 + x86-64-v3" for the default pair)
   // Best first; the last is the fallback.
   std::vector<IsaVariant> variants;
-  // The widest variant's vector width, which layout decisions use.
-  int vectorBits() const { return variants.front().vectorBits; }
+  // The widest variant's CPU model, which graph-level decisions (layout,
+  // fusion, Winograd) use; each variant's lowering uses its own.
+  const CpuModel &cpuModel() const { return variants.front().cpuModel; }
 };
 
 // Resolves a --target / --cpu pair. No --cpu gives the target's default
-// variants (x86_64-linux: AVX-512 with an AVX2 fallback); a CPU name
-// (or "native") gives one variant for that CPU.
+// variants (x86_64-linux: AVX-512 with an AVX2 fallback, tuned for the
+// generic x86-64-v4 and x86-64-v3 CPU models); a CPU name gives one variant
+// for that CPU (its row of the CPU model table, or the generic model of its
+// ISA level), "native" one for this machine (its caches and cores probed).
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);
 
 } // namespace cuvil

@@ -97,11 +97,17 @@ public:
   void removeAttr(const std::string &name) { attributes_.erase(name); }
 
   // Typed getters; the verifier has already checked kinds against the schema.
+  // Without a fallback: the attribute, else the default the op's schema
+  // declares (the one home of ONNX defaults, which the importer fills in).
+  int64_t getInt(const std::string &name) const;
+  float getFloat(const std::string &name) const;
+  std::string getString(const std::string &name) const;
   int64_t getInt(const std::string &name, int64_t fallback) const;
   float getFloat(const std::string &name, float fallback) const;
   std::string getString(const std::string &name, const std::string &fallback) const;
   std::vector<int64_t> getInts(const std::string &name, std::vector<int64_t> fallback = {}) const;
   std::vector<float> getFloats(const std::string &name, std::vector<float> fallback = {}) const;
+  std::vector<std::string> getStrings(const std::string &name) const;
 
   Graph &graph() const { return *graph_; }
 

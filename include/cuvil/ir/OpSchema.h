@@ -7,6 +7,7 @@
 #include "cuvil/support/Status.h"
 
 #include <fmt/format.h>
+#include <optional>
 #include <span>
 #include <string_view>
 #include <vector>
@@ -52,7 +53,41 @@ using EvalFn = Status (*)(const Node &, std::span<const Tensor *const> inputs,
 struct AttrSpec {
   std::string_view name;
   AttrKind kind;
+  // The value ONNX defines when the attribute is absent; the importer fills
+  // it in (fillDefaultAttributes), so that nothing else repeats it.
+  std::optional<Attribute> defaultValue = std::nullopt;
 };
+
+// An f32 elementwise op that fused kernels can apply: a step of a
+// cuvil.ElementwiseChain, and, when unary and finite at zero, the
+// activation of a fused Conv or MatMul epilogue. fuse-elementwise,
+// fuse-epilogues and layout-nchwc read these facts instead of lists of op
+// names; the ops layer maps the op to its kernel function.
+struct ElementwiseFacts {
+  enum class Arity : uint8_t { Unary, Binary };
+  Arity arity = Arity::Unary;
+  // f(0) (binary: f(0, 0)) is finite, so the zero padding lanes of blocked
+  // tensors and convolution outputs stay finite (a 0 * NaN would leak into
+  // real channels).
+  bool finiteAtZero = false;
+  // Binary: the value that pads a per-channel constant operand to whole
+  // channel blocks (0 for Add, 1 for Div); f(0, it) must be finite.
+  float constantPadding = 0;
+  // Unary: the op's parameters as fused kernels take them, `paramCount` of
+  // them: by default the float attributes `paramAttributes` in order (their
+  // schema defaults where absent); `params` replaces that for ops whose
+  // parameters are inputs (Clip) or not floats (Gelu). nullopt when they are
+  // not compile-time constants: the op then stays unfused.
+  std::vector<std::string_view> paramAttributes = {};
+  std::optional<std::vector<float>> (*params)(const Node &) = nullptr;
+  size_t paramCount = 0;
+};
+
+struct CpuModel;
+// Sets the attributes of a node whose values depend on the target (register
+// tiles, scratch budgets), which its shape rule and lowering then read. The
+// pass that makes the node calls it (PassUtils' planForTarget).
+using PlanFn = Status (*)(Node &, const CpuModel &);
 
 struct OpSchema {
   std::string_view name;
@@ -66,7 +101,17 @@ struct OpSchema {
   bool isView = false;
   // The reference needs only the inputs' types, not their data (Shape).
   bool foldsFromTypes = false;
+  std::optional<ElementwiseFacts> elementwise = std::nullopt;
+  PlanFn planForTarget = nullptr;
+
+  const AttrSpec *findAttribute(std::string_view attribute) const;
 };
+
+// Sets every attribute `node` lacks that its schema gives a default.
+void fillDefaultAttributes(Node &node);
+// The parameters fused kernels take for an elementwise op (see
+// ElementwiseFacts::params), or nullopt.
+std::optional<std::vector<float>> elementwiseParams(const Node &node, const OpSchema &schema);
 
 // Registry of schemas by op name; filled once by registerAllOps().
 class OpRegistry {

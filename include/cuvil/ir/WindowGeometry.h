@@ -20,9 +20,12 @@ struct WindowGeometry {
 
 // `spatial` are the input's spatial dims, `kernel` the window size.
 // ceil_mode rounds output sizes up (pooling), dropping a last window that
-// would start inside the end padding, as ONNX Runtime does.
+// would start inside the end padding, as ONNX Runtime does. The strides,
+// dilations, pads and auto_pad come from the node's attributes of those
+// names after `prefix` (ops with several windows name each by a prefix).
 Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
-                                        const std::vector<int64_t> &kernel, bool ceilMode);
+                                        const std::vector<int64_t> &kernel, bool ceilMode,
+                                        std::string_view prefix = "");
 
 // Attributes every windowed op accepts.
 std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra);

@@ -5,6 +5,7 @@
 
 #include "cuvil/ir/Graph.h"
 #include "cuvil/support/Status.h"
+#include "cuvil/target/CpuModel.h"
 
 #include <string_view>
 
@@ -19,14 +20,15 @@ struct MemoryPlanStats {
 
 // State shared by the passes of one pipeline run.
 struct PassContext {
-  // Widest f32 vector of the target, in lanes (16 for AVX-512): passes that
-  // pick layouts or tiles read it; the backend's TargetConfig sets it.
-  int vectorLanes = 16;
+  // The CPU of the target's widest variant: every rule that picks a layout,
+  // a tile or a cost trade-off reads it (`cuvil compile` takes it from
+  // --cpu, `cuvil opt` likewise).
+  CpuModel cpu = *cpuModelFor("x86-64-v4");
   // Channels per block of the NCHWc layout: one vector of the widest variant,
   // 16 when it has AVX-512, else 8. The default x86-64 target (AVX-512 with
   // an AVX2 fallback) uses 16 for both variants, which then share packed
   // weights; on AVX2 a 16-channel block takes two registers.
-  int64_t channelBlock() const { return vectorLanes >= 16 ? 16 : 8; }
+  int64_t channelBlock() const { return cpu.vectorBits >= 512 ? 16 : 8; }
   // Use Winograd F(4x4, 3x3) for eligible convolutions (--no-winograd).
   bool winograd = true;
   MemoryPlanStats memory;

@@ -93,8 +93,9 @@ std::pair<Tensor, int> runBlock(bool fuse, bool stem) {
   PassContext context;
   for (PassFn pass : {runShapeInference, runFuseEpilogues, runLayoutNCHWc, runDeadCodeElimination})
     EXPECT_TRUE(pass(graph, context).ok());
-  if (fuse)
+  if (fuse) {
     EXPECT_TRUE(runFuseInvertedResidual(graph, context).ok());
+  }
   int fused = 0;
   for (const auto &node : graph.nodes())
     fused += node->op() == "cuvil.InvertedResidualNCHWc";

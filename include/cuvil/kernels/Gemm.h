@@ -1,0 +1,41 @@
+/* The batched matrix multiply with a fused epilogue (src/kernels/Gemm.cpp,
+ * whose header comment gives the loop nest):
+ *   C[b] = act(scale * A[b] . B[b] + bias + residual[b]) */
+#ifndef CUVIL_KERNELS_GEMM_H
+#define CUVIL_KERNELS_GEMM_H
+
+#include "cuvil/kernels/Common.h"
+
+/* Columns per panel of a packed right operand: Bp[ceil(N/64)][K][64]. */
+#define CUVIL_GEMM_PANEL 64
+/* Batch dimensions the kernel walks (size-1 ones dropped first). */
+#define CUVIL_GEMM_MAX_BATCH_RANK 4
+/* K runs in chunks of at most this many rows (its stack panel's size). */
+#define CUVIL_GEMM_MAX_CHUNK_K 256
+
+/* The register tile: R rows x V vectors of 16 columns, R <= 6, V in
+ * {1, 2, 4} (a panel is 4 vectors), within 24 accumulators. */
+#define CUVIL_GEMM_TILE_INSTANTIATED(R, V)                                                         \
+  ((R) >= 1 && (R) <= 6 && ((V) == 1 || (V) == 2 || (V) == 4) && (R) * (V) <= 24)
+
+struct cuvil_gemm_params {
+  int64_t batch[CUVIL_GEMM_MAX_BATCH_RANK];           /* outermost first */
+  int64_t a_batch_strides[CUVIL_GEMM_MAX_BATCH_RANK]; /* elements, 0 = broadcast */
+  int64_t b_batch_strides[CUVIL_GEMM_MAX_BATCH_RANK];
+  int64_t residual_batch_strides[CUVIL_GEMM_MAX_BATCH_RANK];
+  int64_t M, N, K;
+  int64_t lda;                           /* A's row stride (unit column stride) */
+  int64_t b_row_stride, b_column_stride; /* a strided B (packed_b = 0) */
+  int64_t packed_b;                      /* 1: B is prepacked into panels */
+  int64_t residual_row_stride;           /* N, or 0 when one row broadcasts (an attention mask) */
+  struct cuvil_tile tile;                /* rows x 16-column vectors */
+  int64_t chunk_k;                       /* K rows per chunk: a chunk of the panel stays in L1 */
+  double scale;
+  struct cuvil_unary activation;
+};
+CUVIL_KERNEL_DECL void cuvil_gemm_f32(const float *a, const float *b, const float *bias,
+                                      const float *residual, float *c,
+                                      const struct cuvil_gemm_params *p, int64_t begin,
+                                      int64_t end);
+
+#endif /* CUVIL_KERNELS_GEMM_H */

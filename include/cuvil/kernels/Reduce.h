@@ -1,0 +1,31 @@
+/* Reductions over any set of axes (src/kernels/Reduce.cpp). */
+#ifndef CUVIL_KERNELS_REDUCE_H
+#define CUVIL_KERNELS_REDUCE_H
+
+#include "cuvil/kernels/Common.h"
+
+enum cuvil_reduce_op {
+  CUVIL_REDUCE_SUM = 0,
+  CUVIL_REDUCE_MEAN = 1,
+  CUVIL_REDUCE_MAX = 2,
+  CUVIL_REDUCE_MIN = 3,
+  CUVIL_REDUCE_PROD = 4,
+  CUVIL_REDUCE_SUM_SQUARE = 5,
+  CUVIL_REDUCE_L1 = 6,
+  CUVIL_REDUCE_L2 = 7
+};
+
+/* x's dims split into kept ones (the output's index space) and reduced
+ * ones, each padded to rank 6, with element strides. */
+struct cuvil_reduce_params {
+  int64_t op; /* cuvil_reduce_op */
+  int64_t kept_shape[CUVIL_MAX_RANK], kept_strides[CUVIL_MAX_RANK];
+  int64_t reduced_shape[CUVIL_MAX_RANK], reduced_strides[CUVIL_MAX_RANK];
+  int64_t count;        /* reduced elements per output */
+  int64_t inner_vector; /* 1: the innermost kept dim is contiguous and a multiple of 16 */
+};
+CUVIL_KERNEL_DECL void cuvil_reduce_f32(const float *x, float *y,
+                                        const struct cuvil_reduce_params *p, int64_t begin,
+                                        int64_t end);
+
+#endif /* CUVIL_KERNELS_REDUCE_H */

@@ -1,0 +1,194 @@
+// The typed contract between a lowering and the microkernel it calls.
+//
+// Every kernel is declared once, by its prototype in include/cuvil/kernels/
+// (which its definition in src/kernels/ must match). A KernelRef carries the
+// kernel's symbol and the signature derived from that prototype, so a
+// lowering names a kernel by its declaration, never by a string it builds:
+//   const KernelRef kGemm = CUVIL_KERNEL_REF(cuvil_gemm_f32);
+// A call's arguments (KernelArg) are checked against the signature before
+// any code is generated: their count, each argument's kind, the element size
+// and constness of buffers, the type of the parameter block, and the
+// block's contents where the kernel declares a check (a register tile it
+// does not instantiate). A mismatch is an error naming the kernel and every
+// problem found.
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/support/Status.h"
+
+#include <cstring>
+#include <functional>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace cuvil {
+
+// The name of a type as the compiler spells it, for messages.
+template <typename T> constexpr std::string_view typeName() {
+  std::string_view function = __PRETTY_FUNCTION__; // "... [with T = name; ...]" or "[T = name]"
+  size_t start = function.find("T = ") + 4;
+  size_t end = function.find_first_of(";]", start);
+  return function.substr(start, end - start);
+}
+
+// A type's identity without RTTI: the address of a variable per type.
+template <typename T> inline constexpr char kTypeTag = 0;
+
+// How kernel prototypes spell a number type ("float", "int64_t", "uint8_t").
+template <typename T> std::string numberTypeName() {
+  if constexpr (std::is_same_v<T, float>)
+    return "float";
+  else if constexpr (std::is_same_v<T, double>)
+    return "double";
+  else
+    return (std::is_signed_v<T> ? "int" : "uint") + std::to_string(8 * sizeof(T)) + "_t";
+}
+
+// One parameter of a kernel prototype (the trailing task range excluded).
+struct KernelParam {
+  enum class Kind { Buffer, I64, F32, Block };
+  Kind kind;
+  std::string type;               // as declared: "const float *", "int64_t", ...
+  size_t elementBytes = 0;        // Buffer: the pointee's size
+  bool writable = false;          // Buffer: a pointer to non-const (the kernel writes it)
+  const void *blockTag = nullptr; // Block: kTypeTag of the parameter struct
+  size_t blockBytes = 0;          // Block: its size
+
+  template <typename T> static KernelParam of() {
+    if constexpr (std::is_same_v<T, int64_t>) {
+      return {Kind::I64, "int64_t"};
+    } else if constexpr (std::is_same_v<T, float>) {
+      return {Kind::F32, "float"};
+    } else {
+      static_assert(std::is_pointer_v<T>, "kernel parameters are pointers, int64_t or float");
+      using Pointee = std::remove_pointer_t<T>;
+      using Element = std::remove_const_t<Pointee>;
+      if constexpr (std::is_class_v<Element>) {
+        static_assert(std::is_const_v<Pointee>, "parameter blocks are read-only");
+        return {Kind::Block,    std::string(typeName<Element>()), 0, false, &kTypeTag<Element>,
+                sizeof(Element)};
+      } else {
+        static_assert(std::is_arithmetic_v<Element>, "buffers hold numbers");
+        bool writable = !std::is_const_v<Pointee>;
+        return {Kind::Buffer, (writable ? "" : "const ") + numberTypeName<Element>() + " *",
+                sizeof(Element), writable};
+      }
+    }
+  }
+};
+
+class KernelArg;
+
+// A kernel by its declaration: the symbol the kernel library defines and
+// the parameters of its prototype.
+class KernelRef {
+public:
+  template <typename Prototype> static KernelRef of(std::string_view name) {
+    return KernelRef(name, Parameters<Prototype>::list());
+  }
+  // The same kernel, with a check of the contents of its parameter block
+  // (of type Block, which must be the one its prototype takes) that appends
+  // what is wrong to `problems`.
+  template <typename Block>
+  KernelRef checkedBy(void (*check)(const Block &, std::vector<std::string> &problems)) const {
+    KernelRef checked = *this;
+    checked.checkedTag_ = &kTypeTag<Block>;
+    checked.check_ = [check](const uint8_t *bytes, std::vector<std::string> &problems) {
+      Block block;
+      std::memcpy(&block, bytes, sizeof(Block));
+      check(block, problems);
+    };
+    return checked;
+  }
+
+  const std::string &name() const { return name_; }
+  const std::vector<KernelParam> &params() const { return params_; }
+  // Every problem of a call with `args`, or success.
+  Status checkCall(const std::vector<KernelArg> &args) const;
+
+private:
+  template <typename F> struct Parameters;
+  template <typename... Args> struct Parameters<void(Args...)> {
+    static std::vector<KernelParam> list() {
+      std::vector<KernelParam> params = {KernelParam::of<Args>()...};
+      static_assert(sizeof...(Args) >= 2, "a kernel ends with its task range (begin, end)");
+      params.resize(params.size() - 2);
+      return params;
+    }
+  };
+
+  KernelRef(std::string_view name, std::vector<KernelParam> params)
+      : name_(name), params_(std::move(params)) {}
+
+  std::string name_;
+  std::vector<KernelParam> params_;
+  const void *checkedTag_ = nullptr; // the block type check_ reads
+  std::function<void(const uint8_t *, std::vector<std::string> &)> check_;
+};
+
+// The kernel declared as `function` (a prototype from include/cuvil/kernels/).
+#define CUVIL_KERNEL_REF(function) ::cuvil::KernelRef::of<decltype(function)>(#function)
+
+// One argument of a kernel call. Pointers name IR values (resolved to arena,
+// weights, input or output addresses); everything else is a compile-time
+// constant that the kernel gets specialised for.
+class KernelArg {
+public:
+  enum class Kind { Pointer, Null, I64, F32, Block };
+
+  static KernelArg pointer(const Value *value, int64_t byteOffset = 0) {
+    KernelArg arg(Kind::Pointer);
+    arg.value_ = value;
+    arg.byteOffset_ = byteOffset;
+    return arg;
+  }
+  // A pointer to an optional input, null when it is omitted.
+  static KernelArg optionalPointer(const Value *value) {
+    return value ? pointer(value) : KernelArg(Kind::Null);
+  }
+  static KernelArg constant(int64_t value) {
+    KernelArg arg(Kind::I64);
+    arg.i64_ = value;
+    return arg;
+  }
+  static KernelArg constantF32(float value) {
+    KernelArg arg(Kind::F32);
+    arg.f32_ = value;
+    return arg;
+  }
+  // A parameter block (a struct from include/cuvil/kernels/), passed as a
+  // pointer to a constant; loads from it fold away after specialisation.
+  template <typename Block> static KernelArg params(const Block &block) {
+    static_assert(std::is_trivially_copyable_v<Block> && std::is_class_v<Block>);
+    KernelArg arg(Kind::Block);
+    arg.bytes_.resize(sizeof(Block));
+    std::memcpy(arg.bytes_.data(), &block, sizeof(Block));
+    arg.blockTag_ = &kTypeTag<Block>;
+    arg.blockName_ = typeName<Block>();
+    return arg;
+  }
+
+  Kind kind() const { return kind_; }
+  const Value *value() const { return value_; }
+  int64_t byteOffset() const { return byteOffset_; }
+  int64_t i64() const { return i64_; }
+  float f32() const { return f32_; }
+  const std::vector<uint8_t> &bytes() const { return bytes_; }
+  const void *blockTag() const { return blockTag_; }
+  std::string_view blockName() const { return blockName_; }
+
+private:
+  explicit KernelArg(Kind kind) : kind_(kind) {}
+  Kind kind_;
+  const Value *value_ = nullptr; // Pointer
+  int64_t byteOffset_ = 0;       // Pointer: offset into the value's buffer
+  int64_t i64_ = 0;
+  float f32_ = 0;
+  std::vector<uint8_t> bytes_; // Block
+  const void *blockTag_ = nullptr;
+  std::string_view blockName_;
+};
+
+} // namespace cuvil

@@ -1,0 +1,62 @@
+// How an op turns into code: each op definition provides a LowerFn that
+// describes kernel calls through a LoweringContext. The LLVM code generator
+// implements the context: it resolves buffers to addresses, specialises each
+// kernel for its constant arguments and schedules the call on the thread
+// pool. Every call is checked against the kernel's declaration first
+// (KernelCall.h).
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/lowering/KernelCall.h"
+#include "cuvil/support/Status.h"
+#include "cuvil/target/CpuModel.h"
+
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace cuvil {
+
+class LoweringContext {
+public:
+  virtual ~LoweringContext() = default;
+
+  // Calls `kernel(args..., begin, end)` over the task range [0, numTasks),
+  // split across threads, once the arguments agree with the kernel's
+  // declaration; an error lists every disagreement.
+  Status callKernel(const KernelRef &kernel, std::vector<KernelArg> args, int64_t numTasks);
+  // True when the memory planner placed `part` at `byteOffset` bytes into
+  // `whole` (a view op whose result aliases its input, or a Concat input
+  // planned in its slab, then needs no code).
+  virtual bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const = 0;
+  // The CPU the code being generated is for (one ISA variant's).
+  virtual const CpuModel &cpu() const = 0;
+  // Its vector width in f32 lanes (16 for AVX-512).
+  int vectorLanes() const { return cpu().vectorLanes(); }
+
+protected:
+  // Generates a call whose arguments have been checked.
+  virtual Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args,
+                                int64_t numTasks) = 0;
+};
+
+using LowerFn = Status (*)(const Node &, LoweringContext &);
+
+class LoweringRegistry {
+public:
+  static LoweringRegistry &instance();
+  void add(std::string_view op, LowerFn lower) { lowerings_[std::string(op)] = lower; }
+  LowerFn find(std::string_view op) const {
+    auto it = lowerings_.find(op);
+    return it == lowerings_.end() ? nullptr : it->second;
+  }
+
+private:
+  std::map<std::string, LowerFn, std::less<>> lowerings_;
+};
+
+// Runs the lowering of `node`'s op; errors name the node and its op.
+Status lowerNode(const Node &node, LoweringContext &ctx);
+
+} // namespace cuvil

@@ -1,0 +1,217 @@
+#include "Kernels.h"
+
+#include "cuvil/kernels/Conv.h"
+#include "cuvil/kernels/DataMovement.h"
+#include "cuvil/kernels/Elementwise.h"
+#include "cuvil/kernels/Gemm.h"
+#include "cuvil/kernels/Normalization.h"
+#include "cuvil/kernels/Pool.h"
+#include "cuvil/kernels/Reduce.h"
+
+#include <fmt/format.h>
+
+namespace cuvil::ops {
+namespace {
+
+using Problems = std::vector<std::string>;
+
+template <int B> void checkConvTile(const char *stage, const cuvil_tile &tile, Problems &problems) {
+  if (!CUVIL_CONV_TILE_INSTANTIATED(B, tile.pixels, tile.blocks))
+    problems.push_back(fmt::format("{}register tile {} x {} is not instantiated for {}-channel "
+                                   "blocks (at most 14 pixels, 4 blocks and {} accumulators)",
+                                   stage, tile.pixels, tile.blocks, B, B == 16 ? 28 : 12));
+}
+
+void checkDepthwiseTile(const char *stage, int64_t pixels, bool reuse, const cuvil_window2d &w,
+                        Problems &problems) {
+  if (!CUVIL_DWCONV_TILE_INSTANTIATED(pixels))
+    problems.push_back(
+        fmt::format("{}depthwise tile of {} pixels is not instantiated (1 to 8)", stage, pixels));
+  if (reuse && !CUVIL_DWCONV_REUSE_INSTANTIATED(w.KW, w.SW, w.DW))
+    problems.push_back(fmt::format("{}the 3-tap depthwise tile does not fit a {}-wide window at "
+                                   "stride {}, dilation {}",
+                                   stage, w.KW, w.SW, w.DW));
+}
+
+template <int B> void checkConvNCHWc(const cuvil_conv_nchwc_params &p, Problems &problems) {
+  checkConvTile<B>("", p.tile, problems);
+  if (p.groups_per_step < 1 || p.rows_per_run < 1)
+    problems.push_back("groups_per_step and rows_per_run must be positive");
+}
+
+void checkDepthwise(const cuvil_dwconv_nchwc_params &p, Problems &problems) {
+  checkDepthwiseTile("", p.tile_pixels, p.reuse_inputs != 0, p.window, problems);
+}
+
+template <int B> void checkWinograd(const cuvil_winograd_params &p, Problems &problems) {
+  if (!CUVIL_WINOGRAD_TILE_INSTANTIATED(B, p.tile.pixels, p.tile.blocks))
+    problems.push_back(fmt::format("register tile {} x {} is not instantiated for {}-channel "
+                                   "blocks (at most 8 tiles, 4 blocks and {} accumulators)",
+                                   p.tile.pixels, p.tile.blocks, B,
+                                   CUVIL_WINOGRAD_MAX_ACCUMULATORS(B)));
+}
+
+template <int B>
+void checkInvertedResidual(const cuvil_inverted_residual_params &p, Problems &problems) {
+  if (p.expand)
+    checkConvTile<B>("expansion ", p.expand_tile, problems);
+  checkDepthwiseTile("", p.depthwise_tile_pixels, p.depthwise_reuse != 0, p.depthwise_window,
+                     problems);
+  checkConvTile<B>("projection ", p.project_tile, problems);
+}
+
+void checkGemm(const cuvil_gemm_params &p, Problems &problems) {
+  if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
+    problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
+                                   "most 6 rows, 1, 2 or 4 vectors, 24 accumulators)",
+                                   p.tile.pixels, p.tile.blocks));
+  if (p.chunk_k < 1 || p.chunk_k > CUVIL_GEMM_MAX_CHUNK_K)
+    problems.push_back(
+        fmt::format("K chunk of {} rows is outside 1 to {}", p.chunk_k, CUVIL_GEMM_MAX_CHUNK_K));
+}
+
+void checkChain(const cuvil_chain_params &p, Problems &problems) {
+  if (p.steps < 1 || p.steps > CUVIL_CHAIN_MAX_STEPS)
+    return problems.push_back(
+        fmt::format("{} steps, the chain kernel takes 1 to {}", p.steps, CUVIL_CHAIN_MAX_STEPS));
+  for (int64_t s = 0; s < p.steps; ++s) {
+    const cuvil_chain_step &step = p.step[s];
+    bool binary = step.kind == CUVIL_CHAIN_VALUE_FIRST || step.kind == CUVIL_CHAIN_OPERAND_FIRST;
+    if (binary && (step.operand < 0 || step.operand >= CUVIL_CHAIN_MAX_OPERANDS))
+      problems.push_back(fmt::format("step {} reads operand {}", s, step.operand));
+    else if (!binary && step.kind != CUVIL_CHAIN_UNARY)
+      problems.push_back(fmt::format("step {} has kind {}", s, step.kind));
+  }
+}
+
+// One instance of a family, found by its key.
+template <typename Key> struct Instance {
+  Key key;
+  KernelRef kernel;
+};
+
+template <typename Key>
+Expected<const KernelRef *> find(const std::vector<Instance<Key>> &instances, const Key &key,
+                                 std::string_view family, std::string_view what) {
+  for (const Instance<Key> &instance : instances)
+    if (instance.key == key)
+      return &instance.kernel;
+  return Status::error(fmt::format("no {} kernel for {}", family, what));
+}
+
+#define CUVIL_SIZE_INSTANCE(stem)                                                                  \
+  [] {                                                                                             \
+    std::vector<Instance<size_t>> list;                                                            \
+    CUVIL_ELEMENT_SIZES(CUVIL_##stem##_ENTRY)                                                      \
+    return list;                                                                                   \
+  }()
+#define CUVIL_COPY_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_copy_##size)});
+#define CUVIL_FILL_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_fill_##size)});
+#define CUVIL_PAD_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_pad_##size)});
+#define CUVIL_WHERE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_where_##size)});
+
+const std::vector<Instance<size_t>> kCopy = CUVIL_SIZE_INSTANCE(COPY);
+const std::vector<Instance<size_t>> kFill = CUVIL_SIZE_INSTANCE(FILL);
+const std::vector<Instance<size_t>> kPad = CUVIL_SIZE_INSTANCE(PAD);
+const std::vector<Instance<size_t>> kWhere = CUVIL_SIZE_INSTANCE(WHERE);
+
+using GatherKey = std::pair<size_t, std::string_view>;
+const std::vector<Instance<GatherKey>> kGather = [] {
+  std::vector<Instance<GatherKey>> list;
+#define CUVIL_GATHER_ENTRY(size, T, index, I)                                                      \
+  list.push_back({{size, #index}, CUVIL_KERNEL_REF(cuvil_gather_##size##_##index)});
+#define CUVIL_GATHER_ENTRIES(size, T) CUVIL_GATHER_INDEX_TYPES(CUVIL_GATHER_ENTRY, size, T)
+  CUVIL_ELEMENT_SIZES(CUVIL_GATHER_ENTRIES)
+  return list;
+}();
+
+using CastKey = std::pair<std::string_view, std::string_view>;
+const std::vector<Instance<CastKey>> kCast = [] {
+  std::vector<Instance<CastKey>> list;
+#define CUVIL_CAST_ENTRY(from, From, to, To, toBool)                                               \
+  list.push_back({{#from, #to}, CUVIL_KERNEL_REF(cuvil_cast_##from##_##to)});
+#define CUVIL_CAST_ENTRIES(from, From) CUVIL_CAST_TARGET_TYPES(CUVIL_CAST_ENTRY, from, From)
+  CUVIL_CAST_SOURCE_TYPES(CUVIL_CAST_ENTRIES)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kBinary = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_BINARY_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_binary_##name)});
+  CUVIL_BINARY_TYPES(CUVIL_BINARY_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kCompare = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_COMPARE_ENTRY(name, T)                                                               \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_compare_##name)});
+  CUVIL_COMPARE_TYPES(CUVIL_COMPARE_ENTRY)
+  return list;
+}();
+
+// Kernels store bool as u8.
+std::string_view storedName(DType dtype) {
+  return dtypeName(dtype == DType::Bool ? DType::U8 : dtype);
+}
+
+} // namespace
+
+const KernelRef kConv2dKernel = CUVIL_KERNEL_REF(cuvil_conv2d_nchw_f32);
+const BlockedKernels kConvNCHWcKernels = {
+    CUVIL_KERNEL_REF(cuvil_conv_nchw16c_f32).checkedBy(checkConvNCHWc<16>),
+    CUVIL_KERNEL_REF(cuvil_conv_nchw8c_f32).checkedBy(checkConvNCHWc<8>)};
+const BlockedKernels kDepthwiseNCHWcKernels = {
+    CUVIL_KERNEL_REF(cuvil_dwconv_nchw16c_f32).checkedBy(checkDepthwise),
+    CUVIL_KERNEL_REF(cuvil_dwconv_nchw8c_f32).checkedBy(checkDepthwise)};
+const BlockedKernels kWinogradKernels = {
+    CUVIL_KERNEL_REF(cuvil_winograd_nchw16c_f32).checkedBy(checkWinograd<16>),
+    CUVIL_KERNEL_REF(cuvil_winograd_nchw8c_f32).checkedBy(checkWinograd<8>)};
+const BlockedKernels kWinogradInputKernels = {CUVIL_KERNEL_REF(cuvil_winograd_input_nchw16c_f32),
+                                              CUVIL_KERNEL_REF(cuvil_winograd_input_nchw8c_f32)};
+const BlockedKernels kInvertedResidualKernels = {
+    CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw16c_f32).checkedBy(checkInvertedResidual<16>),
+    CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw8c_f32).checkedBy(checkInvertedResidual<8>)};
+const KernelRef kGemmKernel = CUVIL_KERNEL_REF(cuvil_gemm_f32).checkedBy(checkGemm);
+const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
+const BlockedKernels kPoolNCHWcKernels = {CUVIL_KERNEL_REF(cuvil_pool_nchw16c_f32),
+                                          CUVIL_KERNEL_REF(cuvil_pool_nchw8c_f32)};
+const KernelRef kReduceKernel = CUVIL_KERNEL_REF(cuvil_reduce_f32);
+const KernelRef kUnaryKernel = CUVIL_KERNEL_REF(cuvil_unary_f32);
+const KernelRef kElementwiseChainKernel =
+    CUVIL_KERNEL_REF(cuvil_elementwise_chain_f32).checkedBy(checkChain);
+const KernelRef kSoftmaxKernel = CUVIL_KERNEL_REF(cuvil_softmax_f32);
+const KernelRef kLayerNormKernel = CUVIL_KERNEL_REF(cuvil_layernorm_f32);
+const BlockedKernels kReorderKernels = {CUVIL_KERNEL_REF(cuvil_reorder_nchw16c_f32),
+                                        CUVIL_KERNEL_REF(cuvil_reorder_nchw8c_f32)};
+
+Expected<const KernelRef *> copyKernel(size_t bytes) {
+  return find(kCopy, bytes, "copy", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> fillKernel(size_t bytes) {
+  return find(kFill, bytes, "fill", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> padKernel(size_t bytes) {
+  return find(kPad, bytes, "pad", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> whereKernel(size_t bytes) {
+  return find(kWhere, bytes, "where", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> gatherKernel(size_t bytes, DType indices) {
+  return find(kGather, GatherKey{bytes, dtypeName(indices)}, "gather",
+              fmt::format("{}-byte elements and {} indices", bytes, dtypeName(indices)));
+}
+Expected<const KernelRef *> castKernel(DType from, DType to) {
+  return find(kCast, CastKey{storedName(from), dtypeName(to)}, "cast",
+              fmt::format("{} to {}", dtypeName(from), dtypeName(to)));
+}
+Expected<const KernelRef *> binaryKernel(DType dtype) {
+  return find(kBinary, dtypeName(dtype), "binary",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+Expected<const KernelRef *> compareKernel(DType dtype) {
+  return find(kCompare, storedName(dtype), "comparison",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+
+} // namespace cuvil::ops

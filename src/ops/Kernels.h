@@ -1,0 +1,49 @@
+// The microkernels op lowerings call, by their declarations in
+// include/cuvil/kernels/, with the checks of their parameter blocks (the
+// register tiles and variants each kernel instantiates). Families with an
+// instance per element type or size are looked up by it.
+#pragma once
+
+#include "cuvil/ir/DType.h"
+#include "cuvil/lowering/KernelCall.h"
+
+namespace cuvil::ops {
+
+// The two instances of a blocked NCHWc kernel.
+struct BlockedKernels {
+  KernelRef block16, block8;
+  // The instance for a block of 16 or 8 channels.
+  const KernelRef &forBlock(int64_t block) const { return block == 16 ? block16 : block8; }
+};
+
+extern const KernelRef kConv2dKernel;
+extern const BlockedKernels kConvNCHWcKernels;
+extern const BlockedKernels kDepthwiseNCHWcKernels;
+extern const BlockedKernels kWinogradKernels;
+extern const BlockedKernels kWinogradInputKernels;
+extern const BlockedKernels kInvertedResidualKernels;
+extern const KernelRef kGemmKernel;
+extern const KernelRef kPool2dKernel;
+extern const BlockedKernels kPoolNCHWcKernels;
+extern const KernelRef kReduceKernel;
+extern const KernelRef kUnaryKernel;
+extern const KernelRef kElementwiseChainKernel;
+extern const KernelRef kSoftmaxKernel;
+extern const KernelRef kLayerNormKernel;
+extern const BlockedKernels kReorderKernels;
+
+// By element size in bytes (1, 2, 4, 8).
+Expected<const KernelRef *> copyKernel(size_t elementBytes);
+Expected<const KernelRef *> fillKernel(size_t elementBytes);
+Expected<const KernelRef *> padKernel(size_t elementBytes);
+Expected<const KernelRef *> whereKernel(size_t elementBytes);
+// By element size and index type (i32, i64).
+Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
+// By source and target type (bool is stored as u8).
+Expected<const KernelRef *> castKernel(DType from, DType to);
+// Arithmetic ops by element type; comparisons and logical ops (writing
+// bool) by operand type.
+Expected<const KernelRef *> binaryKernel(DType dtype);
+Expected<const KernelRef *> compareKernel(DType dtype);
+
+} // namespace cuvil::ops
