@@ -195,10 +195,26 @@ def op_counts(model_path):
     return collections.Counter(n.op_type for n in model.graph.node)
 
 
+# The dims a dynamic export leaves open, per input and output of each kind.
+DYNAMIC_AXES = {
+    "cnn": {"input": {0: "batch"}, "output": {0: "batch"}},
+    "bert": {"input_ids": {0: "batch", 1: "sequence"}, "attention_mask": {0: "batch", 1: "sequence"},
+             "last_hidden_state": {0: "batch", 1: "sequence"}, "pooler_output": {0: "batch"}},
+}
+
+
 def export_model(name, out_dir):
-    """Export model `name` to out_dir/<name>.onnx with its inputs; return the path."""
-    if name not in ALL_MODELS:
-        raise ValueError(f"unknown model {name!r}; known: {', '.join(ALL_MODELS)}")
+    """Export model `name` to out_dir/<name>.onnx with its inputs; return the path.
+
+    `<model>_dynamic` is the model exported with symbolic batch (and, for
+    BERT, sequence) dims, as users export for serving: the shapes then flow
+    through Shape/Gather/Concat/Reshape subgraphs.
+    """
+    base, dynamic = (name[:-len("_dynamic")], True) if name.endswith("_dynamic") else (name, False)
+    if base not in ALL_MODELS:
+        raise ValueError(f"unknown model {name!r}; known: {', '.join(ALL_MODELS)} "
+                         "(each also as <model>_dynamic)")
+    name = base
     os.makedirs(out_dir, exist_ok=True)
     inputs = model_inputs(name)
     if name in CNN_MODELS:
@@ -209,15 +225,17 @@ def export_model(name, out_dir):
     else:
         module, output_names = build_bert(BERT_MODELS[name]), ["last_hidden_state", "pooler_output"]
         training = torch.onnx.TrainingMode.EVAL
-    path = os.path.join(out_dir, f"{name}.onnx")
+    stem = f"{name}_dynamic" if dynamic else name
+    path = os.path.join(out_dir, f"{stem}.onnx")
     args = tuple(torch.from_numpy(v) for v in inputs.values())
+    axes = DYNAMIC_AXES["cnn" if name in CNN_MODELS else "bert"] if dynamic else None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         torch.onnx.export(module, args, path, opset_version=OPSET, training=training,
                           input_names=list(inputs), output_names=output_names,
-                          do_constant_folding=True)
+                          do_constant_folding=True, dynamic_axes=axes)
     onnx.checker.check_model(path)
-    in_dir = os.path.join(out_dir, f"{name}.inputs")
+    in_dir = os.path.join(out_dir, f"{stem}.inputs")
     os.makedirs(in_dir, exist_ok=True)
     for input_name, value in inputs.items():
         np.save(os.path.join(in_dir, f"{input_name}.npy"), value)

@@ -13,9 +13,13 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/GVN.h>
 #include <llvm/Transforms/Scalar/SCCP.h>
+#include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <set>
 
 namespace cuvil {
 namespace {
@@ -28,16 +32,33 @@ double secondsSince(Clock::time_point start) {
 
 // Runs constant propagation and branch folding on each specialisation, so a
 // kernel's run-time dispatch over tile instances collapses to the instances
-// its constant arguments select.
-void pruneSpecialisations(const std::vector<llvm::Function *> &specialisations) {
+// its constant arguments select. A specialisation with run-time values
+// reads its parameter block from a stack copy (see ModuleBuilder::
+// specialise): scalar replacement and load forwarding first turn the
+// copy's constant fields back into constants.
+void pruneSpecialisations(const std::vector<llvm::Function *> &specialisations,
+                          const std::set<const llvm::Function *> &runTimeSpecialisations) {
+  llvm::LoopAnalysisManager loops;
   llvm::FunctionAnalysisManager analyses;
+  llvm::CGSCCAnalysisManager sccs;
+  llvm::ModuleAnalysisManager modules;
   llvm::PassBuilder builder;
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(sccs);
   builder.registerFunctionAnalyses(analyses);
-  llvm::FunctionPassManager passes;
-  passes.addPass(llvm::SCCPPass());
-  passes.addPass(llvm::SimplifyCFGPass());
-  for (llvm::Function *function : specialisations)
-    passes.run(*function, analyses);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, analyses, sccs, modules);
+  llvm::FunctionPassManager prune, forward;
+  prune.addPass(llvm::SCCPPass());
+  prune.addPass(llvm::SimplifyCFGPass());
+  forward.addPass(llvm::SROAPass(llvm::SROAOptions::ModifyCFG));
+  forward.addPass(llvm::InstCombinePass());
+  forward.addPass(llvm::GVNPass());
+  for (llvm::Function *function : specialisations) {
+    if (runTimeSpecialisations.count(function))
+      forward.run(*function, analyses);
+    prune.run(*function, analyses);
+  }
 }
 
 // Links the kernels the module calls, inlines each into its specialisation
@@ -46,7 +67,8 @@ void pruneSpecialisations(const std::vector<llvm::Function *> &specialisations) 
 // optimiser only where the pruned dispatch still calls them: cloning every
 // instance into every call made compiling ResNet-50 take 5 s longer.
 Status linkKernels(llvm::Module &module, std::unique_ptr<llvm::Module> kernels,
-                   const std::vector<llvm::CallInst *> &callSites) {
+                   const std::vector<llvm::CallInst *> &callSites,
+                   const std::set<const llvm::Function *> &runTimeSpecialisations) {
   kernels->setTargetTriple(module.getTargetTriple());
   kernels->setDataLayout(module.getDataLayout());
   std::vector<std::string> tiles;
@@ -64,7 +86,7 @@ Status linkKernels(llvm::Module &module, std::unique_ptr<llvm::Module> kernels,
       return Status::error(
           fmt::format("internal error: cannot inline kernel: {}", result.getFailureReason()));
   }
-  pruneSpecialisations(specialisations);
+  pruneSpecialisations(specialisations, runTimeSpecialisations);
   for (const std::string &name : tiles)
     if (llvm::Function *tile = module.getFunction(name)) {
       tile->removeFnAttr(llvm::Attribute::NoInline);
@@ -83,7 +105,8 @@ std::string temporaryDirectory() {
 
 } // namespace
 
-Status compileToOutput(const Graph &graph, const BackendOptions &options, BackendStats &stats) {
+Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
+                       const BackendOptions &options, BackendStats &stats) {
   auto start = Clock::now();
   llvm::LLVMContext context;
   Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine(options.target);
@@ -92,18 +115,19 @@ Status compileToOutput(const Graph &graph, const BackendOptions &options, Backen
       loadKernelLibrary(context, options.target.triple);
   CUVIL_TRY(kernels.status());
 
-  auto module = std::make_unique<llvm::Module>(graph.name(), context);
+  auto module = std::make_unique<llvm::Module>(model.name(), context);
   module->setTargetTriple(options.target.triple);
   module->setDataLayout((*machine)->createDataLayout());
-  ModuleBuilder builder(*module, **kernels, graph, options.target);
+  ModuleBuilder builder(*module, **kernels, model, paths, options.target);
   CUVIL_TRY(builder.build());
-  emitModelInfo(*module, graph, options.target, builder.arenaBytes(), builder.weights().totalBytes,
-                builder.kernelCallNames());
+  emitModelInfo(*module, model, paths, builder, options.target);
   stats.arenaBytes = builder.arenaBytes();
   stats.weightsBytes = builder.weights().totalBytes;
-  stats.kernelCalls = builder.kernelCalls();
+  for (const PathBuild &path : builder.paths())
+    stats.paths.push_back({path.name, path.arenaBytes, path.kernelCallNames.size()});
   stats.specialisations = builder.specialisations();
-  CUVIL_TRY(linkKernels(*module, kernels.take(), builder.kernelCallSites()));
+  CUVIL_TRY(linkKernels(*module, kernels.take(), builder.kernelCallSites(),
+                        builder.runTimeSpecialisations()));
   stats.buildSeconds = secondsSince(start);
 
   start = Clock::now();

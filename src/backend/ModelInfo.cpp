@@ -8,6 +8,8 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
+#include <map>
+#include <optional>
 
 namespace cuvil {
 namespace {
@@ -17,7 +19,7 @@ public:
   explicit ModelInfoEmitter(llvm::Module &module)
       : module_(module), context_(module.getContext()), i32_(llvm::Type::getInt32Ty(context_)),
         i64_(llvm::Type::getInt64Ty(context_)), ptr_(llvm::PointerType::get(context_, 0)),
-        tensorInfo_(llvm::StructType::get(context_, {ptr_, i32_, i32_, ptr_})) {}
+        tensorInfo_(llvm::StructType::get(context_, {ptr_, i32_, i32_, ptr_, ptr_, ptr_})) {}
 
   llvm::Constant *string(const std::string &text) {
     llvm::IRBuilder<> builder(context_);
@@ -30,18 +32,45 @@ public:
     return global;
   }
 
+  llvm::Constant *stringOrNull(const std::optional<std::string> &text) {
+    return text ? string(*text)
+                : llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
+  }
+
+  template <typename T> llvm::Constant *array(const std::vector<T> &values, const char *name) {
+    return privateGlobal(llvm::ConstantDataArray::get(context_, values), name);
+  }
+
+  llvm::Constant *pointerArray(const std::vector<llvm::Constant *> &values, const char *name) {
+    return privateGlobal(
+        llvm::ConstantArray::get(llvm::ArrayType::get(ptr_, values.size()), values), name);
+  }
+
   // cuvil_tensor_info[] for the given values and names.
   llvm::Constant *tensorInfos(const std::vector<Value *> &values,
-                              const std::vector<std::string> &names) {
+                              const std::vector<std::string> &names,
+                              const std::map<SymbolId, int32_t> &symbolIndex) {
     std::vector<llvm::Constant *> entries;
     for (size_t i = 0; i < values.size(); ++i) {
       const TensorType &type = values[i]->type();
-      std::vector<uint64_t> dims(type.shape.begin(), type.shape.end());
-      llvm::Constant *dimsArray =
-          privateGlobal(llvm::ConstantDataArray::get(context_, dims), "dims");
+      std::vector<uint64_t> dims;
+      std::vector<uint32_t> dimSymbols;
+      std::vector<llvm::Constant *> exprs;
+      for (const Dim &dim : type.shape) {
+        dims.push_back(uint64_t(dim.max()));
+        std::vector<SymbolId> symbols = dim.symbols();
+        bool isSymbol = symbols.size() == 1 && dim == Dim::symbol(symbols[0]);
+        int32_t code = dim.isConstant() ? CUVIL_DIM_CONSTANT
+                       : isSymbol       ? symbolIndex.at(symbols[0])
+                                        : CUVIL_DIM_EXPRESSION;
+        dimSymbols.push_back(uint32_t(code));
+        exprs.push_back(
+            stringOrNull(dim.isConstant() ? std::nullopt : std::optional<std::string>(dim.str())));
+      }
       entries.push_back(llvm::ConstantStruct::get(
           tensorInfo_, {string(names[i]), llvm::ConstantInt::get(i32_, dtypeOnnxCode(type.dtype)),
-                        llvm::ConstantInt::get(i32_, type.shape.size()), dimsArray}));
+                        llvm::ConstantInt::get(i32_, type.shape.size()), array(dims, "dims"),
+                        array(dimSymbols, "dim_symbols"), pointerArray(exprs, "dim_exprs")}));
     }
     auto *arrayType = llvm::ArrayType::get(tensorInfo_, entries.size());
     return privateGlobal(llvm::ConstantArray::get(arrayType, entries), "tensor_infos");
@@ -55,40 +84,77 @@ public:
 
 } // namespace
 
-void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig &target,
-                   uint64_t arenaBytes, uint64_t weightsBytes,
-                   const std::vector<std::string> &kernelCallNames) {
+void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<CodePath> &paths,
+                   const ModuleBuilder &builder, const TargetConfig &target) {
   ModelInfoEmitter emitter(module);
+  llvm::LLVMContext &context = module.getContext();
   std::vector<std::string> inputNames, outputNames;
-  for (const Value *input : graph.inputs())
+  for (const Value *input : model.inputs())
     inputNames.push_back(input->name());
-  for (size_t i = 0; i < graph.outputs().size(); ++i)
-    outputNames.push_back(graph.outputName(i));
-
+  for (size_t i = 0; i < model.outputs().size(); ++i)
+    outputNames.push_back(model.outputName(i));
   llvm::Type *i32 = emitter.i32_, *i64 = emitter.i64_, *ptr = emitter.ptr_;
-  std::vector<llvm::Constant *> names;
-  for (const std::string &name : kernelCallNames)
-    names.push_back(emitter.string(name));
-  llvm::Constant *nameTable = emitter.privateGlobal(
-      llvm::ConstantArray::get(llvm::ArrayType::get(ptr, names.size()), names), "call_names");
-  auto *infoType =
-      llvm::StructType::get(module.getContext(), {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64,
-                                                  i64, i32, ptr, ptr, i32});
+
+  std::map<SymbolId, int32_t> symbolIndex;
+  auto *symbolType = llvm::StructType::get(context, {ptr, i64, i64, i64, i32});
+  std::vector<llvm::Constant *> symbols;
+  for (SymbolId id : model.symbols()) {
+    const SymbolInfo &info = SymbolTable::global().info(id);
+    symbolIndex.emplace(id, int32_t(symbols.size()));
+    symbols.push_back(llvm::ConstantStruct::get(
+        symbolType, {emitter.string(info.name), llvm::ConstantInt::get(i64, uint64_t(info.min)),
+                     llvm::ConstantInt::get(i64, uint64_t(info.opt)),
+                     llvm::ConstantInt::get(i64, uint64_t(info.max)),
+                     llvm::ConstantInt::get(i32, info.fromData ? 1 : 0)}));
+  }
+  llvm::Constant *symbolTable = emitter.privateGlobal(
+      llvm::ConstantArray::get(llvm::ArrayType::get(symbolType, symbols.size()), symbols),
+      "symbols");
+
+  auto *pathType = llvm::StructType::get(context, {ptr, ptr, i64, i32, ptr});
+  std::vector<llvm::Constant *> pathInfos;
+  for (size_t p = 0; p < paths.size(); ++p) {
+    const PathBuild &build = builder.paths()[p];
+    std::vector<llvm::Constant *> names;
+    for (const std::string &name : build.kernelCallNames)
+      names.push_back(emitter.string(name));
+    // One value per symbol; those computed from data (after the input
+    // symbols) are no part of the choice and read as their max.
+    std::vector<uint64_t> values(paths[p].symbolValues.begin(), paths[p].symbolValues.end());
+    for (size_t s = values.size(); !values.empty() && s < model.symbols().size(); ++s)
+      values.push_back(uint64_t(SymbolTable::global().info(model.symbols()[s]).max));
+    llvm::Constant *valueArray = paths[p].symbolValues.empty()
+                                     ? static_cast<llvm::Constant *>(llvm::ConstantPointerNull::get(
+                                           llvm::PointerType::get(context, 0)))
+                                     : emitter.array(values, "symbol_values");
+    pathInfos.push_back(llvm::ConstantStruct::get(
+        pathType,
+        {emitter.string(build.name), valueArray, llvm::ConstantInt::get(i64, build.arenaBytes),
+         llvm::ConstantInt::get(i32, names.size()), emitter.pointerArray(names, "call_names")}));
+  }
+  llvm::Constant *pathTable = emitter.privateGlobal(
+      llvm::ConstantArray::get(llvm::ArrayType::get(pathType, pathInfos.size()), pathInfos),
+      "paths");
+
+  auto *infoType = llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64,
+                                                   i64, ptr, i32, i32, ptr, i32, ptr, ptr});
   std::vector<std::string> variantNames;
   for (const IsaVariant &variant : target.variants)
     variantNames.push_back(variant.name);
   llvm::Constant *init = llvm::ConstantStruct::get(
       infoType,
       {llvm::ConstantInt::get(i32, CUVIL_ABI_VERSION),
-       llvm::ConstantInt::get(i32, graph.inputs().size()),
-       llvm::ConstantInt::get(i32, graph.outputs().size()),
-       emitter.tensorInfos(graph.inputs(), inputNames),
-       emitter.tensorInfos(graph.outputs(), outputNames), emitter.string(graph.name()),
+       llvm::ConstantInt::get(i32, model.inputs().size()),
+       llvm::ConstantInt::get(i32, model.outputs().size()),
+       emitter.tensorInfos(model.inputs(), inputNames, symbolIndex),
+       emitter.tensorInfos(model.outputs(), outputNames, symbolIndex), emitter.string(model.name()),
        emitter.string(target.name), emitter.string(target.cpu), emitter.string(compilerVersion()),
-       llvm::ConstantInt::get(i64, arenaBytes), llvm::ConstantInt::get(i64, weightsBytes),
-       llvm::ConstantInt::get(i32, kernelCallNames.size()), nameTable,
+       llvm::ConstantInt::get(i64, builder.arenaBytes()),
+       llvm::ConstantInt::get(i64, builder.weights().totalBytes),
        emitter.string(fmt::format("{}", fmt::join(variantNames, ","))),
-       llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level))});
+       llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level)),
+       llvm::ConstantInt::get(i32, symbols.size()), symbolTable,
+       llvm::ConstantInt::get(i32, pathInfos.size()), pathTable, builder.outputDimsFunction()});
   new llvm::GlobalVariable(module, infoType, true, llvm::GlobalValue::ExternalLinkage, init,
                            "cuvil_model");
 }

@@ -2,6 +2,7 @@
 // reads (layout in include/cuvil/runtime/ModelABI.h).
 #pragma once
 
+#include "ModuleBuilder.h"
 #include "cuvil/backend/Target.h"
 #include "cuvil/ir/Graph.h"
 
@@ -9,8 +10,7 @@
 
 namespace cuvil {
 
-void emitModelInfo(llvm::Module &module, const Graph &graph, const TargetConfig &target,
-                   uint64_t arenaBytes, uint64_t weightsBytes,
-                   const std::vector<std::string> &kernelCallNames);
+void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<CodePath> &paths,
+                   const ModuleBuilder &builder, const TargetConfig &target);
 
 } // namespace cuvil

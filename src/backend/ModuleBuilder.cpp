@@ -6,6 +6,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
+#include <string_view>
 #include <utility>
 
 namespace cuvil {
@@ -15,8 +16,14 @@ constexpr uint64_t kAlign = 64;
 
 uint64_t alignTo(uint64_t value) { return (value + kAlign - 1) / kAlign * kAlign; }
 
+bool isRunTime(const KernelArg &arg) {
+  return (arg.kind() == KernelArg::Kind::I64 && !arg.i64().isConstant()) ||
+         (arg.kind() == KernelArg::Kind::Block && !arg.blockDims().empty());
+}
+
 // Text that identifies a kernel call's constant arguments, so calls with the
-// same constants share one specialised function.
+// same constants share one specialised function. Values known only at run
+// time are parameters of the specialisation: the key marks where they go.
 std::string specialisationKey(std::string_view kernel, const std::vector<KernelArg> &args) {
   std::string key(kernel);
   for (const KernelArg &arg : args) {
@@ -28,13 +35,15 @@ std::string specialisationKey(std::string_view kernel, const std::vector<KernelA
       key += "|0";
       break;
     case KernelArg::Kind::I64:
-      key += fmt::format("|i{}", arg.i64());
+      key += arg.i64().isConstant() ? fmt::format("|i{}", arg.i64().constant()) : "|i?";
       break;
     case KernelArg::Kind::F32:
       key += fmt::format("|f{:a}", double(arg.f32()));
       break;
     case KernelArg::Kind::Block:
       key += fmt::format("|{}:{:02x}", arg.blockName(), fmt::join(arg.bytes(), ""));
+      for (const auto &[offset, dim] : arg.blockDims())
+        key += fmt::format("@{}", offset);
       break;
     }
   }
@@ -70,21 +79,61 @@ Status checkDefinition(const llvm::Function &definition, const KernelRef &kernel
   return Status::success();
 }
 
+uint64_t contentHash(std::span<const uint8_t> bytes) {
+  uint64_t hash = 1469598103934665603ull; // FNV-1a
+  for (uint8_t byte : bytes)
+    hash = (hash ^ byte) * 1099511628211ull;
+  return hash ^ bytes.size();
+}
+
 } // namespace
 
-ModuleBuilder::ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &graph,
-                             const TargetConfig &target)
-    : module_(module), context_(module.getContext()), kernels_(kernels), graph_(graph),
-      target_(target) {}
+ModuleBuilder::ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &model,
+                             const std::vector<CodePath> &paths, const TargetConfig &target)
+    : module_(module), context_(module.getContext()), kernels_(kernels), model_(model),
+      pathList_(paths), target_(target) {
+  // A slot per symbol name: a static path's symbols computed from data are
+  // its own ids for the generic graph's symbols of the same name.
+  std::map<std::string, size_t> slotByName;
+  auto assign = [&](SymbolId symbol) {
+    auto [slot, added] =
+        slotByName.emplace(SymbolTable::global().info(symbol).name, slotByName.size());
+    symbolSlots_.emplace(symbol, slot->second);
+  };
+  for (SymbolId symbol : model.symbols())
+    assign(symbol);
+  for (const CodePath &path : paths)
+    for (SymbolId symbol : path.graph->symbols())
+      assign(symbol);
+  numSlots_ = slotByName.size();
+}
 
 uint64_t ModuleBuilder::weightsOffset(const Value *constant) {
-  auto [it, inserted] = weights_.offsets.emplace(constant, weights_.totalBytes);
-  if (inserted) {
-    const Tensor &tensor = constant->constant();
-    weights_.pieces.push_back({it->second, std::span(tensor.bytes(), tensor.byteSize())});
-    weights_.totalBytes = alignTo(weights_.totalBytes + std::max<size_t>(tensor.byteSize(), 1));
-  }
-  return it->second;
+  auto known = weights_.offsets.find(constant);
+  if (known != weights_.offsets.end())
+    return known->second;
+  const Tensor &tensor = constant->constant();
+  std::span<const uint8_t> bytes(tensor.bytes(), tensor.byteSize());
+  uint64_t hash = contentHash(bytes);
+  auto [first, last] = weights_.offsetsByHash.equal_range(hash);
+  for (auto it = first; it != last; ++it)
+    for (const WeightsPiece &piece : weights_.pieces)
+      if (piece.offset == it->second && piece.bytes.size() == bytes.size() &&
+          std::equal(bytes.begin(), bytes.end(), piece.bytes.begin()))
+        return weights_.offsets[constant] = piece.offset;
+  uint64_t offset = weights_.totalBytes;
+  weights_.offsets[constant] = offset;
+  weights_.offsetsByHash.emplace(hash, offset);
+  weights_.pieces.push_back({offset, bytes});
+  weights_.totalBytes = alignTo(weights_.totalBytes + std::max<size_t>(bytes.size(), 1));
+  return offset;
+}
+
+uint64_t ModuleBuilder::arenaBytes() const {
+  uint64_t bytes = 0;
+  for (const PathBuild &path : pathBuilds_)
+    bytes = std::max(bytes, path.arenaBytes);
+  return bytes;
 }
 
 bool ModuleBuilder::storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const {
@@ -93,31 +142,111 @@ bool ModuleBuilder::storedAt(const Value *part, const Value *whole, uint64_t byt
          p.space == w.space && p.index == w.index && p.offset == w.offset + byteOffset;
 }
 
-llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const KernelArg &arg) {
+llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const Value *value,
+                                    const Dim &byteOffset) {
   llvm::Type *i8 = builder.getInt8Ty();
-  const Value *value = arg.value();
-  if (value->isConstant())
-    return builder.CreateConstInBoundsGEP1_64(i8, weightsGlobal_,
-                                              weightsOffset(value) + uint64_t(arg.byteOffset()));
-  const Storage &storage = value->storage();
-  uint64_t offset = storage.offset + uint64_t(arg.byteOffset());
-  switch (storage.space) {
-  case StorageSpace::Arena:
-    return builder.CreateConstInBoundsGEP1_64(i8, arena_, offset);
-  case StorageSpace::Input:
-  case StorageSpace::Output: {
-    uint64_t slot =
-        storage.index + (storage.space == StorageSpace::Output ? graph_.inputs().size() : 0);
-    llvm::Value *slotAddress =
-        builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, slot);
-    llvm::Value *base = builder.CreateLoad(builder.getPtrTy(), slotAddress);
-    return builder.CreateConstInBoundsGEP1_64(i8, base, offset);
+  llvm::Value *base = nullptr;
+  uint64_t offset = 0;
+  if (value->isConstant()) {
+    base = weightsGlobal_;
+    offset = weightsOffset(value);
+  } else {
+    const Storage &storage = value->storage();
+    offset = storage.offset;
+    switch (storage.space) {
+    case StorageSpace::Arena:
+      base = arena_;
+      break;
+    case StorageSpace::Input:
+    case StorageSpace::Output: {
+      uint64_t slot =
+          storage.index + (storage.space == StorageSpace::Output ? model_.inputs().size() : 0);
+      llvm::Value *slotAddress =
+          builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, slot);
+      base = builder.CreateLoad(builder.getPtrTy(), slotAddress);
+      break;
+    }
+    case StorageSpace::None:
+      addressStatus_ = Status::error(fmt::format("value %{} has no storage", value->name()));
+      return llvm::ConstantPointerNull::get(builder.getPtrTy());
+    }
   }
-  case StorageSpace::None:
-    break;
+  Dim total = byteOffset + int64_t(offset);
+  if (total.isConstant())
+    return builder.CreateConstInBoundsGEP1_64(i8, base, uint64_t(total.constant()));
+  return builder.CreateInBoundsGEP(i8, base, emitDim(builder, total, symbols_));
+}
+
+// Where the run keeps the symbol's value.
+llvm::Value *ModuleBuilder::symbolSlot(llvm::IRBuilder<> &builder, SymbolId symbol,
+                                       llvm::Value *symbols) {
+  auto slot = symbolSlots_.find(symbol);
+  if (slot == symbolSlots_.end()) {
+    addressStatus_ = Status::error(fmt::format("internal error: symbol {} is not the model's",
+                                               SymbolTable::global().info(symbol).name));
+    return symbols;
   }
-  addressStatus_ = Status::error(fmt::format("value %{} has no storage", value->name()));
-  return llvm::ConstantPointerNull::get(builder.getPtrTy());
+  return builder.CreateConstInBoundsGEP1_64(builder.getInt64Ty(), symbols ? symbols : symbols_,
+                                            slot->second);
+}
+
+// floor(a / b) for the dims' integers (b may be negative; 0 gives 0, as
+// Dim::evaluate has it).
+llvm::Value *ModuleBuilder::emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom,
+                                     llvm::Value *symbols) {
+  llvm::Type *i64 = builder.getInt64Ty();
+  switch (atom.kind) {
+  case Dim::Atom::Kind::Symbol:
+    return builder.CreateLoad(i64, symbolSlot(builder, atom.symbol, symbols));
+  case Dim::Atom::Kind::FloorDiv: {
+    llvm::Value *a = emitDim(builder, atom.a, symbols);
+    llvm::Value *b = emitDim(builder, atom.b, symbols);
+    llvm::Value *zero = builder.getInt64(0);
+    llvm::Value *isZero = builder.CreateICmpEQ(b, zero);
+    llvm::Value *divisor = builder.CreateSelect(isZero, builder.getInt64(1), b);
+    llvm::Value *q = builder.CreateSDiv(a, divisor);
+    llvm::Value *r = builder.CreateSRem(a, divisor);
+    // Truncation rounds towards zero: one less where the signs differ.
+    llvm::Value *inexact = builder.CreateICmpNE(r, zero);
+    llvm::Value *signsDiffer = builder.CreateICmpSLT(builder.CreateXor(r, divisor), zero);
+    llvm::Value *floor =
+        builder.CreateSub(q, builder.CreateZExt(builder.CreateAnd(inexact, signsDiffer), i64));
+    return builder.CreateSelect(isZero, zero, floor);
+  }
+  case Dim::Atom::Kind::Min:
+  case Dim::Atom::Kind::Max: {
+    llvm::Value *a = emitDim(builder, atom.a, symbols);
+    llvm::Value *b = emitDim(builder, atom.b, symbols);
+    bool isMin = atom.kind == Dim::Atom::Kind::Min;
+    return builder.CreateSelect(isMin ? builder.CreateICmpSLT(a, b) : builder.CreateICmpSGT(a, b),
+                                a, b);
+  }
+  }
+  return builder.getInt64(0);
+}
+
+llvm::Value *ModuleBuilder::emitDim(llvm::IRBuilder<> &builder, const Dim &dim,
+                                    llvm::Value *symbols) {
+  llvm::Value *sum = builder.getInt64(uint64_t(dim.constantTerm()));
+  for (const Dim::Term &term : dim.terms()) {
+    llvm::Value *product = builder.getInt64(uint64_t(term.coeff));
+    for (const Dim::Atom &atom : term.factors)
+      product = builder.CreateMul(product, emitAtom(builder, atom, symbols));
+    sum = builder.CreateAdd(sum, product);
+  }
+  return sum;
+}
+
+Status ModuleBuilder::storeDims(const Value *destination, std::span<const Dim> values) {
+  DType dtype = destination->type().dtype;
+  llvm::Type *element = dtype == DType::I32 ? runBuilder_->getInt32Ty() : runBuilder_->getInt64Ty();
+  llvm::Value *base = address(*runBuilder_, destination, 0);
+  for (size_t i = 0; i < values.size(); ++i) {
+    llvm::Value *value = emitDim(*runBuilder_, values[i], symbols_);
+    runBuilder_->CreateStore(runBuilder_->CreateTrunc(value, element),
+                             runBuilder_->CreateConstInBoundsGEP1_64(element, base, i));
+  }
+  return std::exchange(addressStatus_, Status::success());
 }
 
 // A parameter block: a private constant global of its bytes, which the
@@ -135,6 +264,10 @@ llvm::Constant *ModuleBuilder::paramBlock(const KernelArg &arg) {
   return global;
 }
 
+// spec(pointers..., run-time values..., begin, end) = kernel(args...). A
+// block with fields known only at run time is a copy of its constant bytes
+// on the stack with those fields stored: once the kernel is inlined, its
+// loads of the constant fields fold and the others read the parameters.
 llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
                                           const std::vector<KernelArg> &args) {
   std::string key = variant_->name + ":" + specialisationKey(kernel->getName().str(), args);
@@ -147,6 +280,10 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::Pointer)
       params.push_back(ptr);
+  for (const KernelArg &arg : args)
+    if (isRunTime(arg))
+      params.insert(params.end(), arg.kind() == KernelArg::Kind::I64 ? 1 : arg.blockDims().size(),
+                    i64);
   params.push_back(i64);
   params.push_back(i64);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), params, false);
@@ -154,38 +291,59 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
                                 kernel->getName() + "." + variant_->name + ".spec", module_);
   spec->addFnAttr(llvm::Attribute::NoInline);
   tagVariant(spec);
+  if (std::any_of(args.begin(), args.end(), isRunTime))
+    runTimeSpecialisations_.insert(spec);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", spec));
   std::vector<llvm::Value *> callArgs;
-  unsigned nextParam = 0;
+  unsigned nextPointer = 0;
+  unsigned nextValue = unsigned(std::count_if(args.begin(), args.end(), [](const KernelArg &arg) {
+    return arg.kind() == KernelArg::Kind::Pointer;
+  }));
   for (const KernelArg &arg : args) {
     switch (arg.kind()) {
     case KernelArg::Kind::Pointer:
-      callArgs.push_back(spec->getArg(nextParam++));
+      callArgs.push_back(spec->getArg(nextPointer++));
       break;
     case KernelArg::Kind::Null:
       callArgs.push_back(llvm::ConstantPointerNull::get(builder.getPtrTy()));
       break;
     case KernelArg::Kind::I64:
-      callArgs.push_back(builder.getInt64(uint64_t(arg.i64())));
+      callArgs.push_back(arg.i64().isConstant()
+                             ? builder.getInt64(uint64_t(arg.i64().constant()))
+                             : static_cast<llvm::Value *>(spec->getArg(nextValue++)));
       break;
     case KernelArg::Kind::F32:
       callArgs.push_back(llvm::ConstantFP::get(builder.getFloatTy(), arg.f32()));
       break;
-    case KernelArg::Kind::Block:
-      callArgs.push_back(paramBlock(arg));
+    case KernelArg::Kind::Block: {
+      llvm::Constant *constant = paramBlock(arg);
+      if (arg.blockDims().empty()) {
+        callArgs.push_back(constant);
+        break;
+      }
+      llvm::Value *block =
+          builder.CreateAlloca(builder.getInt8Ty(), builder.getInt64(arg.bytes().size()), "block");
+      llvm::cast<llvm::AllocaInst>(block)->setAlignment(llvm::Align(16));
+      builder.CreateMemCpy(block, llvm::MaybeAlign(16), constant, llvm::MaybeAlign(16),
+                           arg.bytes().size());
+      for (const auto &[offset, dim] : arg.blockDims())
+        builder.CreateStore(spec->getArg(nextValue++),
+                            builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), block, offset));
+      callArgs.push_back(block);
       break;
     }
+    }
   }
-  callArgs.push_back(spec->getArg(nextParam));
-  callArgs.push_back(spec->getArg(nextParam + 1));
+  callArgs.push_back(spec->getArg(nextValue));
+  callArgs.push_back(spec->getArg(nextValue + 1));
   kernelCallSites_.push_back(builder.CreateCall(kernel, callArgs));
   builder.CreateRetVoid();
   return spec;
 }
 
 Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<KernelArg> args,
-                                     int64_t numTasks) {
-  if (numTasks <= 0)
+                                     const Dim &numTasks) {
+  if (numTasks.max() <= 0)
     return Status::success();
   llvm::StringRef kernelName(kernelRef.name());
   const llvm::Function *libraryKernel = kernels_.getFunction(kernelName);
@@ -198,28 +356,39 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
       module_.getOrInsertFunction(llvm::StringRef(kernelName), kernelType).getCallee());
   llvm::Function *spec = specialise(kernel, args);
 
-  // task.N(begin, end) = spec(addresses..., begin, end)
+  // task.N(begin, end) = spec(addresses..., run-time values..., begin, end),
+  // the values computed from the symbols at each call.
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
   auto *taskType = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {i64, i64}, false);
   llvm::Function *task =
       llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
-                             fmt::format("task.{}.{}", variant_->name, kernelCalls_), module_);
+                             fmt::format("task.{}.{}", variant_->name, tasks_++), module_);
   tagVariant(task);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", task));
   std::vector<llvm::Value *> specArgs;
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::Pointer)
-      specArgs.push_back(address(builder, arg));
+      specArgs.push_back(arg.symbol() ? symbolSlot(builder, *arg.symbol())
+                                      : address(builder, arg.value(), arg.byteOffset()));
+  for (const KernelArg &arg : args) {
+    if (!isRunTime(arg))
+      continue;
+    if (arg.kind() == KernelArg::Kind::I64)
+      specArgs.push_back(emitDim(builder, arg.i64(), symbols_));
+    else
+      for (const auto &[offset, dim] : arg.blockDims())
+        specArgs.push_back(emitDim(builder, dim, symbols_));
+  }
   specArgs.push_back(task->getArg(0));
   specArgs.push_back(task->getArg(1));
   builder.CreateCall(spec, specArgs);
   builder.CreateRetVoid();
 
-  runBuilder_->CreateCall(parallelFor_, {task, runBuilder_->getInt64(uint64_t(numTasks))});
-  if (recordCallNames_) {
-    kernelCallNames_.push_back(fmt::format("{} {}", currentNode_->describe(), kernelRef.name()));
-    ++kernelCalls_;
-  }
+  llvm::Value *tasks = emitDim(*runBuilder_, numTasks, symbols_);
+  runBuilder_->CreateCall(parallelFor_, {task, tasks});
+  if (recordCallNames_)
+    path_->kernelCallNames.push_back(
+        fmt::format("{} {}", currentNode_->describe(), kernelRef.name()));
   return std::exchange(addressStatus_, Status::success());
 }
 
@@ -229,13 +398,20 @@ Status ModuleBuilder::build() {
   llvm::Type *ptr = llvm::PointerType::get(context_, 0);
   llvm::Type *voidTy = llvm::Type::getVoidTy(context_);
 
-  for (const auto &node : graph_.nodes())
-    for (const Value *result : node->outputs())
-      if (result->storage().space == StorageSpace::Arena)
-        arenaBytes_ = std::max(arenaBytes_, result->storage().offset + result->type().byteSize());
-  arenaBytes_ = alignTo(arenaBytes_);
+  // Every path's arena is planned for its largest shapes (maxByteSize).
+  for (const CodePath &path : pathList_) {
+    PathBuild build;
+    build.name = path.name;
+    for (const auto &node : path.graph->nodes())
+      for (const Value *result : node->outputs())
+        if (result->storage().space == StorageSpace::Arena)
+          build.arenaBytes =
+              std::max(build.arenaBytes, result->storage().offset + result->type().maxByteSize());
+    build.arenaBytes = alignTo(build.arenaBytes);
+    pathBuilds_.push_back(std::move(build));
+  }
 
-  auto *arenaType = llvm::ArrayType::get(i8, std::max<uint64_t>(arenaBytes_, 1));
+  auto *arenaType = llvm::ArrayType::get(i8, std::max<uint64_t>(arenaBytes(), 1));
   arena_ = new llvm::GlobalVariable(module_, arenaType, false, llvm::GlobalValue::InternalLinkage,
                                     llvm::ConstantAggregateZero::get(arenaType), "cuvil_arena");
   arena_->setAlignment(llvm::Align(kAlign));
@@ -243,82 +419,139 @@ Status ModuleBuilder::build() {
       new llvm::GlobalVariable(module_, llvm::ArrayType::get(i8, 0), true,
                                llvm::GlobalValue::ExternalLinkage, nullptr, "cuvil_weights");
   weightsGlobal_->setAlignment(llvm::Align(kAlign));
-  size_t ioSlots = graph_.inputs().size() + graph_.outputs().size();
+  size_t ioSlots = model_.inputs().size() + model_.outputs().size();
   auto *ioType = llvm::ArrayType::get(ptr, std::max<size_t>(ioSlots, 1));
   ioTable_ = new llvm::GlobalVariable(module_, ioType, false, llvm::GlobalValue::InternalLinkage,
                                       llvm::ConstantAggregateZero::get(ioType), "cuvil_io");
+  auto *symbolsType = llvm::ArrayType::get(i64, std::max<size_t>(numSlots_, 1));
+  symbols_ =
+      new llvm::GlobalVariable(module_, symbolsType, false, llvm::GlobalValue::InternalLinkage,
+                               llvm::ConstantAggregateZero::get(symbolsType), "cuvil_symbols");
 
   parallelFor_ =
       llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
 
-  // One run function per ISA variant, each with its own specialisations
-  // and tasks, all sharing the arena, weights and I/O table.
+  // One run function per path and ISA variant, each with its own
+  // specialisations and tasks, all sharing the arena, weights, I/O table
+  // and symbol values (which cuvil_run publishes).
   isaLevel_ =
-      llvm::Function::Create(llvm::FunctionType::get(builderInt32(), {}, false),
+      llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getInt32Ty(context_), {}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_isa_level", module_);
-  std::vector<llvm::Function *> variantRuns;
-  for (const IsaVariant &variant : target_.variants) {
-    variant_ = &variant;
-    runFunction_ = llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr}, false),
-                                          llvm::GlobalValue::InternalLinkage,
-                                          "cuvil_run." + variant.name, module_);
-    tagVariant(runFunction_);
-    runBuilder_ = std::make_unique<llvm::IRBuilder<>>(
-        llvm::BasicBlock::Create(context_, "entry", runFunction_));
-    // Publish the caller's buffers in the I/O table the tasks read from.
-    for (size_t i = 0; i < ioSlots; ++i) {
-      bool isInput = i < graph_.inputs().size();
-      llvm::Value *array = runFunction_->getArg(isInput ? 0 : 1);
-      size_t index = isInput ? i : i - graph_.inputs().size();
-      llvm::Value *source = runBuilder_->CreateConstInBoundsGEP1_64(ptr, array, index);
-      llvm::Value *buffer = runBuilder_->CreateLoad(ptr, source);
-      runBuilder_->CreateStore(buffer,
-                               runBuilder_->CreateConstInBoundsGEP2_64(ioType, ioTable_, 0, i));
+  std::vector<std::vector<llvm::Function *>> runs(pathList_.size());
+  for (size_t p = 0; p < pathList_.size(); ++p) {
+    path_ = &pathBuilds_[p];
+    recordCallNames_ = true;
+    for (const IsaVariant &variant : target_.variants) {
+      variant_ = &variant;
+      llvm::Function *run = llvm::Function::Create(
+          llvm::FunctionType::get(voidTy, {}, false), llvm::GlobalValue::InternalLinkage,
+          fmt::format("cuvil_run.{}.{}", path_->name, variant.name), module_);
+      tagVariant(run);
+      runBuilder_ =
+          std::make_unique<llvm::IRBuilder<>>(llvm::BasicBlock::Create(context_, "entry", run));
+      for (const auto &node : pathList_[p].graph->nodes()) {
+        currentNode_ = node.get();
+        CUVIL_TRY(lowerNode(*node, *this));
+      }
+      runBuilder_->CreateRetVoid();
+      runs[p].push_back(run);
+      recordCallNames_ = false; // every variant makes the same calls
     }
-    for (const auto &node : graph_.nodes()) {
-      currentNode_ = node.get();
-      CUVIL_TRY(lowerNode(*node, *this));
-    }
-    runBuilder_->CreateRetVoid();
-    variantRuns.push_back(runFunction_);
-    recordCallNames_ = false; // every variant makes the same calls
   }
-  emitDispatcher(variantRuns);
+  emitDispatcher(runs);
+  emitOutputDims();
   return Status::success();
 }
 
-// cuvil_run(in, out): the best variant the CPU supports (variants are
-// ordered best first; the runtime refuses CPUs below the last one).
-void ModuleBuilder::emitDispatcher(const std::vector<llvm::Function *> &variantRuns) {
+// cuvil_run(in, out, symbols): publishes the buffers and symbol values,
+// then runs the first path whose symbol values the inputs have (the
+// generic path, last, takes any), in the best variant the CPU supports
+// (variants are ordered best first; the runtime refuses CPUs below the
+// last one). The symbols the run computes from data go back to the caller.
+void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function *>> &runs) {
   llvm::Type *ptr = llvm::PointerType::get(context_, 0);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr, ptr}, false);
   llvm::Function *run =
       llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "cuvil_run", module_);
   run->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", run));
+  size_t numInputs = model_.inputs().size();
+  for (size_t i = 0; i < numInputs + model_.outputs().size(); ++i) {
+    bool isInput = i < numInputs;
+    llvm::Value *source = builder.CreateConstInBoundsGEP1_64(ptr, run->getArg(isInput ? 0 : 1),
+                                                             isInput ? i : i - numInputs);
+    builder.CreateStore(
+        builder.CreateLoad(ptr, source),
+        builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, i));
+  }
+  size_t numSymbols = model_.symbols().size(); // the caller's: the model's own
+  auto symbolAt = [&](llvm::Value *base, size_t slot) {
+    return builder.CreateConstInBoundsGEP1_64(i64, base, slot);
+  };
+  for (size_t s = 0; s < numSymbols; ++s)
+    builder.CreateStore(builder.CreateLoad(i64, symbolAt(run->getArg(2), s)),
+                        symbolAt(symbols_, s));
+  llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "done", run);
   llvm::Value *level = builder.CreateCall(isaLevel_);
-  for (size_t i = 0; i < variantRuns.size(); ++i) {
-    llvm::BasicBlock *call = llvm::BasicBlock::Create(context_, "call", run);
-    llvm::BasicBlock *next = llvm::BasicBlock::Create(context_, "next", run);
-    bool last = i + 1 == variantRuns.size();
-    builder.CreateCondBr(
-        last ? builder.getTrue()
-             : builder.CreateICmpSGE(level, builder.getInt32(uint32_t(target_.variants[i].level))),
-        call, next);
-    builder.SetInsertPoint(call);
-    builder.CreateCall(variantRuns[i], {run->getArg(0), run->getArg(1)});
-    builder.CreateRetVoid();
-    builder.SetInsertPoint(next);
+  for (size_t p = 0; p < runs.size(); ++p) {
+    // This path when every symbol it fixes has its value.
+    llvm::Value *matches = builder.getTrue();
+    const std::vector<int64_t> &values = pathList_[p].symbolValues;
+    for (size_t s = 0; s < values.size(); ++s)
+      matches = builder.CreateAnd(
+          matches, builder.CreateICmpEQ(builder.CreateLoad(i64, symbolAt(symbols_, s)),
+                                        builder.getInt64(uint64_t(values[s]))));
+    llvm::BasicBlock *path = llvm::BasicBlock::Create(context_, "path", run);
+    llvm::BasicBlock *nextPath = llvm::BasicBlock::Create(context_, "next_path", run);
+    builder.CreateCondBr(matches, path, nextPath);
+    builder.SetInsertPoint(path);
+    for (size_t v = 0; v < runs[p].size(); ++v) {
+      llvm::BasicBlock *call = llvm::BasicBlock::Create(context_, "call", run);
+      llvm::BasicBlock *nextVariant = llvm::BasicBlock::Create(context_, "next_variant", run);
+      bool last = v + 1 == runs[p].size();
+      builder.CreateCondBr(last ? builder.getTrue()
+                                : builder.CreateICmpSGE(
+                                      level, builder.getInt32(uint32_t(target_.variants[v].level))),
+                           call, nextVariant);
+      builder.SetInsertPoint(call);
+      builder.CreateCall(runs[p][v]);
+      builder.CreateBr(done);
+      builder.SetInsertPoint(nextVariant);
+    }
+    builder.CreateUnreachable(); // after the last variant, taken unconditionally
+    builder.SetInsertPoint(nextPath);
   }
   builder.CreateUnreachable();
+  builder.SetInsertPoint(done);
+  for (size_t s = 0; s < numSymbols; ++s)
+    builder.CreateStore(builder.CreateLoad(i64, symbolAt(symbols_, s)),
+                        symbolAt(run->getArg(2), s));
+  builder.CreateRetVoid();
+}
+
+// cuvil_output_dims(symbols, dims): each output's dims for these symbol
+// values, the outputs one after another.
+void ModuleBuilder::emitOutputDims() {
+  llvm::Type *ptr = llvm::PointerType::get(context_, 0);
+  llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
+  outputDims_ = llvm::Function::Create(type, llvm::GlobalValue::InternalLinkage,
+                                       "cuvil_output_dims", module_);
+  outputDims_->addFnAttr(llvm::Attribute::NoUnwind);
+  llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", outputDims_));
+  size_t next = 0;
+  for (const Value *output : model_.outputs())
+    for (const Dim &dim : output->type().shape)
+      builder.CreateStore(emitDim(builder, dim, outputDims_->getArg(0)),
+                          builder.CreateConstInBoundsGEP1_64(i64, outputDims_->getArg(1), next++));
+  builder.CreateRetVoid();
 }
 
 void ModuleBuilder::tagVariant(llvm::Function *function) const {
   function->addFnAttr(kVariantAttribute, variant_->name);
   function->addFnAttr(llvm::Attribute::NoUnwind);
 }
-
-llvm::Type *ModuleBuilder::builderInt32() const { return llvm::Type::getInt32Ty(context_); }
 
 } // namespace cuvil

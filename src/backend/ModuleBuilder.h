@@ -1,8 +1,10 @@
-// Builds the LLVM module of a planned graph: globals for the arena, weights
-// and I/O table, one task function per kernel call, specialised kernels, and
-// `cuvil_run` calling the tasks in graph order through the thread pool.
+// Builds the LLVM module of planned graphs: globals for the arena, weights,
+// I/O table and symbol values, one task function per kernel call,
+// specialised kernels, a run function per code path and ISA variant, and
+// `cuvil_run` choosing among them.
 #pragma once
 
+#include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Target.h"
 #include "cuvil/backend/WeightsObject.h"
 #include "cuvil/ir/Graph.h"
@@ -12,39 +14,59 @@
 #include <llvm/IR/Module.h>
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <unordered_map>
 #include <vector>
 
 namespace cuvil {
 
-// Where each constant lives in the weights blob.
+// Where each constant lives in the weights blob. Constants with the same
+// bytes (a weight in the static and the generic path) share one piece.
 struct WeightsLayout {
   std::unordered_map<const Value *, uint64_t> offsets;
-  std::vector<WeightsPiece> pieces; // in offset order
+  std::multimap<uint64_t, uint64_t> offsetsByHash; // content hash -> offset
+  std::vector<WeightsPiece> pieces;                // in offset order
   uint64_t totalBytes = 0;
+};
+
+// What the builder made of one code path.
+struct PathBuild {
+  std::string name;
+  uint64_t arenaBytes = 0;
+  // "<op> '<node>' <kernel>" for each kernel call, in call order.
+  std::vector<std::string> kernelCallNames;
 };
 
 class ModuleBuilder final : public LoweringContext {
 public:
-  ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &graph,
-                const TargetConfig &target);
+  // `model` is the generic graph: its inputs, outputs and symbols are the
+  // executable's; `paths` lists every graph to lower, `model` among them.
+  ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &model,
+                const std::vector<CodePath> &paths, const TargetConfig &target);
 
-  // Lowers every node into calls from `cuvil_run`; errors name the node.
+  // Lowers every node into calls from the run functions; errors name the
+  // node.
   Status build();
 
   const WeightsLayout &weights() const { return weights_; }
-  uint64_t arenaBytes() const { return arenaBytes_; }
-  size_t kernelCalls() const { return kernelCalls_; }
+  // The arena every path shares: the largest path's.
+  uint64_t arenaBytes() const;
+  const std::vector<PathBuild> &paths() const { return pathBuilds_; }
   size_t specialisations() const { return specialisations_.size(); }
-  // "<op> '<node>' <kernel>" for each kernel call, in call order.
-  const std::vector<std::string> &kernelCallNames() const { return kernelCallNames_; }
   // Calls of specialised kernels, to be inlined once the kernels are linked.
   const std::vector<llvm::CallInst *> &kernelCallSites() const { return kernelCallSites_; }
+  // The specialisations that take values known only at run time.
+  const std::set<const llvm::Function *> &runTimeSpecialisations() const {
+    return runTimeSpecialisations_;
+  }
+  // cuvil_output_dims(symbols, dims): every output's dims, in order.
+  llvm::Function *outputDimsFunction() const { return outputDims_; }
 
   // LoweringContext
   bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const override;
   const CpuModel &cpu() const override { return variant_->cpuModel; }
+  Status storeDims(const Value *destination, std::span<const Dim> values) override;
 
   // Functions of one ISA variant carry its name in this attribute until
   // applyTargetAttributes gives them the variant's CPU and features.
@@ -52,42 +74,54 @@ public:
 
 protected:
   Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args,
-                        int64_t numTasks) override;
+                        const Dim &numTasks) override;
 
 private:
   llvm::Function *specialise(llvm::Function *kernel, const std::vector<KernelArg> &args);
-  llvm::Value *address(llvm::IRBuilder<> &builder, const KernelArg &arg);
+  llvm::Value *address(llvm::IRBuilder<> &builder, const Value *value, const Dim &byteOffset);
   llvm::Constant *paramBlock(const KernelArg &arg);
-  void emitDispatcher(const std::vector<llvm::Function *> &variantRuns);
+  // The value of `dim` for the symbol values at `symbols` (an i64 array
+  // indexed by the model's symbol order).
+  llvm::Value *emitDim(llvm::IRBuilder<> &builder, const Dim &dim, llvm::Value *symbols);
+  llvm::Value *emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom, llvm::Value *symbols);
+  // The address of the symbol's value in `symbols` (default: cuvil_symbols).
+  llvm::Value *symbolSlot(llvm::IRBuilder<> &builder, SymbolId symbol,
+                          llvm::Value *symbols = nullptr);
+  void emitOutputDims();
+  void emitDispatcher(const std::vector<std::vector<llvm::Function *>> &runs);
   void tagVariant(llvm::Function *function) const;
-  llvm::Type *builderInt32() const;
   uint64_t weightsOffset(const Value *constant);
 
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   const llvm::Module &kernels_;
-  const Graph &graph_;
+  const Graph &model_;
+  const std::vector<CodePath> &pathList_;
   const TargetConfig &target_;
+  std::map<SymbolId, size_t> symbolSlots_; // the symbol's slot in cuvil_symbols
+  size_t numSlots_ = 0;
 
   llvm::GlobalVariable *arena_ = nullptr;
   llvm::GlobalVariable *weightsGlobal_ = nullptr;
   llvm::GlobalVariable *ioTable_ = nullptr;
-  llvm::Function *runFunction_ = nullptr;
+  llvm::GlobalVariable *symbols_ = nullptr;
   llvm::Function *parallelFor_ = nullptr;
   llvm::Function *isaLevel_ = nullptr;
+  llvm::Function *outputDims_ = nullptr;
   const IsaVariant *variant_ = nullptr; // the variant being lowered
+  PathBuild *path_ = nullptr;           // the path being lowered
   bool recordCallNames_ = true;
   std::unique_ptr<llvm::IRBuilder<>> runBuilder_;
 
   WeightsLayout weights_;
-  uint64_t arenaBytes_ = 0;
-  size_t kernelCalls_ = 0;
+  std::vector<PathBuild> pathBuilds_;
+  size_t tasks_ = 0;
   const Node *currentNode_ = nullptr;
   Status addressStatus_; // a value without storage met while computing addresses
   std::map<std::string, llvm::Function *> specialisations_;
   std::map<std::string, llvm::Constant *> paramBlocks_;
   std::vector<llvm::CallInst *> kernelCallSites_;
-  std::vector<std::string> kernelCallNames_;
+  std::set<const llvm::Function *> runTimeSpecialisations_;
 };
 
 } // namespace cuvil

@@ -4,6 +4,7 @@
 #include "TensorProtoReader.h"
 #include "cuvil/ir/OpSchema.h"
 
+#include <cctype>
 #include <fcntl.h>
 #include <filesystem>
 #include <fmt/format.h>
@@ -123,6 +124,13 @@ private:
   void bind(const std::string &name, Value *value) { values_[name] = value; }
 
   Status importInputs() {
+    // The symbols of the ranged inputs first: other inputs refer to them by
+    // their dim_param names.
+    for (const onnx::ValueInfoProto &input : model_.graph().input()) {
+      auto range = options_.inputRanges.find(input.name());
+      if (range != options_.inputRanges.end() && !values_.count(input.name()))
+        CUVIL_TRY(defineSymbols(input, range->second));
+    }
     for (const onnx::ValueInfoProto &input : model_.graph().input()) {
       if (values_.count(input.name())) // an initializer listed as input (IR < 4)
         continue;
@@ -133,20 +141,93 @@ private:
       if (!dtype)
         return Status::error(fmt::format("input '{}' has unsupported element type {}", input.name(),
                                          tensorType.elem_type()));
-      Expected<Shape> shape = inputShape(input.name(), tensorType);
+      Expected<Shape> shape = inputShape(input, tensorType);
       CUVIL_TRY(shape.status());
       bind(input.name(), graph_->addInput(input.name(), TensorType{*dtype, *shape}));
     }
     return Status::success();
   }
 
-  Expected<Shape> inputShape(const std::string &name, const onnx::TypeProto_Tensor &type) {
+  // The symbol a ranged input's dim d is named by.
+  static std::string symbolName(const onnx::ValueInfoProto &input, int d) {
+    const auto &shape = input.type().tensor_type().shape();
+    return symbolNameFrom(d < shape.dim_size() && shape.dim(d).has_dim_param()
+                              ? shape.dim(d).dim_param()
+                              : fmt::format("{}_{}", input.name(), d));
+  }
+
+  // The extent the model itself gives dim d, if it gives one.
+  static std::optional<int64_t> modelDimValue(const onnx::TypeProto_Tensor &type, int d) {
+    if (!type.has_shape() || d >= type.shape().dim_size() || !type.shape().dim(d).has_dim_value() ||
+        type.shape().dim(d).dim_value() < 0)
+      return std::nullopt;
+    return type.shape().dim(d).dim_value();
+  }
+
+  Status defineSymbols(const onnx::ValueInfoProto &input, const ShapeRange &range) {
+    const std::string &name = input.name();
+    const auto &type = input.type().tensor_type();
+    size_t rank = range.min.size();
+    if (range.opt.size() != rank || range.max.size() != rank)
+      return Status::error(
+          fmt::format("--shape-range {}: MIN, OPT and MAX must have the same rank", name));
+    if (type.has_shape() && type.shape().dim_size() != int(rank))
+      return Status::error(
+          fmt::format("--shape-range {} has rank {}, the model's input has rank {}", name, rank,
+                      type.shape().dim_size()));
+    for (size_t d = 0; d < rank; ++d) {
+      int64_t lo = range.min[d], opt = range.opt[d], hi = range.max[d];
+      if (!(0 <= lo && lo <= opt && opt <= hi))
+        return Status::error(
+            fmt::format("--shape-range {}: dim {} must have 0 <= MIN <= OPT <= MAX, not {}:{}:{}",
+                        name, d, lo, opt, hi));
+      if (std::optional<int64_t> fixed = modelDimValue(type, int(d));
+          fixed && (lo != *fixed || hi != *fixed))
+        return Status::error(
+            fmt::format("--shape-range {}: dim {} is {}:{}:{}, but the model fixes it at {}", name,
+                        d, lo, opt, hi, *fixed));
+      if (lo == hi)
+        continue;
+      std::string symbol = symbolName(input, int(d));
+      if (std::optional<SymbolId> known = graph_->findSymbol(symbol)) {
+        const SymbolInfo &info = SymbolTable::global().info(*known);
+        if (info.min != lo || info.opt != opt || info.max != hi)
+          return Status::error(fmt::format(
+              "--shape-range gives '{}' (input '{}' dim {}) the range {}:{}:{}, but another input "
+              "gives it {}:{}:{}",
+              symbol, name, d, lo, opt, hi, info.min, info.opt, info.max));
+        continue;
+      }
+      graph_->addSymbol({.name = symbol, .min = lo, .opt = opt, .max = hi});
+    }
+    return Status::success();
+  }
+
+  Expected<Shape> inputShape(const onnx::ValueInfoProto &input,
+                             const onnx::TypeProto_Tensor &type) {
+    const std::string &name = input.name();
+    auto ranged = options_.inputRanges.find(name);
+    if (ranged != options_.inputRanges.end()) {
+      const ShapeRange &range = ranged->second;
+      Shape shape;
+      for (size_t d = 0; d < range.min.size(); ++d)
+        shape.push_back(range.min[d] == range.max[d]
+                            ? Dim(range.min[d])
+                            : Dim::symbol(*graph_->findSymbol(symbolName(input, int(d)))));
+      return shape;
+    }
     auto fixed = options_.inputShapes.find(name);
     if (fixed != options_.inputShapes.end()) {
       if (type.has_shape() && type.shape().dim_size() != int(fixed->second.size()))
         return Status::error(fmt::format("--shape {}={} has rank {}, the model's input has rank {}",
                                          name, shapeToString(fixed->second, 'x'),
                                          fixed->second.size(), type.shape().dim_size()));
+      for (size_t d = 0; d < fixed->second.size(); ++d)
+        if (std::optional<int64_t> known = modelDimValue(type, int(d));
+            known && fixed->second[d] != Dim(*known))
+          return Status::error(
+              fmt::format("--shape {}={}: dim {} is {}, but the model fixes it at {}", name,
+                          shapeToString(fixed->second, 'x'), d, fixed->second[d].str(), *known));
       return fixed->second;
     }
     if (!type.has_shape())
@@ -155,13 +236,21 @@ private:
     Shape shape;
     for (int i = 0; i < type.shape().dim_size(); ++i) {
       const auto &dim = type.shape().dim(i);
-      if (!dim.has_dim_value() || dim.dim_value() < 0) {
-        std::string symbol = dim.has_dim_param() ? "'" + dim.dim_param() + "'" : "unnamed";
-        return Status::error(fmt::format("input '{}' has symbolic dimension {} (dim {}); fix it "
-                                         "with --shape {}=<dims, e.g. 1x3x224x224>",
-                                         name, symbol, i, name));
+      if (dim.has_dim_value() && dim.dim_value() >= 0) {
+        shape.push_back(dim.dim_value());
+        continue;
       }
-      shape.push_back(dim.dim_value());
+      // A dim_param another input's --shape-range made a symbol.
+      if (dim.has_dim_param())
+        if (std::optional<SymbolId> symbol = graph_->findSymbol(symbolName(input, i))) {
+          shape.push_back(Dim::symbol(*symbol));
+          continue;
+        }
+      std::string symbol = dim.has_dim_param() ? "'" + dim.dim_param() + "'" : "unnamed";
+      return Status::error(fmt::format(
+          "input '{}' has symbolic dimension {} (dim {}); fix it with --shape {}=<dims, e.g. "
+          "1x3x224x224>, or give its range with --shape-range {}=MIN:OPT:MAX",
+          name, symbol, i, name, name));
     }
     return shape;
   }

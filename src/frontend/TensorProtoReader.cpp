@@ -62,10 +62,12 @@ Expected<Tensor> readTensorProto(const onnx::TensorProto &proto, const std::stri
   if (!dtype)
     return Status::error(fmt::format("tensor '{}' has unsupported element type {}", proto.name(),
                                      proto.data_type()));
-  Shape shape(proto.dims().begin(), proto.dims().end());
-  for (int64_t dim : shape)
+  Shape shape;
+  for (int64_t dim : proto.dims()) {
     if (dim < 0)
       return Status::error(fmt::format("tensor '{}' has a negative dimension", proto.name()));
+    shape.push_back(dim);
+  }
   Tensor tensor(TensorType{*dtype, shape});
   size_t bytes = tensor.byteSize();
   auto context = [&](Status status) {

@@ -150,6 +150,25 @@ Value *Graph::findValue(std::string_view name) const {
   return it == byName_.end() ? nullptr : it->second;
 }
 
+SymbolId Graph::addSymbol(SymbolInfo info) {
+  assert(!findSymbol(info.name) && "symbol names are unique within a graph");
+  // Input symbols stay before those computed from data (CodePath relies on it).
+  bool fromData = info.fromData;
+  SymbolId id = SymbolTable::global().add(std::move(info));
+  auto firstFromData = std::find_if(symbols_.begin(), symbols_.end(), [](SymbolId symbol) {
+    return SymbolTable::global().info(symbol).fromData;
+  });
+  symbols_.insert(fromData ? symbols_.end() : firstFromData, id);
+  return id;
+}
+
+std::optional<SymbolId> Graph::findSymbol(std::string_view name) const {
+  for (SymbolId id : symbols_)
+    if (SymbolTable::global().info(id).name == name)
+      return id;
+  return std::nullopt;
+}
+
 Value *Graph::addInput(const std::string &name, TensorType type) {
   Value *value = createValue(name);
   value->type_ = std::move(type);

@@ -1,5 +1,7 @@
 #include "cuvil/ir/OpSchema.h"
 
+#include "cuvil/ir/Graph.h"
+
 #include <cassert>
 
 namespace cuvil {
@@ -25,6 +27,22 @@ std::vector<std::string_view> OpRegistry::names() const {
   for (const auto &entry : schemas_)
     result.push_back(entry.first);
   return result;
+}
+
+Dim InferContext::dataSymbol(std::string_view role, int64_t max) const {
+  Graph &graph = node_.graph();
+  const std::string &owner = node_.output(0)->name();
+  std::string stem = symbolNameFrom(owner + "_" + std::string(role)), name = stem;
+  for (int suffix = 1;; ++suffix, name = stem + "_" + std::to_string(suffix)) {
+    std::optional<SymbolId> known = graph.findSymbol(name);
+    if (!known)
+      break;
+    const SymbolInfo &info = SymbolTable::global().info(*known);
+    if (info.fromData && (info.owner.empty() || info.owner == owner))
+      return Dim::symbol(*known);
+  }
+  return Dim::symbol(graph.addSymbol(
+      {.name = name, .min = 0, .opt = max, .max = max, .fromData = true, .owner = owner}));
 }
 
 const AttrSpec *OpSchema::findAttribute(std::string_view attribute) const {

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <fmt/format.h>
 #include <limits>
+#include <map>
 
 namespace cuvil {
 namespace {
@@ -160,6 +161,8 @@ public:
       return error("expected '@name' after 'graph'");
     graph->setName(token_.text);
     consume();
+    if (token_.kind == Tok::Ident && token_.text == "symbols")
+      CUVIL_TRY(parseSymbols());
     CUVIL_TRY(expectPunct('('));
     while (!isPunct(')')) {
       std::string name;
@@ -258,12 +261,128 @@ private:
     return Status::success();
   }
 
+  // symbols(NAME in [MIN, MAX] opt OPT [from data], ...)
+  Status parseSymbols() {
+    consume();
+    CUVIL_TRY(expectPunct('('));
+    while (!isPunct(')')) {
+      if (token_.kind != Tok::Ident)
+        return error("expected a symbol name");
+      SymbolInfo info;
+      info.name = token_.text;
+      if (graph_->findSymbol(info.name))
+        return error(fmt::format("symbol '{}' is declared twice", info.name));
+      consume();
+      CUVIL_TRY(expectIdent("in"));
+      CUVIL_TRY(expectPunct('['));
+      CUVIL_TRY(parseInteger(info.min));
+      CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(parseInteger(info.max));
+      CUVIL_TRY(expectPunct(']'));
+      CUVIL_TRY(expectIdent("opt"));
+      CUVIL_TRY(parseInteger(info.opt));
+      if (token_.kind == Tok::Ident && token_.text == "from") {
+        consume();
+        CUVIL_TRY(expectIdent("data"));
+        info.fromData = true;
+      }
+      if (info.min < 0 || info.min > info.opt || info.opt > info.max)
+        return error(fmt::format("symbol '{}' needs 0 <= min <= opt <= max", info.name));
+      graph_->addSymbol(std::move(info));
+      CUVIL_TRY(expectSeparator(')'));
+    }
+    consume();
+    return Status::success();
+  }
+
+  // dim ::= term (('+' | '-') term)*; an integer token with a sign is a
+  // subtraction here ("s -1").
+  Status parseDim(Dim &dim) {
+    CUVIL_TRY(parseDimTerm(dim));
+    while (isPunct('+') || isPunct('-') || (token_.kind == Tok::Integer && token_.text[0] == '-')) {
+      if (token_.kind == Tok::Integer) {
+        int64_t value = 0;
+        CUVIL_TRY(parseInteger(value));
+        dim = dim + value;
+        continue;
+      }
+      bool minus = isPunct('-');
+      consume();
+      Dim term;
+      CUVIL_TRY(parseDimTerm(term));
+      dim = minus ? dim - term : dim + term;
+    }
+    return Status::success();
+  }
+
+  // term ::= factor ('*' factor)*
+  Status parseDimTerm(Dim &dim) {
+    CUVIL_TRY(parseDimFactor(dim));
+    while (isPunct('*')) {
+      consume();
+      Dim factor;
+      CUVIL_TRY(parseDimFactor(factor));
+      dim = dim * factor;
+    }
+    return Status::success();
+  }
+
+  // factor ::= int | symbol | '-' factor | '(' dim ')'
+  //          | (floordiv | ceildiv | mod | min | max) '(' dim ',' dim ')'
+  Status parseDimFactor(Dim &dim) {
+    if (token_.kind == Tok::Integer) {
+      int64_t value = 0;
+      CUVIL_TRY(parseInteger(value));
+      dim = value;
+      return Status::success();
+    }
+    if (isPunct('-') || isPunct('(')) {
+      bool minus = isPunct('-');
+      consume();
+      if (minus) {
+        CUVIL_TRY(parseDimFactor(dim));
+        dim = -dim;
+        return Status::success();
+      }
+      CUVIL_TRY(parseDim(dim));
+      return expectPunct(')');
+    }
+    if (token_.kind != Tok::Ident)
+      return error("expected a dimension");
+    static const std::map<std::string, Dim (*)(const Dim &, const Dim &), std::less<>> kFunctions =
+        {{"floordiv", floorDiv},
+         {"ceildiv", ceilDiv},
+         {"mod", mod},
+         {"min", minDim},
+         {"max", maxDim}};
+    std::string name = token_.text;
+    consume();
+    if (auto it = kFunctions.find(name); it != kFunctions.end() && isPunct('(')) {
+      consume();
+      Dim a, b;
+      CUVIL_TRY(parseDim(a));
+      CUVIL_TRY(expectPunct(','));
+      CUVIL_TRY(parseDim(b));
+      CUVIL_TRY(expectPunct(')'));
+      if (it->second != minDim && it->second != maxDim && b.min() <= 0)
+        return error(fmt::format("{} by a divisor that may not be positive", name));
+      dim = it->second(a, b);
+      return Status::success();
+    }
+    std::optional<SymbolId> symbol = graph_->findSymbol(name);
+    if (!symbol)
+      return error(
+          fmt::format("unknown symbol '{}' (declare it in the graph's symbols(...))", name));
+    dim = Dim::symbol(*symbol);
+    return Status::success();
+  }
+
   Status parseShape(Shape &shape) {
     CUVIL_TRY(expectPunct('['));
     while (!isPunct(']')) {
-      int64_t dim = 0;
-      CUVIL_TRY(parseInteger(dim));
-      if (dim < 0)
+      Dim dim;
+      CUVIL_TRY(parseDim(dim));
+      if (dim.min() < 0)
         return error("dimensions must not be negative");
       shape.push_back(dim);
       CUVIL_TRY(expectSeparator(']'));
@@ -332,6 +451,8 @@ private:
     CUVIL_TRY(expectPunct('<'));
     TensorType type;
     CUVIL_TRY(parseTensorType(type));
+    if (!type.isStatic())
+      return error(fmt::format("a constant's shape must be static, not {}", type.str()));
     CUVIL_TRY(expectPunct(','));
     Tensor tensor(type);
     if (token_.kind == Tok::String) {

@@ -153,7 +153,17 @@ std::string printNode(const Node &node) {
 }
 
 void printGraph(const Graph &graph, std::ostream &os, const PrintOptions &options) {
-  os << "graph @" << nameText(graph.name()) << "(";
+  os << "graph @" << nameText(graph.name());
+  if (!graph.symbols().empty()) {
+    os << " symbols(";
+    for (size_t i = 0; i < graph.symbols().size(); ++i) {
+      const SymbolInfo &info = SymbolTable::global().info(graph.symbols()[i]);
+      os << (i ? ", " : "") << info.name << " in [" << info.min << ", " << info.max << "] opt "
+         << info.opt << (info.fromData ? " from data" : "");
+    }
+    os << ")";
+  }
+  os << "(";
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
     const Value *input = graph.inputs()[i];
     os << (i ? ", " : "") << valueRef(input) << ": " << typeText(input);

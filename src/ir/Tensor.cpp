@@ -2,34 +2,46 @@
 
 #include "cuvil/support/Half.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstring>
 #include <fmt/format.h>
 
 namespace cuvil {
 
-int64_t numElements(std::span<const int64_t> shape) {
-  int64_t count = 1;
-  for (int64_t dim : shape)
+Dim numElements(std::span<const Dim> shape) {
+  Dim count = 1;
+  for (const Dim &dim : shape)
     count *= dim;
   return count;
 }
 
-std::string shapeToString(std::span<const int64_t> shape, char separator) {
+std::string shapeToString(std::span<const Dim> shape, char separator) {
   std::string text;
   for (size_t i = 0; i < shape.size(); ++i) {
     if (i)
       text += separator;
-    text += std::to_string(shape[i]);
+    text += shape[i].str();
   }
   return text;
 }
 
-std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
+std::vector<Dim> contiguousStrides(std::span<const Dim> shape) {
+  std::vector<Dim> strides(shape.size(), Dim(1));
   for (int64_t i = int64_t(shape.size()) - 2; i >= 0; --i)
-    strides[i] = strides[i + 1] * shape[i + 1];
+    strides[size_t(i)] = strides[size_t(i) + 1] * shape[size_t(i) + 1];
   return strides;
+}
+
+bool isStatic(std::span<const Dim> shape) {
+  return std::all_of(shape.begin(), shape.end(), [](const Dim &d) { return d.isConstant(); });
+}
+
+std::vector<int64_t> staticDims(std::span<const Dim> shape) {
+  std::vector<int64_t> dims;
+  for (const Dim &d : shape)
+    dims.push_back(d.constant());
+  return dims;
 }
 
 std::string TensorType::str() const {
@@ -37,12 +49,12 @@ std::string TensorType::str() const {
 }
 
 Tensor::Tensor(TensorType type)
-    : type_(std::move(type)),
-      bytes_(std::make_shared<std::vector<uint8_t>>(type_.byteSize(), uint8_t(0))) {}
+    : type_(std::move(type)), bytes_(std::make_shared<std::vector<uint8_t>>(
+                                  size_t(type_.byteSize().constant()), uint8_t(0))) {}
 
 Tensor::Tensor(TensorType type, std::vector<uint8_t> bytes)
     : type_(std::move(type)), bytes_(std::make_shared<std::vector<uint8_t>>(std::move(bytes))) {
-  assert(bytes_->size() == type_.byteSize());
+  assert(int64_t(bytes_->size()) == type_.byteSize().constant());
 }
 
 Tensor Tensor::fromInt64s(std::span<const int64_t> values, Shape shape, DType dtype) {
@@ -189,7 +201,7 @@ Tensor Tensor::castTo(DType target) const {
 }
 
 Tensor Tensor::reshaped(Shape shape) const {
-  assert(cuvil::numElements(shape) == numElements());
+  assert(cuvil::numElements(shape) == Dim(numElements()));
   Tensor result = *this;
   result.type_.shape = std::move(shape);
   return result;

@@ -30,27 +30,36 @@ Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
                                      rank));
   std::string autoPad = node.getString(attribute("auto_pad"), "NOTSET");
   for (size_t i = 0; i < rank; ++i) {
-    int64_t in = spatial[i], stride = g.strides[i];
+    const Dim &in = spatial[i];
+    int64_t stride = g.strides[i];
     if (stride <= 0 || g.dilations[i] <= 0 || kernel[i] <= 0)
       return Status::error("kernel sizes, strides and dilations must be positive");
     int64_t extent = (kernel[i] - 1) * g.dilations[i] + 1;
-    int64_t begin = pads[i], end = pads[i + rank], out = 0;
+    Dim begin = pads[i], end = pads[i + rank], out;
     if (autoPad == "SAME_UPPER" || autoPad == "SAME_LOWER") {
-      out = (in + stride - 1) / stride;
-      int64_t total = std::max<int64_t>(0, (out - 1) * stride + extent - in);
-      begin = autoPad == "SAME_UPPER" ? total / 2 : total - total / 2;
+      out = ceilDiv(in, stride);
+      Dim total = maxDim(0, (out - 1) * stride + extent - in);
+      begin = autoPad == "SAME_UPPER" ? floorDiv(total, 2) : total - floorDiv(total, 2);
       end = total - begin;
     } else if (autoPad == "VALID") {
       begin = end = 0;
-      out = in >= extent ? (in - extent) / stride + 1 : 0;
+      out = maxDim(0, floorDiv(in - extent, stride) + 1);
     } else if (autoPad == "NOTSET") {
-      int64_t span = in + begin + end - extent;
-      if (span < 0)
-        return Status::error(fmt::format("window of {} is larger than the padded input of {}",
-                                         extent, in + begin + end));
-      out = (ceilMode ? (span + stride - 1) / stride : span / stride) + 1;
-      if (ceilMode && (out - 1) * stride >= in + begin)
-        --out;
+      // A window larger than the input is an error where the input is
+      // static; a symbolic input may be that small at run time, and then
+      // has no window (an empty output, as ONNX Runtime gives).
+      Dim span = in + begin + end - extent;
+      if (span.max() < 0)
+        return Status::error(fmt::format("window of {} is larger than the padded input of {}{}",
+                                         extent, (in + begin + end).max(),
+                                         span.isConstant() ? "" : " (at its largest)"));
+      out = (ceilMode ? ceilDiv(span, stride) : floorDiv(span, stride)) + 1;
+      // ceil_mode drops a last window that would start inside the end
+      // padding: out - [(out - 1) stride >= in + begin].
+      if (ceilMode)
+        out = out - minDim(maxDim((out - 1) * stride - (in + begin) + 1, 0), 1);
+      if (span.min() < 0)
+        out = maxDim(out, 0);
     } else {
       return Status::error(fmt::format("unknown auto_pad '{}'", autoPad));
     }
@@ -61,17 +70,44 @@ Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
   return g;
 }
 
+bool WindowGeometry::Window2D::isStatic() const {
+  for (const Dim *d : {&H, &W, &PT, &PL, &PB, &PR, &OH, &OW})
+    if (!d->isConstant())
+      return false;
+  return true;
+}
+
+WindowGeometry::StaticWindow2D WindowGeometry::Window2D::constant() const {
+  return {H.constant(),
+          W.constant(),
+          KH,
+          KW,
+          SH,
+          SW,
+          DH,
+          DW,
+          PT.constant(),
+          PL.constant(),
+          PB.constant(),
+          PR.constant(),
+          OH.constant(),
+          OW.constant()};
+}
+
 WindowGeometry::Window2D WindowGeometry::as2D() const {
   bool oneD = input.size() == 1;
-  size_t h = 0, w = oneD ? 0 : 1;
-  auto pick = [&](const std::vector<int64_t> &values, int64_t unit, bool height) {
-    return oneD && height ? unit : values[height ? h : w];
+  size_t w = oneD ? 0 : 1;
+  auto dim = [&](const Shape &values, int64_t unit, bool height) {
+    return oneD && height ? Dim(unit) : values[height ? 0 : w];
   };
-  return {pick(input, 1, true),      pick(input, 1, false),     pick(kernel, 1, true),
-          pick(kernel, 1, false),    pick(strides, 1, true),    pick(strides, 1, false),
-          pick(dilations, 1, true),  pick(dilations, 1, false), pick(padsBegin, 0, true),
-          pick(padsBegin, 0, false), pick(padsEnd, 0, true),    pick(padsEnd, 0, false),
-          pick(output, 1, true),     pick(output, 1, false)};
+  auto number = [&](const std::vector<int64_t> &values, int64_t unit, bool height) {
+    return oneD && height ? unit : values[height ? 0 : w];
+  };
+  return {dim(input, 1, true),        dim(input, 1, false),        number(kernel, 1, true),
+          number(kernel, 1, false),   number(strides, 1, true),    number(strides, 1, false),
+          number(dilations, 1, true), number(dilations, 1, false), dim(padsBegin, 0, true),
+          dim(padsBegin, 0, false),   dim(padsEnd, 0, true),       dim(padsEnd, 0, false),
+          dim(output, 1, true),       dim(output, 1, false)};
 }
 
 } // namespace cuvil

@@ -34,6 +34,11 @@ void checkArgument(const KernelParam &param, const KernelArg &arg, size_t index,
       return;
     if (arg.kind() != KernelArg::Kind::Pointer)
       return mismatch(kindName(arg.kind()));
+    if (arg.symbol()) {
+      if (!param.writable || param.elementBytes != sizeof(int64_t))
+        mismatch("the slot of a symbol (an int64_t the kernel writes)");
+      return;
+    }
     const Value *value = arg.value();
     if (!value->hasType())
       return problems.push_back(fmt::format("argument {} (%{}) has no type", index, value->name()));

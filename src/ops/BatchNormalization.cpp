@@ -27,7 +27,7 @@ Status infer(InferContext &ctx) {
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Shape &x = in[0]->shape();
-  int64_t channels = x[1], inner = numElements(std::span(x).subspan(2));
+  int64_t channels = x[1].constant(), inner = numElements(std::span(x).subspan(2)).constant();
   double epsilon = node.getFloat("epsilon");
   for (int64_t i = 0, n = in[0]->numElements(); i < n; ++i) {
     int64_t c = (i / inner) % channels;

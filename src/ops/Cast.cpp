@@ -16,6 +16,8 @@ Status infer(InferContext &ctx) {
   Expected<DType> to = targetType(ctx.node());
   CUVIL_TRY(to.status());
   ctx.setOutput(0, TensorType{*to, ctx.inputShape(0)});
+  if (isSignedInt(*to)) // dims as integers; as floats they stay data
+    forwardDimValues(ctx);
   return Status::success();
 }
 

@@ -3,10 +3,15 @@
 // every blocked op reads it off its operand's shape.
 #pragma once
 
+#include "cuvil/ir/Dim.h"
+
 #include <cstdint>
 
 namespace cuvil::ops {
 
 inline bool isChannelBlock(int64_t block) { return block == 16 || block == 8; }
+inline bool isChannelBlock(const Dim &block) {
+  return block.isConstant() && isChannelBlock(block.constant());
+}
 
 } // namespace cuvil::ops

@@ -24,6 +24,20 @@ Status infer(InferContext &ctx) {
     out[size_t(*axis)] += shape[size_t(*axis)];
   }
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  // Shapes assembled from dims and constants.
+  if (first.size() == 1 && carriesDimValues(ctx, 0)) {
+    std::vector<Dim> joined;
+    bool symbolic = false;
+    for (size_t i = 0; i < ctx.numInputs(); ++i) {
+      std::optional<std::vector<Dim>> part = inputDimValues(ctx, i);
+      if (!part)
+        return Status::success();
+      symbolic |= ctx.inputDims(i) != nullptr;
+      joined.insert(joined.end(), part->begin(), part->end());
+    }
+    if (symbolic)
+      ctx.setOutputDims(0, std::move(joined));
+  }
   return Status::success();
 }
 
@@ -31,8 +45,8 @@ Status infer(InferContext &ctx) {
 template <typename Copy> void forEachSlab(const Node &node, Copy copy) {
   const Shape &out = node.output(0)->type().shape;
   int64_t axis = *normalizeAxis(node.getInt("axis", 0), int64_t(out.size()));
-  int64_t stride = contiguousStrides(out)[size_t(axis)];
-  int64_t position = 0;
+  Dim stride = contiguousStrides(out)[size_t(axis)];
+  Dim position = 0;
   for (size_t i = 0; i < node.numInputs(); ++i) {
     copy(i, position * stride);
     position += node.input(i)->type().shape[size_t(axis)];
@@ -40,23 +54,26 @@ template <typename Copy> void forEachSlab(const Node &node, Copy copy) {
 }
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  std::vector<int64_t> outStrides = contiguousStrides(out[0].shape());
-  forEachSlab(node, [&](size_t i, int64_t offset) {
-    copyStrided(*in[i], 0, contiguousStrides(in[i]->shape()), out[0], offset, outStrides,
-                in[i]->shape());
+  std::vector<int64_t> outStrides = staticStrides(out[0].shape());
+  forEachSlab(node, [&](size_t i, const Dim &offset) {
+    copyStrided(*in[i], 0, staticStrides(in[i]->shape()), out[0], offset.constant(), outStrides,
+                in[i]->dims());
   });
   return Status::success();
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *result = node.output(0);
-  std::vector<int64_t> outStrides = contiguousStrides(result->type().shape);
+  std::vector<Dim> outStrides = contiguousStrides(result->type().shape);
   int64_t elementSize = int64_t(dtypeSize(result->type().dtype));
   Status status;
-  forEachSlab(node, [&](size_t i, int64_t offset) {
+  forEachSlab(node, [&](size_t i, const Dim &offset) {
     const Shape &shape = node.input(i)->type().shape;
-    // The memory planner may have placed the input in its slab already.
-    if (status.ok() && !ctx.storedAt(node.input(i), result, uint64_t(offset * elementSize)))
+    // The memory planner may have placed the input in its slab already
+    // (only ever at a constant offset).
+    bool placed = offset.isConstant() &&
+                  ctx.storedAt(node.input(i), result, uint64_t(offset.constant() * elementSize));
+    if (status.ok() && !placed)
       status = emitStridedCopy(ctx, node.input(i), 0, contiguousStrides(shape), result,
                                offset * elementSize, outStrides, shape);
   });

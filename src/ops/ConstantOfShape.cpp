@@ -14,10 +14,10 @@ Tensor fillValue(const Node &node) {
 }
 
 Status infer(InferContext &ctx) {
-  Expected<std::vector<int64_t>> shape = constantInts(ctx, 0, "the shape");
+  Expected<std::vector<Dim>> shape = dimsInput(ctx, 0, "the shape");
   CUVIL_TRY(shape.status());
-  for (int64_t dim : *shape)
-    if (dim < 0)
+  for (const Dim &dim : *shape)
+    if (dim.min() < 0)
       return ctx.error("negative dimension {}", dim);
   Tensor value = fillValue(ctx.node());
   if (value.numElements() != 1)

@@ -14,10 +14,18 @@ Expected<WindowGeometry> convGeometry(const Node &node, const Shape &x, const Sh
     return Status::error(fmt::format("X [{}] and W [{}] are not N-C-spatial tensors of one rank",
                                      shapeToString(x), shapeToString(w)));
   int64_t group = node.getInt("group", 1);
-  if (group <= 0 || x[1] % group != 0 || w[0] % group != 0 || w[1] * group != x[1])
-    return Status::error(fmt::format("{} input channels, W [{}] and group {} do not agree", x[1],
+  // The output channels may be symbolic (weights given as an input) where
+  // one group holds them all.
+  if (!isStatic(std::span(w).subspan(1)) || !x[1].isConstant() ||
+      (!w[0].isConstant() && group != 1))
+    return Status::error(fmt::format("X [{}] and W [{}]: input channels, kernel and grouped "
+                                     "output channels must be static",
+                                     shapeToString(x), shapeToString(w)));
+  int64_t C = x[1].constant(), M = w[0].isConstant() ? w[0].constant() : 1, Cg = w[1].constant();
+  if (group <= 0 || C % group != 0 || M % group != 0 || Cg * group != C)
+    return Status::error(fmt::format("{} input channels, W [{}] and group {} do not agree", C,
                                      shapeToString(w), group));
-  std::vector<int64_t> kernel(w.begin() + 2, w.end());
+  std::vector<int64_t> kernel = staticDims(std::span(w).subspan(2));
   if (node.hasAttr("kernel_shape") && node.getInts("kernel_shape") != kernel)
     return Status::error("kernel_shape disagrees with W");
   return windowGeometry(node, Shape(x.begin() + 2, x.end()), kernel, false);
@@ -41,8 +49,8 @@ Status evalConv(const Node &node, const Tensor &x, const Tensor &w, const Tensor
   CUVIL_TRY(geometry.status());
   if (geometry->input.size() > 2)
     return Status::error("only 1-D and 2-D convolutions are supported");
-  WindowGeometry::Window2D g = geometry->as2D();
-  int64_t N = x.shape()[0], C = x.shape()[1], M = w.shape()[0];
+  WindowGeometry::StaticWindow2D g = geometry->as2D().constant();
+  int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   int64_t groups = node.getInt("group", 1), Cg = C / groups, Mg = M / groups;
   for (int64_t n = 0; n < N; ++n)
     for (int64_t m = 0; m < M; ++m)
@@ -77,18 +85,18 @@ Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
   CUVIL_TRY(geometry.status());
   if (geometry->input.size() > 2)
     return Status::error("only 1-D and 2-D convolutions are supported");
-  cuvil_conv2d_params params{};
-  params.C = x->type().shape[1];
-  params.M = w->type().shape[0];
-  params.groups = node.getInt("group", 1);
-  params.window = kernelWindow(geometry->as2D());
-  params.activation = activation.kernel();
+  ParamBlock<cuvil_conv2d_params> params;
+  params->C = x->type().shape[1].constant();
+  params.set(params->M, w->type().shape[0]);
+  params->groups = node.getInt("group", 1);
+  setWindow(params, params->window, geometry->as2D());
+  params->activation = activation.kernel();
   return ctx.callKernel(kConv2dKernel,
                         {KernelArg::pointer(x), KernelArg::pointer(w),
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(residual), KernelArg::pointer(node.output(0)),
                          KernelArg::params(params)},
-                        x->type().shape[0] * params.M);
+                        x->type().shape[0] * w->type().shape[0]);
 }
 
 } // namespace cuvil::ops

@@ -21,8 +21,11 @@ namespace {
 
 // Widest row a pointwise convolution's pixels are re-cut into.
 constexpr int64_t kPointwiseRow = 64;
+// Channels and the kernel are static (the weights are constants); the
+// batch and the image may be symbolic.
 struct BlockedConv {
-  int64_t N, G, IH, IW, OCB, KH, KW, K;
+  Dim N, IH, IW;
+  int64_t G, OCB, KH, KW, K;
   bool plain, depthwise;
   WindowGeometry::Window2D window;
 };
@@ -32,20 +35,20 @@ Expected<BlockedConv> describe(const Node &node, const Shape &x, const Shape &w)
   c.plain = node.getInt("plain_input", 0) != 0;
   c.depthwise = node.getInt("depthwise", 0) != 0;
   size_t xRank = c.plain ? 4 : 5, wRank = c.depthwise ? 4 : (c.plain ? 5 : 6);
-  c.K = w.empty() ? 0 : w.back();
-  bool blocked = x.size() == xRank && w.size() == wRank && isChannelBlock(c.K) &&
-                 (c.plain || x[4] == c.K) && (wRank != 6 || w[4] == c.K);
+  c.K = w.empty() || !w.back().isConstant() ? 0 : w.back().constant();
+  bool blocked = x.size() == xRank && w.size() == wRank && isStatic(w) && isChannelBlock(c.K) &&
+                 x[1].isConstant() && (c.plain || x[4].is(c.K)) && (wRank != 6 || w[4].is(c.K));
   if (!blocked)
     return Status::error(fmt::format("X [{}] and W [{}] are not in the blocked layout",
                                      shapeToString(x), shapeToString(w)));
   c.N = x[0];
-  c.G = x[1];
+  c.G = x[1].constant();
   c.IH = x[2];
   c.IW = x[3];
-  c.OCB = w[0];
-  c.KH = c.depthwise ? w[1] : w[2];
-  c.KW = c.depthwise ? w[2] : w[3];
-  if ((c.depthwise && c.OCB != c.G) || (!c.depthwise && w[1] != c.G))
+  c.OCB = w[0].constant();
+  c.KH = (c.depthwise ? w[1] : w[2]).constant();
+  c.KW = (c.depthwise ? w[2] : w[3]).constant();
+  if ((c.depthwise && c.OCB != c.G) || (!c.depthwise && !w[1].is(c.G)))
     return Status::error(
         fmt::format("W [{}] does not match {} input groups", shapeToString(w), c.G));
   Expected<WindowGeometry> g = windowGeometry(node, {c.IH, c.IW}, {c.KH, c.KW}, false);
@@ -76,35 +79,37 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
   const WindowGeometry::Window2D &g = c.window;
-  const int64_t K = c.K;
-  for (int64_t n = 0; n < c.N; ++n)
+  const int64_t K = c.K, N = c.N.constant(), IH = c.IH.constant(), IW = c.IW.constant();
+  const int64_t OH = g.OH.constant(), OW = g.OW.constant();
+  const int64_t PT = g.PT.constant(), PL = g.PL.constant();
+  for (int64_t n = 0; n < N; ++n)
     for (int64_t ocb = 0; ocb < c.OCB; ++ocb)
-      for (int64_t oh = 0; oh < g.OH; ++oh)
-        for (int64_t ow = 0; ow < g.OW; ++ow)
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow)
           for (int64_t o = 0; o < K; ++o) {
             double sum = bias ? bias->getDouble(ocb * K + o) : 0.0;
             for (int64_t kh = 0; kh < c.KH; ++kh)
               for (int64_t kw = 0; kw < c.KW; ++kw) {
-                int64_t ih = oh * g.SH - g.PT + kh * g.DH, iw = ow * g.SW - g.PL + kw * g.DW;
-                if (ih < 0 || ih >= c.IH || iw < 0 || iw >= c.IW)
+                int64_t ih = oh * g.SH - PT + kh * g.DH, iw = ow * g.SW - PL + kw * g.DW;
+                if (ih < 0 || ih >= IH || iw < 0 || iw >= IW)
                   continue;
                 if (c.depthwise) {
-                  sum += x.getDouble((((n * c.G + ocb) * c.IH + ih) * c.IW + iw) * K + o) *
+                  sum += x.getDouble((((n * c.G + ocb) * IH + ih) * IW + iw) * K + o) *
                          w.getDouble(((ocb * c.KH + kh) * c.KW + kw) * K + o);
                   continue;
                 }
                 for (int64_t grp = 0; grp < c.G; ++grp)
                   for (int64_t i = 0; i < (c.plain ? 1 : K); ++i) {
-                    double xv =
-                        c.plain ? x.getDouble(((n * c.G + grp) * c.IH + ih) * c.IW + iw)
-                                : x.getDouble((((n * c.G + grp) * c.IH + ih) * c.IW + iw) * K + i);
+                    double xv = c.plain
+                                    ? x.getDouble(((n * c.G + grp) * IH + ih) * IW + iw)
+                                    : x.getDouble((((n * c.G + grp) * IH + ih) * IW + iw) * K + i);
                     int64_t wi =
                         c.plain ? (((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * K + o
                                 : ((((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * K + i) * K + o;
                     sum += xv * w.getDouble(wi);
                   }
               }
-            int64_t yi = (((n * c.OCB + ocb) * g.OH + oh) * g.OW + ow) * K + o;
+            int64_t yi = (((n * c.OCB + ocb) * OH + oh) * OW + ow) * K + o;
             if (residual)
               sum += residual->getDouble(yi);
             out[0].setDouble(yi, activation->apply(sum));
@@ -116,12 +121,12 @@ Status lowerDepthwise(const Node &node, LoweringContext &ctx, const BlockedConv 
                       const FusedActivation &activation) {
   const WindowGeometry::Window2D &g = c.window;
   DepthwiseTile tile = chooseDepthwiseTile(c.K, ctx.cpu(), c.KW, g.SW, g.DW);
-  cuvil_dwconv_nchwc_params params{};
-  params.CB = c.G;
-  params.tile_pixels = tile.pixels;
-  params.window = kernelWindow(g);
-  params.activation = activation.kernel();
-  params.reuse_inputs = tile.reuseInputs ? 1 : 0;
+  ParamBlock<cuvil_dwconv_nchwc_params> params;
+  params->CB = c.G;
+  params->tile_pixels = tile.pixels;
+  setWindow(params, params->window, g);
+  params->activation = activation.kernel();
+  params->reuse_inputs = tile.reuseInputs ? 1 : 0;
   return ctx.callKernel(kDepthwiseNCHWcKernels.forBlock(c.K),
                         {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
                          KernelArg::optionalPointer(node.input(2)),
@@ -138,40 +143,45 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(activation.status());
   if (c->depthwise)
     return lowerDepthwise(node, ctx, *c, *activation);
-  // A pointwise convolution sees its pixels as one run, re-cut into rows
-  // whose width suits the register tile better than the image's.
-  cuvil_window2d window = kernelWindow(c->window);
-  bool pointwise = c->KH == 1 && c->KW == 1 && window.SH == 1 && window.SW == 1 && window.PT == 0 &&
-                   window.PL == 0 && window.PB == 0 && window.PR == 0 && !c->plain;
+  // A pointwise convolution of a static image sees its pixels as one run,
+  // re-cut into rows whose width suits the register tile better than the
+  // image's.
+  WindowGeometry::Window2D window = c->window;
+  bool pointwise = c->KH == 1 && c->KW == 1 && window.SH == 1 && window.SW == 1 &&
+                   window.PT.is(0) && window.PL.is(0) && window.PB.is(0) && window.PR.is(0) &&
+                   !c->plain && window.H.isConstant() && window.W.isConstant();
   if (pointwise) {
-    int64_t pixels = window.IH * window.IW, width = window.OW;
-    for (int64_t candidate = kPointwiseRow; candidate > window.OW; --candidate)
+    int64_t pixels = window.H.constant() * window.W.constant(), width = window.OW.constant();
+    for (int64_t candidate = kPointwiseRow; candidate > width; --candidate)
       if (pixels % candidate == 0) {
         width = candidate;
         break;
       }
-    window.IW = window.OW = width;
-    window.IH = window.OH = pixels / width;
+    window.W = window.OW = width;
+    window.H = window.OH = pixels / width;
   }
+  // Tiles and steps are chosen for the opt shape; any of them is right at
+  // every extent.
   const CpuModel &cpu = ctx.cpu();
-  cuvil_conv_nchwc_params params{};
-  params.groups = c->G;
-  params.OCB = c->OCB;
-  params.window = window;
-  params.activation = activation->kernel();
-  params.tile = chooseConvTile(c->OCB, window.OW, c->K, cpu);
-  params.plain_input = c->plain ? 1 : 0;
+  const int64_t rowWidth = window.OW.opt();
+  ParamBlock<cuvil_conv_nchwc_params> params;
+  params->groups = c->G;
+  params->OCB = c->OCB;
+  setWindow(params, params->window, window);
+  params->activation = activation->kernel();
+  params->tile = chooseConvTile(c->OCB, rowWidth, c->K, cpu);
+  params->plain_input = c->plain ? 1 : 0;
   int64_t channels = node.getInt("input_channels", c->G * c->K);
-  params.last_group_channels = c->plain ? 1 : channels - (c->G - 1) * c->K;
+  params->last_group_channels = c->plain ? 1 : channels - (c->G - 1) * c->K;
   int64_t groupWeightBytes =
-      params.tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
-  params.groups_per_step = convGroupsPerStep(c->G, groupWeightBytes, cpu);
-  params.rows_per_run =
-      convRowsPerRun(window.OW * params.tile.blocks * c->K * int64_t(sizeof(float)), cpu);
-  params.prefetch_weights = weightsStreamFromMemory(int64_t(w->type().byteSize()), cpu) ? 1 : 0;
-  params.rows_outer =
-      splitRows(int64_t(x->type().byteSize()), int64_t(w->type().byteSize())) ? 1 : 0;
-  int64_t groups = (c->OCB + params.tile.blocks - 1) / params.tile.blocks;
+      params->tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
+  int64_t weightBytes = w->type().byteSize().constant();
+  params->groups_per_step = convGroupsPerStep(c->G, groupWeightBytes, cpu);
+  params->rows_per_run =
+      convRowsPerRun(rowWidth * params->tile.blocks * c->K * int64_t(sizeof(float)), cpu);
+  params->prefetch_weights = weightsStreamFromMemory(weightBytes, cpu) ? 1 : 0;
+  params->rows_outer = splitRows(x->type().byteSize().opt(), weightBytes) ? 1 : 0;
+  int64_t groups = (c->OCB + params->tile.blocks - 1) / params->tile.blocks;
   return ctx.callKernel(kConvNCHWcKernels.forBlock(c->K),
                         {KernelArg::pointer(x), KernelArg::pointer(w),
                          KernelArg::optionalPointer(node.input(2)),

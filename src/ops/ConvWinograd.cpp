@@ -32,8 +32,10 @@ constexpr std::array<std::array<double, 6>, 6> kBt = {{{4, 0, -5, 0, 1, 0},
 constexpr std::array<std::array<double, 6>, 4> kAt = {
     {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
 
+// Everything per image is static; the batch N may be symbolic.
 struct Geometry {
-  int64_t N, ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, K;
+  Dim N;
+  int64_t ICB, IH, IW, OCB, OH, OW, PT, PL, tilesH, tilesW, P, J, K;
   // Tasks per image, each with a scratch slot: enough to keep every core
   // busy, few enough to keep the slots small.
   int64_t maxTasksPerImage;
@@ -55,7 +57,7 @@ struct Geometry {
     return sharedInput() ? 1 : std::min(maxTasksPerImage, (tiles() + P - 1) / P);
   }
   int64_t tasksPerImage() const { return tileParts() * ocbParts(); }
-  int64_t tasks() const { return N * tasksPerImage(); }
+  Dim tasks() const { return N * tasksPerImage(); }
   int64_t inputTasksPerImage() const { return std::min(maxTasksPerImage, ICB); }
   // T: tiles multiplied at once, a task's share where its V (or, with a
   // shared input, its M) fits maxRunBytes.
@@ -66,16 +68,24 @@ struct Geometry {
   }
   int64_t vFloats() const { return 36 * ICB * (sharedInput() ? tiles() : runTiles()) * K; }
   int64_t mFloats() const { return 36 * runTiles() * J * K; }
-  int64_t scratchFloats() const {
+  Dim scratchFloats() const {
     return sharedInput() ? N * vFloats() + tasks() * mFloats() : tasks() * (vFloats() + mFloats());
   }
 };
 
-Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
+// Its scratch and task split are laid out for a static image (the layout
+// pass makes only such); the number of images may be symbolic.
+Expected<Geometry> geometry(const Node &node, const Shape &xShape, const Shape &uShape) {
+  if (xShape.empty() || !isStatic(std::span(xShape).subspan(1)) || !isStatic(uShape))
+    return Status::error(fmt::format("X [{}] and U [{}]: Winograd needs static images",
+                                     shapeToString(xShape), shapeToString(uShape)));
+  Shape image = xShape;
+  image[0] = 1;
+  std::vector<int64_t> x = staticDims(image), u = staticDims(uShape);
   if (x.size() != 5 || !isChannelBlock(x[4]) || u.size() != 5 || u[0] != 36 || u[2] != x[1] ||
       u[3] != x[4] || u[4] != x[4])
     return Status::error(fmt::format("X [{}] and U [{}] are not blocked Winograd operands",
-                                     shapeToString(x), shapeToString(u)));
+                                     shapeToString(xShape), shapeToString(uShape)));
   std::vector<int64_t> pads = node.getInts("pads", {1, 1, 1, 1});
   if (pads.size() != 4)
     return Status::error("pads must have 4 values");
@@ -83,7 +93,7 @@ Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
     if (!node.hasAttr(planned))
       return Status::error(fmt::format("attribute {} is missing (planForTarget sets it)", planned));
   Geometry g{};
-  g.N = x[0];
+  g.N = xShape[0];
   g.ICB = x[1];
   g.IH = x[2];
   g.IW = x[3];
@@ -109,8 +119,10 @@ Expected<Geometry> geometry(const Node &node, const Shape &x, const Shape &u) {
 // vectors for (dividing the output blocks evenly), then as many tiles as
 // accumulators remain for, within what the kernel instantiates.
 Status plan(Node &node, const CpuModel &cpu) {
-  const Shape &x = node.input(0)->type().shape, &u = node.input(1)->type().shape;
-  int64_t K = x[4], OCB = u[1];
+  Shape image = node.input(0)->type().shape; // the batch may be symbolic
+  image[0] = 1;
+  std::vector<int64_t> x = staticDims(image);
+  int64_t K = x[4], OCB = node.input(1)->type().shape[1].constant();
   std::vector<int64_t> pads = node.getInts("pads", {1, 1, 1, 1});
   int64_t tiles =
       ((x[2] + pads[0] + pads[2] - 2 + 3) / 4) * ((x[3] + pads[1] + pads[3] - 2 + 3) / 4);
@@ -152,7 +164,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Expected<FusedActivation> activation = fusedActivation(node);
   CUVIL_TRY(activation.status());
   const int64_t K = g.K;
-  for (int64_t n = 0; n < g.N; ++n)
+  for (int64_t n = 0; n < g.N.constant(); ++n)
     for (int64_t th = 0; th < g.tilesH; ++th)
       for (int64_t tw = 0; tw < g.tilesW; ++tw)
         for (int64_t ocb = 0; ocb < g.OCB; ++ocb)
@@ -217,24 +229,24 @@ Status lower(const Node &node, LoweringContext &ctx) {
   // 8-lane halves.
   bool split = ctx.vectorLanes() < g->K;
   TileBudget budget = tileBudget(ctx.cpu(), g->K);
-  cuvil_winograd_params params{};
-  params.ICB = g->ICB;
-  params.OCB = g->OCB;
-  params.window = {g->IH, g->IW, g->OH, g->OW, 3, 3, 1, 1, 1, 1, g->PT, g->PL, 0, 0};
-  params.tiles_h = g->tilesH;
-  params.tiles_w = g->tilesW;
-  params.tile.blocks = std::min(g->J, budget.blocks);
-  params.tile.pixels = std::min(g->P, budget.accumulators / params.tile.blocks);
-  params.activation = activation->kernel();
-  params.tasks_per_image = g->tasksPerImage();
-  params.half_vectors = split ? 1 : 0;
-  params.run_tiles = g->runTiles();
-  params.ocb_parts = g->ocbParts();
-  params.shared_input = g->sharedInput() ? 1 : 0;
-  params.images = g->N;
-  params.input_tasks = g->inputTasksPerImage();
-  params.prefetch_weights =
-      weightsStreamFromMemory(int64_t(node.input(1)->type().byteSize()), ctx.cpu()) ? 1 : 0;
+  ParamBlock<cuvil_winograd_params> params;
+  params->ICB = g->ICB;
+  params->OCB = g->OCB;
+  params->window = {g->IH, g->IW, g->OH, g->OW, 3, 3, 1, 1, 1, 1, g->PT, g->PL, 0, 0};
+  params->tiles_h = g->tilesH;
+  params->tiles_w = g->tilesW;
+  params->tile.blocks = std::min(g->J, budget.blocks);
+  params->tile.pixels = std::min(g->P, budget.accumulators / params->tile.blocks);
+  params->activation = activation->kernel();
+  params->tasks_per_image = g->tasksPerImage();
+  params->half_vectors = split ? 1 : 0;
+  params->run_tiles = g->runTiles();
+  params->ocb_parts = g->ocbParts();
+  params->shared_input = g->sharedInput() ? 1 : 0;
+  params.set(params->images, g->N);
+  params->input_tasks = g->inputTasksPerImage();
+  params->prefetch_weights =
+      weightsStreamFromMemory(node.input(1)->type().byteSize().constant(), ctx.cpu()) ? 1 : 0;
   if (g->sharedInput())
     CUVIL_TRY(ctx.callKernel(kWinogradInputKernels.forBlock(g->K),
                              {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(1)),

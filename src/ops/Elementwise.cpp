@@ -99,6 +99,29 @@ Status inferBinary(InferContext &ctx, BinaryKind kind) {
   return Status::success();
 }
 
+void propagateBinaryDims(InferContext &ctx,
+                         std::optional<Dim> (*dimReference)(const Dim &, const Dim &)) {
+  if (!dimReference)
+    return;
+  std::optional<std::vector<Dim>> a = inputDimValues(ctx, 0), b = inputDimValues(ctx, 1);
+  if (!a || !b || (!ctx.inputDims(0) && !ctx.inputDims(1)) || !carriesDimValues(ctx, 0) ||
+      ctx.inputShape(0).size() > 1 || ctx.inputShape(1).size() > 1)
+    return;
+  // 0-D or 1-D operands: one of them of a single element broadcasts.
+  size_t n = std::max(a->size(), b->size());
+  if ((a->size() != n && a->size() != 1) || (b->size() != n && b->size() != 1))
+    return;
+  std::vector<Dim> result;
+  for (size_t i = 0; i < n; ++i) {
+    std::optional<Dim> value =
+        dimReference((*a)[a->size() == 1 ? 0 : i], (*b)[b->size() == 1 ? 0 : i]);
+    if (!value)
+      return;
+    result.push_back(*value);
+  }
+  ctx.setOutputDims(0, std::move(result));
+}
+
 Status evalBinary(const BinaryTraits &traits, std::span<const Tensor *const> in,
                   std::span<Tensor> out) {
   const Tensor &a = *in[0], &b = *in[1];
@@ -124,11 +147,11 @@ Status lowerBinary(const Node &node, LoweringContext &ctx, cuvil_binary_op code,
   Expected<const KernelRef *> kernel =
       kind == BinaryKind::Arithmetic ? binaryKernel(dtype) : compareKernel(dtype);
   CUVIL_TRY(kernel.status());
-  cuvil_binary_params params{};
-  params.op = code;
-  space->copyShape(params.shape);
-  space->copyStrides(0, params.a_strides);
-  space->copyStrides(1, params.b_strides);
+  ParamBlock<cuvil_binary_params> params;
+  params->op = code;
+  space->setShape(params, params->shape);
+  space->setStrides(params, 0, params->a_strides);
+  space->setStrides(params, 1, params->b_strides);
   return ctx.callKernel(**kernel,
                         {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.input(1)),
                          KernelArg::pointer(node.output(0)), KernelArg::params(params)},

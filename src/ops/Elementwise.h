@@ -84,9 +84,16 @@ struct BinaryTraits {
   bool fuses = false;
   bool finiteAtZero = false;
   float constantPadding = 0;
+  // The op on dims, for shape computations (see OpSupport.h): the result,
+  // or nullopt where the dims do not decide it.
+  std::optional<Dim> (*dimReference)(const Dim &a, const Dim &b) = nullptr;
 };
 
 Status inferBinary(InferContext &ctx, BinaryKind kind);
+// Dim values of the result of a binary op on dim values (none without a
+// dimReference).
+void propagateBinaryDims(InferContext &ctx,
+                         std::optional<Dim> (*dimReference)(const Dim &, const Dim &));
 Status evalBinary(const BinaryTraits &traits, std::span<const Tensor *const> in,
                   std::span<Tensor> out);
 Status lowerBinary(const Node &node, LoweringContext &ctx, cuvil_binary_op code, BinaryKind kind);
@@ -94,7 +101,11 @@ OpDefinition binaryDefinition(const BinaryTraits &traits, InferFn infer, EvalFn 
                               LowerFn lower);
 
 template <const BinaryTraits &Traits> struct BinaryOp {
-  static Status infer(InferContext &ctx) { return inferBinary(ctx, Traits.kind); }
+  static Status infer(InferContext &ctx) {
+    CUVIL_TRY(inferBinary(ctx, Traits.kind));
+    propagateBinaryDims(ctx, Traits.dimReference);
+    return Status::success();
+  }
   static Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> out) {
     return evalBinary(Traits, in, out);
   }

@@ -72,9 +72,10 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Expected<std::vector<Step>> program = steps(node);
   CUVIL_TRY(program.status());
   const Shape &shape = out[0].shape();
+  std::vector<int64_t> dims = out[0].dims();
   std::vector<std::vector<int64_t>> strides;
   for (size_t i = 1; i < in.size(); ++i)
-    strides.push_back(broadcastStrides(in[i]->shape(), shape));
+    strides.push_back(staticBroadcastStrides(in[i]->shape(), shape));
   for (int64_t flat = 0, n = out[0].numElements(); flat < n; ++flat) {
     double v = in[0]->getDouble(flat);
     for (const Step &step : *program) {
@@ -84,8 +85,8 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
       }
       int64_t offset = 0, rest = flat;
       for (int64_t d = int64_t(shape.size()) - 1; d >= 0; --d) {
-        offset += (rest % shape[size_t(d)]) * strides[size_t(step.operand)][size_t(d)];
-        rest /= shape[size_t(d)];
+        offset += (rest % dims[size_t(d)]) * strides[size_t(step.operand)][size_t(d)];
+        rest /= dims[size_t(d)];
       }
       double w = in[size_t(step.operand) + 1]->getDouble(offset);
       v = step.operandFirst ? step.op->elementwise.binaryReference(w, v)
@@ -100,21 +101,21 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<std::vector<Step>> program = steps(node);
   CUVIL_TRY(program.status());
   const Shape &shape = node.output(0)->type().shape;
-  std::vector<std::vector<int64_t>> strides = {contiguousStrides(shape)};
+  std::vector<std::vector<Dim>> strides = {contiguousStrides(shape)};
   for (size_t i = 1; i < node.numInputs(); ++i)
     strides.push_back(broadcastStrides(node.input(i)->type().shape, shape));
   while (strides.size() < 1 + CUVIL_CHAIN_MAX_OPERANDS) // unused operands step by 0
-    strides.push_back(std::vector<int64_t>(shape.size(), 0));
+    strides.push_back(std::vector<Dim>(shape.size(), 0));
   Expected<StridedSpace> space = makeStridedSpace(shape, strides);
   CUVIL_TRY(space.status());
-  cuvil_chain_params params{};
-  params.steps = int64_t(program->size());
-  space->copyShape(params.shape);
+  ParamBlock<cuvil_chain_params> params;
+  params->steps = int64_t(program->size());
+  space->setShape(params, params->shape);
   for (size_t k = 0; k < CUVIL_CHAIN_MAX_OPERANDS; ++k)
-    space->copyStrides(k + 1, params.operand_strides[k]);
+    space->setStrides(params, k + 1, params->operand_strides[k]);
   for (size_t s = 0; s < program->size(); ++s) {
     const Step &step = (*program)[s];
-    cuvil_chain_step &out = params.step[s];
+    cuvil_chain_step &out = params->step[s];
     if (step.operand < 0) {
       cuvil_unary f = unaryKernelOf(*step.op, step.params);
       out = {CUVIL_CHAIN_UNARY, f.op, -1, f.alpha, f.beta};

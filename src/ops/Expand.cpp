@@ -7,7 +7,7 @@ namespace cuvil::ops {
 namespace {
 
 Status infer(InferContext &ctx) {
-  Expected<std::vector<int64_t>> target = constantInts(ctx, 1, "the target shape");
+  Expected<std::vector<Dim>> target = dimsInput(ctx, 1, "the target shape");
   CUVIL_TRY(target.status());
   Expected<Shape> out = broadcastShapes(ctx.inputShape(0), *target);
   CUVIL_TRY(out.status());
@@ -17,8 +17,8 @@ Status infer(InferContext &ctx) {
 
 Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Shape &shape = out[0].shape();
-  copyStrided(*in[0], 0, broadcastStrides(in[0]->shape(), shape), out[0], 0,
-              contiguousStrides(shape), shape);
+  copyStrided(*in[0], 0, staticBroadcastStrides(in[0]->shape(), shape), out[0], 0,
+              staticStrides(shape), out[0].dims());
   return Status::success();
 }
 

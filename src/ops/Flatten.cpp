@@ -12,9 +12,10 @@ Status infer(InferContext &ctx) {
     return ctx.error("axis {} is out of range for rank {}", axis, rank);
   if (axis < 0)
     axis += rank;
-  int64_t outer = numElements(std::span(in).first(size_t(axis)));
-  int64_t inner = numElements(std::span(in).subspan(size_t(axis)));
+  Dim outer = numElements(std::span(in).first(size_t(axis)));
+  Dim inner = numElements(std::span(in).subspan(size_t(axis)));
   ctx.setOutput(0, TensorType{ctx.inputDType(0), {outer, inner}});
+  forwardDimValues(ctx);
   return Status::success();
 }
 

@@ -8,11 +8,11 @@ namespace cuvil::ops {
 namespace {
 
 struct GatherGeometry {
-  int64_t outer, axisDim, inner;
+  Dim outer, axisDim, inner;
 };
 
 GatherGeometry geometry(const Shape &data, int64_t axis) {
-  std::span<const int64_t> dims(data);
+  std::span<const Dim> dims(data);
   return {numElements(dims.first(size_t(axis))), data[size_t(axis)],
           numElements(dims.subspan(size_t(axis) + 1))};
 }
@@ -29,6 +29,20 @@ Status infer(InferContext &ctx) {
   out.insert(out.end(), indices.begin(), indices.end());
   out.insert(out.end(), data.begin() + *axis + 1, data.end());
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  // A dim picked out of a shape: Gather(Shape(x), 0) is x's first dim.
+  std::optional<std::vector<Dim>> picks = inputDimValues(ctx, 1);
+  if (ctx.inputDims(0) && data.size() == 1 && picks && isStatic(*picks) &&
+      carriesDimValues(ctx, 0)) {
+    const std::vector<Dim> &dims = *ctx.inputDims(0);
+    std::vector<Dim> picked;
+    for (int64_t index : staticDims(*picks)) {
+      index = index < 0 ? index + int64_t(dims.size()) : index;
+      if (index < 0 || index >= int64_t(dims.size()))
+        return ctx.error("index {} is out of range for a dimension of {}", index, dims.size());
+      picked.push_back(dims[size_t(index)]);
+    }
+    ctx.setOutputDims(0, std::move(picked));
+  }
   return Status::success();
 }
 
@@ -36,18 +50,20 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const Tensor &data = *in[0], &indices = *in[1];
   int64_t axis = *normalizeAxis(node.getInt("axis", 0), data.type().rank());
   GatherGeometry g = geometry(data.shape(), axis);
+  const int64_t outer = g.outer.constant(), axisDim = g.axisDim.constant();
+  const int64_t inner = g.inner.constant();
   size_t elementSize = dtypeSize(data.dtype());
   int64_t count = indices.numElements();
-  for (int64_t o = 0; o < g.outer; ++o) {
+  for (int64_t o = 0; o < outer; ++o) {
     for (int64_t j = 0; j < count; ++j) {
       int64_t index = indices.getInt(j);
-      index = index < 0 ? index + g.axisDim : index;
-      if (index < 0 || index >= g.axisDim)
+      index = index < 0 ? index + axisDim : index;
+      if (index < 0 || index >= axisDim)
         return Status::error(fmt::format("index {} is out of range for a dimension of {}",
-                                         indices.getInt(j), g.axisDim));
-      std::copy_n(data.bytes() + ((o * g.axisDim + index) * g.inner) * int64_t(elementSize),
-                  g.inner * int64_t(elementSize),
-                  out[0].mutableBytes() + ((o * count + j) * g.inner) * int64_t(elementSize));
+                                         indices.getInt(j), axisDim));
+      std::copy_n(data.bytes() + ((o * axisDim + index) * inner) * int64_t(elementSize),
+                  inner * int64_t(elementSize),
+                  out[0].mutableBytes() + ((o * count + j) * inner) * int64_t(elementSize));
     }
   }
   return Status::success();
@@ -57,7 +73,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   const Value *data = node.input(0), *indices = node.input(1);
   int64_t axis = *normalizeAxis(node.getInt("axis", 0), data->type().rank());
   GatherGeometry g = geometry(data->type().shape, axis);
-  int64_t count = indices->type().numElements();
+  Dim count = indices->type().numElements();
   Expected<const KernelRef *> kernel =
       gatherKernel(dtypeSize(data->type().dtype), indices->type().dtype);
   CUVIL_TRY(kernel.status());

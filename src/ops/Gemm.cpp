@@ -7,7 +7,7 @@ namespace cuvil::ops {
 namespace {
 
 struct GemmShape {
-  int64_t M, N, K;
+  Dim M, N, K;
 };
 
 Expected<GemmShape> gemmShape(const Node &node, const Shape &a, const Shape &b) {
@@ -38,19 +38,20 @@ Status infer(InferContext &ctx) {
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &a = *in[0], &b = *in[1];
   GemmShape s = *gemmShape(node, a.shape(), b.shape());
+  const int64_t M = s.M.constant(), N = s.N.constant(), K = s.K.constant();
   bool transA = node.getInt("transA"), transB = node.getInt("transB");
   double alpha = node.getFloat("alpha"), beta = node.getFloat("beta");
   std::vector<int64_t> cStrides;
   if (in.size() > 2 && in[2])
-    cStrides = broadcastStrides(in[2]->shape(), {s.M, s.N});
-  for (int64_t m = 0; m < s.M; ++m)
-    for (int64_t n = 0; n < s.N; ++n) {
+    cStrides = staticBroadcastStrides(in[2]->shape(), {M, N});
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t n = 0; n < N; ++n) {
       double sum = 0;
-      for (int64_t k = 0; k < s.K; ++k)
-        sum += a.getDouble(transA ? k * s.M + m : m * s.K + k) *
-               b.getDouble(transB ? n * s.K + k : k * s.N + n);
+      for (int64_t k = 0; k < K; ++k)
+        sum += a.getDouble(transA ? k * M + m : m * K + k) *
+               b.getDouble(transB ? n * K + k : k * N + n);
       double c = cStrides.empty() ? 0.0 : in[2]->getDouble(m * cStrides[0] + n * cStrides[1]);
-      out[0].setDouble(m * s.N + n, alpha * sum + beta * c);
+      out[0].setDouble(m * N + n, alpha * sum + beta * c);
     }
   return Status::success();
 }

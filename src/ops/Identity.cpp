@@ -6,6 +6,7 @@ namespace {
 
 Status infer(InferContext &ctx) {
   ctx.setOutput(0, ctx.inputType(0));
+  forwardDimValues(ctx);
   return Status::success();
 }
 

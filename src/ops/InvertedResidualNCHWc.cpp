@@ -42,7 +42,7 @@ struct Block {
   // The expansion's window over x (attributes expand_kernel_shape,
   // expand_strides, expand_pads and expand_dilations: a 1x1 unpadded one by
   // default) and the depthwise one over e.
-  WindowGeometry::Window2D ew, window;
+  WindowGeometry::StaticWindow2D ew, window;
   int64_t parts, bandRows;
 
   int64_t inputRows(int64_t outputRows) const {
@@ -56,13 +56,20 @@ struct Block {
   int64_t scratchFloats() const { return tasks() * slotFloats(bandRows); }
 };
 
-bool isPointwiseWeight(const Shape &w, int64_t K) {
+bool isPointwiseWeight(const std::vector<int64_t> &w, int64_t K) {
   return w.size() == 6 && w[2] == 1 && w[3] == 1 && w[4] == K && w[5] == K;
 }
 
+// The block's scratch bands and parts are laid out for static shapes: the
+// fusion pass fuses only those.
 Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
   Block b{};
-  const Shape &x = *in[kX], &wd = *in[kWd], &wp = *in[kWp];
+  for (const Shape *shape : in)
+    if (shape && !isStatic(*shape))
+      return Status::error(
+          fmt::format("[{}]: the fused block needs static shapes", shapeToString(*shape)));
+  const std::vector<int64_t> x = staticDims(*in[kX]), wd = staticDims(*in[kWd]),
+                             wp = staticDims(*in[kWp]);
   b.K = wd.size() == 4 ? wd[3] : 0;
   b.expand = in[kWe] != nullptr;
   b.plain = node.getInt("expand_plain_input", 0) != 0;
@@ -71,7 +78,8 @@ Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
                  (b.expand || !b.plain);
   if (!blocked)
     return Status::error(fmt::format("X [{}], Wd [{}] and Wp [{}] are not in the blocked layout",
-                                     shapeToString(x), shapeToString(wd), shapeToString(wp)));
+                                     shapeToString(*in[kX]), shapeToString(*in[kWd]),
+                                     shapeToString(*in[kWp])));
   b.N = x[0];
   b.XG = x[1];
   b.XH = x[2];
@@ -83,12 +91,13 @@ Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
   CUVIL_TRY(ew.status().withContext("the expansion"));
   if (ew->input.size() != 2)
     return Status::error("the expansion window must be 2-D");
-  b.ew = ew->as2D();
+  b.ew = ew->as2D().constant();
   b.EH = b.expand ? b.ew.OH : b.XH;
   b.EW = b.expand ? b.ew.OW : b.XW;
   if (b.expand) {
     const Shape &we = *in[kWe];
     Shape expected = {b.ECB, b.XG, b.ew.KH, b.ew.KW, b.K};
+
     if (!b.plain)
       expected.push_back(b.K);
     if (we != expected)
@@ -98,14 +107,14 @@ Expected<Block> describe(const Node &node, std::span<const Shape *const> in) {
       return Status::error("the expansion's window leaves no output");
   } else if (b.ECB != b.XG) {
     return Status::error(
-        fmt::format("Wd [{}] does not match {} input blocks", shapeToString(wd), b.XG));
+        fmt::format("Wd [{}] does not match {} input blocks", shapeToString(*in[kWd]), b.XG));
   }
   if (wp[1] != b.ECB)
     return Status::error(
-        fmt::format("Wp [{}] does not match {} expanded blocks", shapeToString(wp), b.ECB));
+        fmt::format("Wp [{}] does not match {} expanded blocks", shapeToString(*in[kWp]), b.ECB));
   Expected<WindowGeometry> g = windowGeometry(node, {b.EH, b.EW}, {wd[1], wd[2]}, false);
   CUVIL_TRY(g.status());
-  b.window = g->as2D();
+  b.window = g->as2D().constant();
   const int64_t OH = b.window.OH, maxParts = node.getInt("max_parts", 0);
   const int64_t bandBytes = node.getInt("band_bytes", 0);
   if (maxParts < 1 || bandBytes < 1)
@@ -175,10 +184,10 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Block b = *describe(node, shapes);
   Expected<Activations> act = activations(node);
   CUVIL_TRY(act.status());
-  const WindowGeometry::Window2D &g = b.window;
+  const WindowGeometry::StaticWindow2D &g = b.window;
   const int64_t K = b.K, EC = b.ECB * K;
   auto bias = [&](Input i, int64_t c) { return input(i) ? input(i)->getDouble(c) : 0.0; };
-  const WindowGeometry::Window2D &win = b.ew;
+  const WindowGeometry::StaticWindow2D &win = b.ew;
   const int64_t inputChannels = b.plain ? b.XG : b.XG * K;
   std::vector<double> e(EC * b.EH * b.EW), d(EC * g.OH * g.OW);
   for (int64_t n = 0; n < b.N; ++n) {
@@ -248,7 +257,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(b.status());
   Expected<Activations> act = activations(node);
   CUVIL_TRY(act.status());
-  const WindowGeometry::Window2D &g = b->window;
+  const WindowGeometry::StaticWindow2D &g = b->window;
   const int64_t K = b->K;
   const CpuModel &cpu = ctx.cpu();
   DepthwiseTile depthwiseTile = chooseDepthwiseTile(K, cpu, g.KW, g.SW, g.DW);

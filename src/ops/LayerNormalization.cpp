@@ -10,13 +10,13 @@ namespace cuvil::ops {
 namespace {
 
 struct Rows {
-  int64_t rows, cols;
+  Dim rows, cols;
 };
 
 Expected<Rows> rowsOf(const Node &node, const Shape &x) {
   Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(x.size()));
   CUVIL_TRY(axis.status());
-  std::span<const int64_t> dims(x);
+  std::span<const Dim> dims(x);
   return Rows{numElements(dims.first(size_t(*axis))), numElements(dims.subspan(size_t(*axis)))};
 }
 
@@ -27,8 +27,8 @@ Status infer(InferContext &ctx) {
   for (size_t i = 1; i < 3; ++i) {
     if (!ctx.hasInput(i))
       continue;
-    int64_t count = ctx.inputType(i).numElements();
-    if (count != r->cols && count != 1)
+    Dim count = ctx.inputType(i).numElements();
+    if (!(count == r->cols) && !count.is(1))
       return ctx.error("{} has {} elements; expected {} or 1", i == 1 ? "Scale" : "B", count,
                        r->cols);
   }
@@ -46,21 +46,22 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const Tensor &x = *in[0], &scale = *in[1];
   const Tensor *bias = in.size() > 2 ? in[2] : nullptr;
   Rows r = *rowsOf(node, x.shape());
+  const int64_t rows = r.rows.constant(), cols = r.cols.constant();
   double epsilon = node.getFloat("epsilon");
-  for (int64_t row = 0; row < r.rows; ++row) {
+  for (int64_t row = 0; row < rows; ++row) {
     double sum = 0, squares = 0;
-    for (int64_t c = 0; c < r.cols; ++c)
-      sum += x.getDouble(row * r.cols + c);
-    double mean = sum / double(r.cols);
-    for (int64_t c = 0; c < r.cols; ++c)
-      squares += std::pow(x.getDouble(row * r.cols + c) - mean, 2);
-    double invStd = 1.0 / std::sqrt(squares / double(r.cols) + epsilon);
-    for (int64_t c = 0; c < r.cols; ++c) {
-      double value = (x.getDouble(row * r.cols + c) - mean) * invStd *
+    for (int64_t c = 0; c < cols; ++c)
+      sum += x.getDouble(row * cols + c);
+    double mean = sum / double(cols);
+    for (int64_t c = 0; c < cols; ++c)
+      squares += std::pow(x.getDouble(row * cols + c) - mean, 2);
+    double invStd = 1.0 / std::sqrt(squares / double(cols) + epsilon);
+    for (int64_t c = 0; c < cols; ++c) {
+      double value = (x.getDouble(row * cols + c) - mean) * invStd *
                      scale.getDouble(scale.numElements() == 1 ? 0 : c);
       if (bias)
         value += bias->getDouble(bias->numElements() == 1 ? 0 : c);
-      out[0].setDouble(row * r.cols + c, value);
+      out[0].setDouble(row * cols + c, value);
     }
     if (out.size() > 1)
       out[1].setDouble(row, mean);
@@ -76,7 +77,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
     return Status::error("only f32 is supported");
   Rows r = *rowsOf(node, x->type().shape);
   auto stride = [&](size_t i) -> int64_t {
-    return node.hasInput(i) && node.input(i)->type().numElements() > 1 ? 1 : 0;
+    return node.hasInput(i) && !node.input(i)->type().numElements().is(1) ? 1 : 0;
   };
   return ctx.callKernel(
       kLayerNormKernel,

@@ -54,9 +54,9 @@ Expected<MatMulGeometry> matMulGeometry(const Shape &a, const Shape &b) {
   g.batch = *batch;
   g.aBatchStrides = broadcastStrides(aBatch, g.batch);
   g.bBatchStrides = broadcastStrides(bBatch, g.batch);
-  for (int64_t &stride : g.aBatchStrides)
+  for (Dim &stride : g.aBatchStrides)
     stride *= g.M * g.K;
-  for (int64_t &stride : g.bBatchStrides)
+  for (Dim &stride : g.bBatchStrides)
     stride *= g.K * g.N;
   g.outShape = g.batch;
   if (a.size() > 1)
@@ -86,42 +86,46 @@ Status evalMatMul(const Node &node, std::span<const Tensor *const> in,
   double scale = node.getFloat("scale", 1.0f);
   Expected<MatMulGeometry> g = matMulGeometry(a.shape(), logicalB(node, b.shape()));
   CUVIL_TRY(g.status());
+  // Constants have static shapes.
+  const int64_t M = g->M.constant(), N = g->N.constant(), K = g->K.constant();
+  std::vector<int64_t> batchDims = staticDims(g->batch), yDims = y.dims();
+  std::vector<int64_t> aBatchStrides = staticDims(g->aBatchStrides);
+  std::vector<int64_t> bBatchStrides = staticDims(g->bBatchStrides);
   auto bAt = [&](int64_t base, int64_t k, int64_t n) {
     if (packed)
-      return b.getDouble(((n / kGemmPanel) * g->K + k) * kGemmPanel + n % kGemmPanel);
-    return b.getDouble(base + k * g->N + n);
+      return b.getDouble(((n / kGemmPanel) * K + k) * kGemmPanel + n % kGemmPanel);
+    return b.getDouble(base + k * N + n);
   };
   std::vector<int64_t> residualStrides;
   if (residual)
-    residualStrides = broadcastStrides(residual->shape(), y.shape());
-  std::vector<int64_t> yStrides = contiguousStrides(y.shape());
-  int64_t batches = numElements(g->batch);
-  std::vector<int64_t> batchIndex(g->batch.size(), 0);
+    residualStrides = staticBroadcastStrides(residual->shape(), y.shape());
+  int64_t batches = numElements(g->batch).constant();
+  std::vector<int64_t> batchIndex(batchDims.size(), 0);
   for (int64_t batch = 0; batch < batches; ++batch) {
     int64_t aBase = 0, bBase = 0;
-    for (size_t d = 0; d < g->batch.size(); ++d) {
-      aBase += batchIndex[d] * g->aBatchStrides[d];
-      bBase += batchIndex[d] * g->bBatchStrides[d];
+    for (size_t d = 0; d < batchDims.size(); ++d) {
+      aBase += batchIndex[d] * aBatchStrides[d];
+      bBase += batchIndex[d] * bBatchStrides[d];
     }
-    for (int64_t m = 0; m < g->M; ++m)
-      for (int64_t n = 0; n < g->N; ++n) {
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
         double sum = 0;
-        for (int64_t k = 0; k < g->K; ++k)
-          sum += a.getDouble(aBase + m * g->K + k) * bAt(bBase, k, n);
+        for (int64_t k = 0; k < K; ++k)
+          sum += a.getDouble(aBase + m * K + k) * bAt(bBase, k, n);
         sum = sum * scale + (bias ? bias->getDouble(n) : 0.0);
-        int64_t flat = (batch * g->M + m) * g->N + n;
+        int64_t flat = (batch * M + m) * N + n;
         if (residual) {
           int64_t offset = 0, rest = flat;
-          for (int64_t d = int64_t(yStrides.size()) - 1; d >= 0; --d) {
-            offset += (rest % y.shape()[size_t(d)]) * residualStrides[size_t(d)];
-            rest /= y.shape()[size_t(d)];
+          for (int64_t d = int64_t(yDims.size()) - 1; d >= 0; --d) {
+            offset += (rest % yDims[size_t(d)]) * residualStrides[size_t(d)];
+            rest /= yDims[size_t(d)];
           }
           sum += residual->getDouble(offset);
         }
         y.setDouble(flat, activation.apply(sum));
       }
-    for (int64_t d = int64_t(g->batch.size()) - 1; d >= 0; --d) {
-      if (++batchIndex[size_t(d)] < g->batch[size_t(d)])
+    for (int64_t d = int64_t(batchDims.size()) - 1; d >= 0; --d) {
+      if (++batchIndex[size_t(d)] < batchDims[size_t(d)])
         break;
       batchIndex[size_t(d)] = 0;
     }
@@ -139,52 +143,48 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   CUVIL_TRY(g.status());
   const Shape &out = node.output(0)->type().shape;
   // Residual strides over the output's dims: last 1, row N or 0, batch any.
-  std::vector<int64_t> rStrides(out.size(), 0);
-  int64_t rowStride = 0;
+  std::vector<Dim> rStrides(out.size(), 0);
+  Dim rowStride = 0;
   if (epilogue.residual) {
     rStrides = broadcastStrides(epilogue.residual->type().shape, out);
     bool rowAndColumn = out.size() >= 2 && g->outShape.size() == g->batch.size() + 2;
-    if (!rowAndColumn || rStrides.back() != 1)
+    if (!rowAndColumn || !rStrides.back().is(1))
       return Status::error("the residual must vary along the output's columns");
     rowStride = rStrides[out.size() - 2];
   }
-  // The kernel walks at most 4 batch dims; size-1 dims carry nothing.
-  cuvil_gemm_params params{};
-  size_t rank = 0;
-  for (size_t d = 0; d < g->batch.size(); ++d) {
-    if (g->batch[d] == 1)
-      continue;
-    if (rank == CUVIL_GEMM_MAX_BATCH_RANK)
-      return Status::error(
-          fmt::format("more than {} non-trivial batch dimensions", CUVIL_GEMM_MAX_BATCH_RANK));
-    params.batch[rank] = g->batch[d];
-    params.a_batch_strides[rank] = g->aBatchStrides[d];
-    params.b_batch_strides[rank] = packed ? 0 : g->bBatchStrides[d];
-    params.residual_batch_strides[rank] = epilogue.residual ? rStrides[d] : 0;
-    ++rank;
+  // The kernel walks at most 4 batch dims, outermost first, the used ones
+  // ending the arrays; size-1 dims carry nothing.
+  std::vector<size_t> used;
+  for (size_t d = 0; d < g->batch.size(); ++d)
+    if (!g->batch[d].is(1))
+      used.push_back(d);
+  if (used.size() > CUVIL_GEMM_MAX_BATCH_RANK)
+    return Status::error(
+        fmt::format("more than {} non-trivial batch dimensions", CUVIL_GEMM_MAX_BATCH_RANK));
+  ParamBlock<cuvil_gemm_params> params;
+  std::fill(std::begin(params->batch), std::end(params->batch), 1);
+  size_t first = CUVIL_GEMM_MAX_BATCH_RANK - used.size();
+  for (size_t i = 0; i < used.size(); ++i) {
+    size_t d = used[i];
+    params.set(params->batch[first + i], g->batch[d]);
+    params.set(params->a_batch_strides[first + i], g->aBatchStrides[d]);
+    params.set(params->b_batch_strides[first + i], packed ? Dim(0) : g->bBatchStrides[d]);
+    params.set(params->residual_batch_strides[first + i], epilogue.residual ? rStrides[d] : 0);
   }
-  // Outermost first: the used dims end the arrays, the rest are size 1.
-  auto alignRight = [&](int64_t(&values)[CUVIL_GEMM_MAX_BATCH_RANK], int64_t fill) {
-    std::rotate(values, values + rank, values + CUVIL_GEMM_MAX_BATCH_RANK);
-    std::fill(values, values + CUVIL_GEMM_MAX_BATCH_RANK - rank, fill);
-  };
-  alignRight(params.batch, 1);
-  alignRight(params.a_batch_strides, 0);
-  alignRight(params.b_batch_strides, 0);
-  alignRight(params.residual_batch_strides, 0);
-  params.M = g->M;
-  params.N = g->N;
-  params.K = g->K;
-  params.lda = g->K;
-  params.b_row_stride = g->N;
-  params.b_column_stride = 1;
-  params.packed_b = packed ? 1 : 0;
-  params.residual_row_stride = rowStride;
-  params.tile = chooseGemmTile(ctx.cpu(), g->M);
-  params.chunk_k = chooseChunkK(ctx.cpu());
-  params.scale = epilogue.scale;
-  params.activation = epilogue.activation.kernel();
-  int64_t panels = (g->N + kGemmPanel - 1) / kGemmPanel;
+  params.set(params->M, g->M);
+  params.set(params->N, g->N);
+  params.set(params->K, g->K);
+  params.set(params->lda, g->K);
+  params.set(params->b_row_stride, g->N);
+  params->b_column_stride = 1;
+  params->packed_b = packed ? 1 : 0;
+  params.set(params->residual_row_stride, rowStride);
+  // Tiling is a cost decision: it takes the shape the static path serves.
+  params->tile = chooseGemmTile(ctx.cpu(), g->M.opt());
+  params->chunk_k = chooseChunkK(ctx.cpu());
+  params->scale = epilogue.scale;
+  params->activation = epilogue.activation.kernel();
+  Dim panels = ceilDiv(g->N, kGemmPanel);
   return ctx.callKernel(kGemmKernel,
                         {KernelArg::pointer(a), KernelArg::pointer(b),
                          KernelArg::optionalPointer(epilogue.bias),

@@ -13,10 +13,10 @@ constexpr int64_t kGemmPanel = CUVIL_GEMM_PANEL;
 
 struct MatMulGeometry {
   Shape outShape;
-  int64_t M = 0, N = 0, K = 0;
-  Shape batch;                        // broadcast batch dims
-  std::vector<int64_t> aBatchStrides; // elements, 0 where broadcast
-  std::vector<int64_t> bBatchStrides;
+  Dim M, N, K;
+  Shape batch;                    // broadcast batch dims
+  std::vector<Dim> aBatchStrides; // elements, 0 where broadcast
+  std::vector<Dim> bBatchStrides;
 };
 
 // B's logical shape: its own, or [K, b_columns] when packed.

@@ -24,18 +24,26 @@ Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, i
   return result;
 }
 
-cuvil_window2d kernelWindow(const WindowGeometry::Window2D &g) {
+cuvil_window2d kernelWindow(const WindowGeometry::StaticWindow2D &g) {
   return {g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.SH, g.SW, g.DH, g.DW, g.PT, g.PL, g.PB, g.PR};
 }
 
+std::vector<int64_t> staticStrides(const Shape &shape) {
+  return staticDims(contiguousStrides(shape));
+}
+
+std::vector<int64_t> staticBroadcastStrides(const Shape &operand, const Shape &out) {
+  return staticDims(broadcastStrides(operand, out));
+}
+
 Expected<StridedSpace> makeStridedSpace(const Shape &shape,
-                                        const std::vector<std::vector<int64_t>> &strides) {
+                                        const std::vector<std::vector<Dim>> &strides) {
   // Drop size-1 dims, then merge dim d into d+1 when every operand steps over
   // d exactly as if d and d+1 were one dimension.
-  std::vector<int64_t> dims;
-  std::vector<std::vector<int64_t>> operandStrides(strides.size());
+  Shape dims;
+  std::vector<std::vector<Dim>> operandStrides(strides.size());
   for (size_t d = 0; d < shape.size(); ++d) {
-    if (shape[d] == 1)
+    if (shape[d].is(1))
       continue;
     dims.push_back(shape[d]);
     for (size_t o = 0; o < strides.size(); ++o)
@@ -58,38 +66,30 @@ Expected<StridedSpace> makeStridedSpace(const Shape &shape,
                                      dims.size(), CUVIL_MAX_RANK));
   StridedSpace space;
   size_t pad = CUVIL_MAX_RANK - dims.size();
-  space.shape.assign(pad, 1);
+  space.shape.assign(pad, Dim(1));
   space.shape.insert(space.shape.end(), dims.begin(), dims.end());
   for (auto &s : operandStrides) {
-    std::vector<int64_t> padded(pad, 0);
+    std::vector<Dim> padded(pad, Dim(0));
     padded.insert(padded.end(), s.begin(), s.end());
     space.strides.push_back(std::move(padded));
   }
   return space;
 }
 
-void StridedSpace::copyShape(int64_t (&to)[CUVIL_MAX_RANK]) const {
-  std::copy_n(shape.begin(), CUVIL_MAX_RANK, to);
-}
-
-void StridedSpace::copyStrides(size_t operand, int64_t (&to)[CUVIL_MAX_RANK]) const {
-  std::copy_n(strides[operand].begin(), CUVIL_MAX_RANK, to);
-}
-
-Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOffset,
-                       const std::vector<int64_t> &srcStrides, const Value *dst,
-                       int64_t dstByteOffset, const std::vector<int64_t> &dstStrides,
+Status emitStridedCopy(LoweringContext &ctx, const Value *src, const Dim &srcByteOffset,
+                       const std::vector<Dim> &srcStrides, const Value *dst,
+                       const Dim &dstByteOffset, const std::vector<Dim> &dstStrides,
                        const Shape &shape) {
-  if (numElements(shape) == 0)
+  if (numElements(shape).is(0))
     return Status::success();
   Expected<StridedSpace> space = makeStridedSpace(shape, {srcStrides, dstStrides});
   CUVIL_TRY(space.status());
   Expected<const KernelRef *> kernel = copyKernel(dtypeSize(src->type().dtype));
   CUVIL_TRY(kernel.status());
-  cuvil_copy_params params{};
-  space->copyShape(params.shape);
-  space->copyStrides(0, params.src_strides);
-  space->copyStrides(1, params.dst_strides);
+  ParamBlock<cuvil_copy_params> params;
+  space->setShape(params, params->shape);
+  space->setStrides(params, 0, params->src_strides);
+  space->setStrides(params, 1, params->dst_strides);
   return ctx.callKernel(**kernel,
                         {KernelArg::pointer(src, srcByteOffset),
                          KernelArg::pointer(dst, dstByteOffset), KernelArg::params(params)},
@@ -107,17 +107,20 @@ Status lowerViewOrCopy(const Node &node, LoweringContext &ctx) {
     return Status::success();
   // Views keep the bytes in order: copy them as one flat run.
   Shape flat = {dst->type().numElements()};
-  return emitStridedCopy(ctx, src, 0, {1}, dst, 0, {1}, flat);
+  return emitStridedCopy(ctx, src, 0, {Dim(1)}, dst, 0, {Dim(1)}, flat);
 }
 
 void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t> &srcStrides,
                  Tensor &dst, int64_t dstOffset, const std::vector<int64_t> &dstStrides,
-                 const Shape &shape) {
+                 const std::vector<int64_t> &shape) {
   size_t elementSize = dtypeSize(src.dtype());
   const uint8_t *from = src.bytes();
   uint8_t *to = dst.mutableBytes();
   std::vector<int64_t> index(shape.size(), 0);
-  for (int64_t flat = 0, n = numElements(shape); flat < n; ++flat) {
+  int64_t n = 1;
+  for (int64_t dim : shape)
+    n *= dim;
+  for (int64_t flat = 0; flat < n; ++flat) {
     int64_t s = srcOffset, d = dstOffset;
     for (size_t i = 0; i < shape.size(); ++i) {
       s += index[i] * srcStrides[i];
@@ -140,6 +143,44 @@ Expected<std::vector<int64_t>> constantInts(const InferContext &ctx, size_t inpu
                                      "computed from run-time data",
                                      what, input));
   return tensor->toInt64s();
+}
+
+std::optional<std::vector<Dim>> inputDimValues(const InferContext &ctx, size_t i) {
+  if (!ctx.hasInput(i))
+    return std::nullopt;
+  if (const std::vector<Dim> *dims = ctx.inputDims(i))
+    return *dims;
+  const Tensor *tensor = ctx.constantInput(i);
+  if (!tensor || !(isSignedInt(tensor->dtype()) || isUnsignedInt(tensor->dtype())) ||
+      tensor->numElements() > kMaxDimValues)
+    return std::nullopt;
+  std::vector<int64_t> values = tensor->toInt64s();
+  return std::vector<Dim>(values.begin(), values.end());
+}
+
+bool carriesDimValues(const InferContext &ctx, size_t i) {
+  const Value *result = ctx.node().output(i);
+  if (!result->hasType() || !result->type().isStatic())
+    return false;
+  DType dtype = result->type().dtype;
+  return (isSignedInt(dtype) || isUnsignedInt(dtype) || dtype == DType::Bool) &&
+         result->type().numElements().constant() <= kMaxDimValues;
+}
+
+void forwardDimValues(InferContext &ctx) {
+  if (!ctx.inputDims(0) || !carriesDimValues(ctx, 0))
+    return;
+  const std::vector<Dim> &dims = *ctx.inputDims(0);
+  if (int64_t(dims.size()) == ctx.node().output(0)->type().numElements().constant())
+    ctx.setOutputDims(0, dims);
+}
+
+Expected<std::vector<Dim>> dimsInput(const InferContext &ctx, size_t input, const char *what) {
+  if (const std::vector<Dim> *dims = ctx.inputDims(input))
+    return *dims;
+  Expected<std::vector<int64_t>> values = constantInts(ctx, input, what);
+  CUVIL_TRY(values.status());
+  return std::vector<Dim>(values->begin(), values->end());
 }
 
 } // namespace cuvil::ops

@@ -46,26 +46,47 @@ const OpDefinition *findOpDefinition(std::string_view op);
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank);
 
-// A 2-D window as the convolution and pooling kernels take it.
-cuvil_window2d kernelWindow(const WindowGeometry::Window2D &g);
+// A static 2-D window as the convolution kernels take it (for ops whose
+// shapes are static: the fused block, Winograd).
+cuvil_window2d kernelWindow(const WindowGeometry::StaticWindow2D &g);
+
+// A 2-D window as the convolution and pooling kernels take it, set into
+// `field` of a parameter block.
+template <typename Block>
+void setWindow(ParamBlock<Block> &block, cuvil_window2d &field, const WindowGeometry::Window2D &g) {
+  const std::pair<int64_t *, Dim> dims[] = {
+      {&field.IH, g.H},  {&field.IW, g.W},  {&field.OH, g.OH}, {&field.OW, g.OW}, {&field.KH, g.KH},
+      {&field.KW, g.KW}, {&field.SH, g.SH}, {&field.SW, g.SW}, {&field.DH, g.DH}, {&field.DW, g.DW},
+      {&field.PT, g.PT}, {&field.PL, g.PL}, {&field.PB, g.PB}, {&field.PR, g.PR}};
+  for (const auto &[to, dim] : dims)
+    block.set(*to, dim);
+}
 
 // A rank-6 iteration space with one stride vector per operand, after merging
 // dimensions that are contiguous for every operand.
 struct StridedSpace {
-  std::vector<int64_t> shape;                // CUVIL_MAX_RANK entries
-  std::vector<std::vector<int64_t>> strides; // per operand, CUVIL_MAX_RANK entries
-  int64_t rows() const { return shape[0] * shape[1] * shape[2] * shape[3] * shape[4]; }
+  Shape shape;                           // CUVIL_MAX_RANK entries
+  std::vector<std::vector<Dim>> strides; // per operand, CUVIL_MAX_RANK entries
+  Dim rows() const { return shape[0] * shape[1] * shape[2] * shape[3] * shape[4]; }
   // Into a kernel parameter block's arrays.
-  void copyShape(int64_t (&to)[CUVIL_MAX_RANK]) const;
-  void copyStrides(size_t operand, int64_t (&to)[CUVIL_MAX_RANK]) const;
+  template <typename Block>
+  void setShape(ParamBlock<Block> &block, int64_t (&to)[CUVIL_MAX_RANK]) const {
+    for (size_t d = 0; d < CUVIL_MAX_RANK; ++d)
+      block.set(to[d], shape[d]);
+  }
+  template <typename Block>
+  void setStrides(ParamBlock<Block> &block, size_t operand, int64_t (&to)[CUVIL_MAX_RANK]) const {
+    for (size_t d = 0; d < CUVIL_MAX_RANK; ++d)
+      block.set(to[d], strides[operand][d]);
+  }
 };
 Expected<StridedSpace> makeStridedSpace(const Shape &shape,
-                                        const std::vector<std::vector<int64_t>> &strides);
+                                        const std::vector<std::vector<Dim>> &strides);
 
 // Calls the rank-6 strided copy kernel: dst[i] = src[i] over `shape`.
-Status emitStridedCopy(LoweringContext &ctx, const Value *src, int64_t srcByteOffset,
-                       const std::vector<int64_t> &srcStrides, const Value *dst,
-                       int64_t dstByteOffset, const std::vector<int64_t> &dstStrides,
+Status emitStridedCopy(LoweringContext &ctx, const Value *src, const Dim &srcByteOffset,
+                       const std::vector<Dim> &srcStrides, const Value *dst,
+                       const Dim &dstByteOffset, const std::vector<Dim> &dstStrides,
                        const Shape &shape);
 // The lowering of ops the passes fold at compile time (weight packing): an
 // error, should one reach code generation.
@@ -75,12 +96,17 @@ Status lowerCompileTimeOnly(const Node &node, LoweringContext &ctx);
 // storage; the lowering of every view op (Reshape, Squeeze, ...).
 Status lowerViewOrCopy(const Node &node, LoweringContext &ctx);
 
+// The references see constants, whose shapes are static: their strides.
+std::vector<int64_t> staticStrides(const Shape &shape);
+std::vector<int64_t> staticBroadcastStrides(const Shape &operand, const Shape &out);
+
 // Reference-evaluation helper: out[i] = fn(i_a, i_b) over a broadcast.
 template <typename Fn>
-void forEachBroadcast(const Shape &out, const Shape &a, const Shape &b, Fn fn) {
-  std::vector<int64_t> sa = broadcastStrides(a, out), sb = broadcastStrides(b, out);
-  std::vector<int64_t> index(out.size(), 0);
-  int64_t total = numElements(out);
+void forEachBroadcast(const Shape &outShape, const Shape &a, const Shape &b, Fn fn) {
+  std::vector<int64_t> sa = staticBroadcastStrides(a, outShape);
+  std::vector<int64_t> sb = staticBroadcastStrides(b, outShape);
+  std::vector<int64_t> out = staticDims(outShape), index(out.size(), 0);
+  int64_t total = numElements(outShape).constant();
   for (int64_t flat = 0; flat < total; ++flat) {
     int64_t ia = 0, ib = 0;
     for (size_t d = 0; d < out.size(); ++d) {
@@ -99,10 +125,28 @@ void forEachBroadcast(const Shape &out, const Shape &a, const Shape &b, Fn fn) {
 // Reference twin of emitStridedCopy, offsets and strides in elements.
 void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t> &srcStrides,
                  Tensor &dst, int64_t dstOffset, const std::vector<int64_t> &dstStrides,
-                 const Shape &shape);
+                 const std::vector<int64_t> &shape);
 
-// Values of an input that must be a compile-time constant (a shape, axes...).
+// Values of an input that must be a compile-time constant (axes, ...).
 Expected<std::vector<int64_t>> constantInts(const InferContext &ctx, size_t input,
                                             const char *what);
+// Values of an integer input that are dims (a target shape, repeats, ...):
+// a constant's, or the dims a shape computation carries.
+Expected<std::vector<Dim>> dimsInput(const InferContext &ctx, size_t input, const char *what);
+
+// Shape computations: the elements of small integer tensors that depend on
+// symbolic dims (Shape's result, and Gather, Concat, Unsqueeze, arithmetic
+// on it) are carried as dims on their values (Value::dimValues), so that
+// the shape rules downstream (Reshape, Expand...) see expressions instead of
+// data; the code generator stores them where a kernel reads them.
+constexpr int64_t kMaxDimValues = 64;
+// Input i's elements as dims: its dim values, or a small integer constant's
+// values; nullopt otherwise.
+std::optional<std::vector<Dim>> inputDimValues(const InferContext &ctx, size_t i);
+// Whether result i may carry dim values (a small integer or bool tensor).
+bool carriesDimValues(const InferContext &ctx, size_t i);
+// Result 0 of a data movement op on input 0 (Unsqueeze, Reshape,
+// Identity...): the same elements in the same order.
+void forwardDimValues(InferContext &ctx);
 
 } // namespace cuvil::ops

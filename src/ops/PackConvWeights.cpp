@@ -13,14 +13,16 @@ namespace cuvil::ops {
 namespace {
 
 int64_t blocksOf(int64_t channels, int64_t K) { return (channels + K - 1) / K; }
+Dim blocksOf(const Dim &channels, int64_t K) { return ceilDiv(channels, K); }
 
 Expected<Shape> packedShape(const Node &node, const Shape &w) {
   int64_t K = node.getInt("block", 0);
   std::string layout = node.getString("layout", "");
   if (w.size() != 4 || !isChannelBlock(K))
     return Status::error(fmt::format("W [{}] with block {} cannot be packed", shapeToString(w), K));
-  int64_t M = w[0], C = w[1], KH = w[2], KW = w[3], OCB = blocksOf(M, K);
-  if (layout == "depthwise" && C == 1)
+  const Dim &M = w[0], &C = w[1], &KH = w[2], &KW = w[3];
+  Dim OCB = blocksOf(M, K);
+  if (layout == "depthwise" && C.is(1))
     return Shape{OCB, KH, KW, K};
   if (layout == "plain")
     return Shape{OCB, C, KH, KW, K};
@@ -39,7 +41,7 @@ Status infer(InferContext &ctx) {
 }
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  const Shape &s = in[0]->shape();
+  const std::vector<int64_t> s = in[0]->dims();
   const int64_t M = s[0], C = s[1], KH = s[2], KW = s[3], K = node.getInt("block", 0);
   const std::string layout = node.getString("layout", "");
   const int64_t ICB = blocksOf(C, K);

@@ -10,13 +10,12 @@ Status infer(InferContext &ctx) {
   const Shape &b = ctx.inputShape(0);
   if (ctx.inputDType(0) != DType::F32 || b.size() != 2)
     return ctx.error("packs a 2-D f32 matrix, not {}", ctx.inputType(0).str());
-  ctx.setOutput(0,
-                TensorType{DType::F32, {(b[1] + kGemmPanel - 1) / kGemmPanel, b[0], kGemmPanel}});
+  ctx.setOutput(0, TensorType{DType::F32, {ceilDiv(b[1], kGemmPanel), b[0], kGemmPanel}});
   return Status::success();
 }
 
 Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  int64_t K = in[0]->shape()[0], N = in[0]->shape()[1];
+  int64_t K = in[0]->dim(0), N = in[0]->dim(1);
   const float *src = in[0]->data<float>();
   float *dst = out[0].mutableData<float>(); // zero: the padding columns
   for (int64_t n = 0; n < N; ++n)

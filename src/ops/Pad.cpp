@@ -50,9 +50,9 @@ Expected<PadGeometry> geometry(const Node &node, const Shape &in) {
     int64_t before = pads[i], after = pads[i + axes.size()];
     g.outShape[axis] = in[axis] + before + after;
     g.padsBegin[axis] = before;
-    if (g.outShape[axis] < 0)
+    if (g.outShape[axis].min() < 0)
       return Status::error(fmt::format("pads crop axis {} below zero", axis));
-    if (g.mode != 0 && in[axis] == 0 && g.outShape[axis] > 0)
+    if (g.mode != 0 && in[axis].is(0) && !g.outShape[axis].is(0))
       return Status::error("cannot reflect, edge- or wrap-pad an empty axis");
   }
   return g;
@@ -79,16 +79,16 @@ Status infer(InferContext &ctx) {
 
 // The kernel's view: the shapes right-aligned in rank 6 (leading dims of
 // size 1, padded by 0), the mode and the fill value's bits.
-cuvil_pad_params kernelParams(const PadGeometry &g, const Shape &in, int64_t fillBits) {
-  cuvil_pad_params params{};
+ParamBlock<cuvil_pad_params> kernelParams(const PadGeometry &g, const Shape &in, int64_t fillBits) {
+  ParamBlock<cuvil_pad_params> params;
   size_t lead = CUVIL_MAX_RANK - in.size();
-  std::fill_n(params.out_shape, lead, 1);
-  std::fill_n(params.in_shape, lead, 1);
-  std::copy(g.outShape.begin(), g.outShape.end(), params.out_shape + lead);
-  std::copy(in.begin(), in.end(), params.in_shape + lead);
-  std::copy(g.padsBegin.begin(), g.padsBegin.end(), params.pads_begin + lead);
-  params.mode = g.mode;
-  params.fill_bits = fillBits;
+  for (size_t d = 0; d < CUVIL_MAX_RANK; ++d) {
+    params.set(params->out_shape[d], d < lead ? Dim(1) : g.outShape[d - lead]);
+    params.set(params->in_shape[d], d < lead ? Dim(1) : in[d - lead]);
+    params->pads_begin[d] = d < lead ? 0 : g.padsBegin[d - lead];
+  }
+  params->mode = g.mode;
+  params->fill_bits = fillBits;
   return params;
 }
 
@@ -98,13 +98,13 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   Expected<int64_t> bits = fillBits(node, x.dtype());
   CUVIL_TRY(bits.status());
   size_t size = dtypeSize(x.dtype());
-  std::vector<int64_t> inStrides = contiguousStrides(x.shape());
-  std::vector<int64_t> index(g.outShape.size(), 0);
+  std::vector<int64_t> inStrides = staticStrides(x.shape()), inDims = x.dims();
+  std::vector<int64_t> outDims = out[0].dims(), index(outDims.size(), 0);
   for (int64_t flat = 0, n = out[0].numElements(); flat < n; ++flat) {
     int64_t source = 0;
     bool outside = false;
     for (size_t d = 0; d < index.size(); ++d) {
-      int64_t i = index[d] - g.padsBegin[d], dim = x.shape()[d];
+      int64_t i = index[d] - g.padsBegin[d], dim = inDims[d];
       if (g.mode == 2)
         i = std::clamp<int64_t>(i, 0, dim - 1);
       else if (g.mode == 3)
@@ -123,7 +123,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
     else
       std::memcpy(to, x.bytes() + source * int64_t(size), size);
     for (int64_t d = int64_t(index.size()) - 1; d >= 0; --d) {
-      if (++index[size_t(d)] < g.outShape[size_t(d)])
+      if (++index[size_t(d)] < outDims[size_t(d)])
         break;
       index[size_t(d)] = 0;
     }
@@ -140,7 +140,10 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<int64_t> bits = fillBits(node, x->type().dtype);
   CUVIL_TRY(bits.status());
   const Shape &out = g->outShape;
-  int64_t rows = out.empty() || out.back() == 0 ? 0 : numElements(out) / out.back();
+  // One task per output row (rows with no columns: none; a scalar is one).
+  Dim rows = out.empty()        ? Dim(1)
+             : out.back().is(0) ? Dim(0)
+                                : numElements(std::span(out).first(out.size() - 1));
   Expected<const KernelRef *> kernel = padKernel(dtypeSize(x->type().dtype));
   CUVIL_TRY(kernel.status());
   return ctx.callKernel(**kernel,

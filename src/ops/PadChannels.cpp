@@ -15,7 +15,7 @@ Status infer(InferContext &ctx) {
   if (ctx.inputDType(0) != DType::F32 || !isChannelBlock(K) ||
       (layout != "flat" && layout != "nchwc"))
     return ctx.error("cannot pad {} to blocks of {} as '{}'", ctx.inputType(0).str(), K, layout);
-  int64_t blocks = (ctx.inputType(0).numElements() + K - 1) / K;
+  Dim blocks = ceilDiv(ctx.inputType(0).numElements(), K);
   ctx.setOutput(
       0, TensorType{DType::F32, layout == "flat" ? Shape{blocks * K} : Shape{1, blocks, 1, 1, K}});
   return Status::success();

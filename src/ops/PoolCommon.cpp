@@ -36,9 +36,9 @@ Status evalPool(const Node &node, const Tensor &x, Tensor &y, PoolKind kind) {
   CUVIL_TRY(geometry.status());
   if (geometry->input.size() > 2)
     return Status::error("only 1-D and 2-D pooling is supported");
-  WindowGeometry::Window2D g = geometry->as2D();
+  WindowGeometry::StaticWindow2D g = geometry->as2D().constant();
   bool countPad = node.getInt("count_include_pad", 0) != 0;
-  int64_t planes = x.shape()[0] * x.shape()[1];
+  int64_t planes = x.dim(0) * x.dim(1);
   for (int64_t p = 0; p < planes; ++p)
     for (int64_t oh = 0; oh < g.OH; ++oh)
       for (int64_t ow = 0; ow < g.OW; ++ow) {
@@ -73,8 +73,10 @@ Status lowerPool(const Node &node, LoweringContext &ctx, PoolKind kind) {
   if (geometry->input.size() > 2)
     return Status::error("only 1-D and 2-D pooling is supported");
   WindowGeometry::Window2D g = geometry->as2D();
-  cuvil_pool_params params{kernelWindow(g), kind == PoolKind::Max ? 1 : 0,
-                           node.getInt("count_include_pad", 0)};
+  ParamBlock<cuvil_pool_params> params;
+  setWindow(params, params->window, g);
+  params->is_max = kind == PoolKind::Max ? 1 : 0;
+  params->count_include_pad = node.getInt("count_include_pad", 0);
   return ctx.callKernel(
       kPool2dKernel,
       {KernelArg::pointer(x), KernelArg::pointer(node.output(0)), KernelArg::params(params)},

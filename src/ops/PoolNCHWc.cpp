@@ -32,9 +32,9 @@ Status infer(InferContext &ctx) {
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &x = *in[0];
-  WindowGeometry::Window2D g = *window(node, x.shape());
+  WindowGeometry::StaticWindow2D g = window(node, x.shape())->constant();
   bool max = isMax(node), countPad = node.getInt("count_include_pad", 0) != 0;
-  int64_t planes = x.shape()[0] * x.shape()[1], K = x.shape()[4];
+  int64_t planes = x.dim(0) * x.dim(1), K = x.dim(4);
   for (int64_t plane = 0; plane < planes; ++plane)
     for (int64_t oh = 0; oh < g.OH; ++oh)
       for (int64_t ow = 0; ow < g.OW; ++ow)
@@ -66,9 +66,11 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<WindowGeometry::Window2D> window2D = window(node, x);
   CUVIL_TRY(window2D.status());
   const WindowGeometry::Window2D &g = *window2D;
-  cuvil_pool_params params{kernelWindow(g), isMax(node) ? 1 : 0,
-                           node.getInt("count_include_pad", 0)};
-  return ctx.callKernel(kPoolNCHWcKernels.forBlock(x[4]),
+  ParamBlock<cuvil_pool_params> params;
+  setWindow(params, params->window, g);
+  params->is_max = isMax(node) ? 1 : 0;
+  params->count_include_pad = node.getInt("count_include_pad", 0);
+  return ctx.callKernel(kPoolNCHWcKernels.forBlock(x[4].constant()),
                         {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
                          KernelArg::params(params)},
                         x[0] * x[1] * g.OH);

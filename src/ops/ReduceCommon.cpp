@@ -53,12 +53,12 @@ namespace {
 // Kept and reduced dims of x with their strides, size-1 dims dropped and
 // neighbours that are contiguous merged.
 struct ReduceSplit {
-  std::vector<int64_t> keptShape, keptStrides, redShape, redStrides;
+  std::vector<Dim> keptShape, keptStrides, redShape, redStrides;
 };
 
-void appendMerged(std::vector<int64_t> &shape, std::vector<int64_t> &strides, int64_t dim,
-                  int64_t stride) {
-  if (dim == 1)
+void appendMerged(std::vector<Dim> &shape, std::vector<Dim> &strides, const Dim &dim,
+                  const Dim &stride) {
+  if (dim.is(1))
     return;
   if (!shape.empty() && strides.back() == stride * dim) {
     shape.back() *= dim;
@@ -71,7 +71,7 @@ void appendMerged(std::vector<int64_t> &shape, std::vector<int64_t> &strides, in
 
 ReduceSplit splitDims(const Shape &x, const std::vector<int64_t> &axes) {
   ReduceSplit split;
-  std::vector<int64_t> strides = contiguousStrides(x);
+  std::vector<Dim> strides = contiguousStrides(x);
   for (size_t d = 0; d < x.size(); ++d) {
     bool reduced = std::binary_search(axes.begin(), axes.end(), int64_t(d));
     if (reduced)
@@ -112,19 +112,24 @@ double step(cuvil_reduce_op op, double acc, double v) {
 Status evalReduce(const Tensor &x, const std::vector<int64_t> &axes, cuvil_reduce_op op,
                   Tensor &y) {
   ReduceSplit split = splitDims(x.shape(), axes);
-  int64_t outputs = numElements(split.keptShape), count = numElements(split.redShape);
+  std::vector<int64_t> keptShape = staticDims(split.keptShape);
+  std::vector<int64_t> keptStrides = staticDims(split.keptStrides);
+  std::vector<int64_t> redShape = staticDims(split.redShape);
+  std::vector<int64_t> redStrides = staticDims(split.redStrides);
+  int64_t outputs = numElements(split.keptShape).constant();
+  int64_t count = numElements(split.redShape).constant();
   for (int64_t out = 0; out < outputs; ++out) {
     int64_t base = 0, rest = out;
-    for (int64_t d = int64_t(split.keptShape.size()) - 1; d >= 0; --d) {
-      base += (rest % split.keptShape[size_t(d)]) * split.keptStrides[size_t(d)];
-      rest /= split.keptShape[size_t(d)];
+    for (int64_t d = int64_t(keptShape.size()) - 1; d >= 0; --d) {
+      base += (rest % keptShape[size_t(d)]) * keptStrides[size_t(d)];
+      rest /= keptShape[size_t(d)];
     }
     double acc = initial(op);
     for (int64_t r = 0; r < count; ++r) {
       int64_t offset = base, remaining = r;
-      for (int64_t d = int64_t(split.redShape.size()) - 1; d >= 0; --d) {
-        offset += (remaining % split.redShape[size_t(d)]) * split.redStrides[size_t(d)];
-        remaining /= split.redShape[size_t(d)];
+      for (int64_t d = int64_t(redShape.size()) - 1; d >= 0; --d) {
+        offset += (remaining % redShape[size_t(d)]) * redStrides[size_t(d)];
+        remaining /= redShape[size_t(d)];
       }
       acc = step(op, acc, x.getDouble(offset));
     }
@@ -162,26 +167,27 @@ Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &a
   ReduceSplit split = splitDims(x->type().shape, axes);
   if (split.keptShape.size() > CUVIL_MAX_RANK || split.redShape.size() > CUVIL_MAX_RANK)
     return Status::error("too many non-contiguous dimensions to reduce");
+  ParamBlock<cuvil_reduce_params> params;
   // Right-aligned in the kernel's rank-6 arrays, the rest size 1, stride 0.
-  auto place = [](const std::vector<int64_t> &values, int64_t fill, int64_t(&to)[CUVIL_MAX_RANK]) {
-    std::fill(to, to + CUVIL_MAX_RANK, fill);
-    std::copy(values.begin(), values.end(), to + CUVIL_MAX_RANK - values.size());
+  auto place = [&](const std::vector<Dim> &values, int64_t fill, int64_t(&to)[CUVIL_MAX_RANK]) {
+    size_t first = CUVIL_MAX_RANK - values.size();
+    for (size_t d = 0; d < CUVIL_MAX_RANK; ++d)
+      params.set(to[d], d < first ? Dim(fill) : values[d - first]);
   };
-  cuvil_reduce_params params{};
-  params.op = op;
-  place(split.keptShape, 1, params.kept_shape);
-  place(split.keptStrides, 0, params.kept_strides);
-  place(split.redShape, 1, params.reduced_shape);
-  place(split.redStrides, 0, params.reduced_strides);
-  params.count = numElements(split.redShape);
+  params->op = op;
+  place(split.keptShape, 1, params->kept_shape);
+  place(split.keptStrides, 0, params->kept_strides);
+  place(split.redShape, 1, params->reduced_shape);
+  place(split.redStrides, 0, params->reduced_strides);
+  params.set(params->count, numElements(split.redShape));
   // Outputs contiguous in x in runs of 16 (a global pool over blocked
   // channels) are reduced a vector at a time.
-  bool innerVector = !split.keptShape.empty() && split.keptStrides.back() == 1 &&
-                     split.keptShape.back() % kReduceLanes == 0;
-  params.inner_vector = innerVector ? 1 : 0;
+  bool innerVector = !split.keptShape.empty() && split.keptStrides.back().is(1) &&
+                     mod(split.keptShape.back(), kReduceLanes).is(0);
+  params->inner_vector = innerVector ? 1 : 0;
   return ctx.callKernel(kReduceKernel,
                         {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::params(params)},
-                        y->type().numElements() / (innerVector ? kReduceLanes : 1));
+                        floorDiv(y->type().numElements(), innerVector ? kReduceLanes : 1));
 }
 
 } // namespace cuvil::ops

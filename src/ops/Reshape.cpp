@@ -1,45 +1,49 @@
-// Reshape: same data, new shape from the constant `shape` input; 0 copies
-// the input's dimension (unless allowzero), -1 is inferred. A view.
+// Reshape: same data, new shape from the `shape` input (a constant, or dims
+// a shape computation gives); 0 copies the input's dimension (unless
+// allowzero), -1 is inferred. A view.
 #include "OpSupport.h"
 
 namespace cuvil::ops {
 namespace {
 
 Status infer(InferContext &ctx) {
-  Expected<std::vector<int64_t>> requested = constantInts(ctx, 1, "the target shape");
+  Expected<std::vector<Dim>> requested = dimsInput(ctx, 1, "the target shape");
   CUVIL_TRY(requested.status());
   const Shape &in = ctx.inputShape(0);
   bool allowZero = ctx.node().getInt("allowzero", 0) != 0;
   Shape out;
-  int64_t inferred = -1, known = 1;
+  int64_t inferred = -1;
+  Dim known = 1;
   for (size_t i = 0; i < requested->size(); ++i) {
-    int64_t dim = (*requested)[i];
-    if (dim == 0 && !allowZero) {
+    Dim dim = (*requested)[i];
+    if (dim.is(0) && !allowZero) {
       if (i >= in.size())
         return ctx.error("shape entry {} is 0 but the input has rank {}", i, in.size());
       dim = in[i];
     }
-    if (dim == -1) {
+    if (dim.is(-1)) {
       if (inferred >= 0)
         return ctx.error("more than one -1 in the target shape");
       inferred = int64_t(i);
-    } else if (dim < 0) {
+    } else if (dim.min() < 0) {
+      // A symbolic entry must be a dim, never a run-time 0 or -1.
       return ctx.error("invalid target dimension {}", dim);
     } else {
       known *= dim;
     }
     out.push_back(dim);
   }
-  int64_t total = numElements(in);
+  Dim total = numElements(in);
   if (inferred >= 0) {
-    if (known == 0 || total % known != 0)
+    if (known.is(0) || !mod(total, known).is(0))
       return ctx.error("cannot reshape [{}] to [{}]", shapeToString(in), shapeToString(*requested));
-    out[size_t(inferred)] = total / known;
+    out[size_t(inferred)] = floorDiv(total, known);
   }
-  if (numElements(out) != total)
+  if (!(numElements(out) == total))
     return ctx.error("cannot reshape [{}] ({} elements) to [{}]", shapeToString(in), total,
                      shapeToString(out));
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  forwardDimValues(ctx);
   return Status::success();
 }
 

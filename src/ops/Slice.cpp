@@ -1,7 +1,8 @@
 // Slice: for each listed axis, elements start, start+step, ... before end,
-// with ONNX's clamping of out-of-range starts/ends. starts/ends/axes/steps
-// are constant inputs (the importer turns opset < 10 attributes into them).
-// Lowered to a strided copy.
+// with ONNX's clamping of out-of-range starts/ends. axes and steps are
+// constant inputs, starts and ends constants or dims a shape computation
+// gives (the importer turns opset < 10 attributes into inputs). Lowered to
+// a strided copy.
 #include "OpSupport.h"
 
 #include <algorithm>
@@ -12,9 +13,21 @@ namespace {
 
 struct SliceGeometry {
   Shape outShape;
-  int64_t offset = 0;             // first element, in input elements
-  std::vector<int64_t> inStrides; // input elements per output step, per dim
+  Dim offset = 0;             // first element, in input elements
+  std::vector<Dim> inStrides; // input elements per output step, per dim
 };
+
+// A start or end counted from the end when negative; a symbolic one must
+// have a known sign.
+Expected<Dim> fromEnd(const Dim &index, const Dim &dim) {
+  if (index.isConstant())
+    return index.constant() < 0 ? index + dim : index;
+  if (index.min() >= 0)
+    return index;
+  if (index.max() < 0)
+    return index + dim;
+  return Status::error(fmt::format("slice bound {} may be negative or not", index));
+}
 
 Expected<SliceGeometry> geometry(const Node &node, const Shape &in) {
   int64_t rank = int64_t(in.size());
@@ -24,7 +37,14 @@ Expected<SliceGeometry> geometry(const Node &node, const Shape &in) {
       return Status::error(fmt::format("input {} of Slice must be known at compile time", i));
     return value->constant().toInt64s();
   };
-  Expected<std::vector<int64_t>> starts = constantInput(1), ends = constantInput(2);
+  auto dimsInput = [&](size_t i) -> Expected<std::vector<Dim>> {
+    if (const std::vector<Dim> *dims = node.input(i)->dimValues())
+      return *dims;
+    Expected<std::vector<int64_t>> values = constantInput(i);
+    CUVIL_TRY(values.status());
+    return std::vector<Dim>(values->begin(), values->end());
+  };
+  Expected<std::vector<Dim>> starts = dimsInput(1), ends = dimsInput(2);
   CUVIL_TRY(starts.status());
   CUVIL_TRY(ends.status());
   std::vector<int64_t> axes(starts->size()), steps(starts->size(), 1);
@@ -47,26 +67,28 @@ Expected<SliceGeometry> geometry(const Node &node, const Shape &in) {
 
   SliceGeometry result;
   result.outShape = in;
-  std::vector<int64_t> strides = contiguousStrides(in);
+  std::vector<Dim> strides = contiguousStrides(in);
   result.inStrides = strides;
+  auto clamp = [](const Dim &x, const Dim &lo, const Dim &hi) { return minDim(maxDim(x, lo), hi); };
   for (size_t i = 0; i < axes.size(); ++i) {
     size_t axis = size_t((*normalized)[i]);
-    int64_t dim = in[axis], step = steps[i];
+    const Dim &dim = in[axis];
+    int64_t step = steps[i];
     if (step == 0)
       return Status::error("slice step must not be 0");
-    int64_t start = (*starts)[i], end = (*ends)[i];
-    start = start < 0 ? start + dim : start;
-    end = end < 0 ? end + dim : end;
+    Expected<Dim> start = fromEnd((*starts)[i], dim), end = fromEnd((*ends)[i], dim);
+    CUVIL_TRY(start.status());
+    CUVIL_TRY(end.status());
     if (step > 0) {
-      start = std::clamp<int64_t>(start, 0, dim);
-      end = std::clamp<int64_t>(end, 0, dim);
+      *start = clamp(*start, 0, dim);
+      *end = clamp(*end, 0, dim);
     } else {
-      start = std::clamp<int64_t>(start, 0, dim - 1);
-      end = std::clamp<int64_t>(end, -1, dim - 1);
+      *start = clamp(*start, 0, dim - 1);
+      *end = clamp(*end, -1, dim - 1);
     }
-    int64_t count = step > 0 ? (end - start + step - 1) / step : (start - end - step - 1) / -step;
-    result.outShape[axis] = std::max<int64_t>(count, 0);
-    result.offset += start * strides[axis];
+    Dim count = step > 0 ? ceilDiv(*end - *start, step) : ceilDiv(*start - *end, -step);
+    result.outShape[axis] = maxDim(count, 0);
+    result.offset += *start * strides[axis];
     result.inStrides[axis] = strides[axis] * step;
   }
   return result;
@@ -76,12 +98,22 @@ Status infer(InferContext &ctx) {
   Expected<SliceGeometry> g = geometry(ctx.node(), ctx.inputShape(0));
   CUVIL_TRY(g.status());
   ctx.setOutput(0, TensorType{ctx.inputDType(0), g->outShape});
+  // Part of a shape: Slice(Shape(x), 1, 3).
+  if (ctx.inputDims(0) && ctx.inputShape(0).size() == 1 && carriesDimValues(ctx, 0) &&
+      g->offset.isConstant() && g->inStrides[0].isConstant()) {
+    const std::vector<Dim> &dims = *ctx.inputDims(0);
+    std::vector<Dim> part;
+    for (int64_t j = 0; j < g->outShape[0].constant(); ++j)
+      part.push_back(dims[size_t(g->offset.constant() + j * g->inStrides[0].constant())]);
+    ctx.setOutputDims(0, std::move(part));
+  }
   return Status::success();
 }
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   SliceGeometry g = *geometry(node, in[0]->shape());
-  copyStrided(*in[0], g.offset, g.inStrides, out[0], 0, contiguousStrides(g.outShape), g.outShape);
+  copyStrided(*in[0], g.offset.constant(), staticDims(g.inStrides), out[0], 0,
+              staticStrides(g.outShape), out[0].dims());
   return Status::success();
 }
 

@@ -6,13 +6,13 @@ namespace cuvil::ops {
 namespace {
 
 struct AxisSplit {
-  int64_t outer, axis, inner;
+  Dim outer, axis, inner;
 };
 
 Expected<AxisSplit> split(const Node &node, const Shape &shape) {
   Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(shape.size()));
   CUVIL_TRY(axis.status());
-  std::span<const int64_t> dims(shape);
+  std::span<const Dim> dims(shape);
   return AxisSplit{numElements(dims.first(size_t(*axis))), shape[size_t(*axis)],
                    numElements(dims.subspan(size_t(*axis) + 1))};
 }
@@ -30,15 +30,17 @@ Status inferSoftmax(InferContext &ctx) {
 Status evalSoftmax(const Node &node, const Tensor &x, Tensor &y, bool log) {
   Expected<AxisSplit> s = split(node, x.shape());
   CUVIL_TRY(s.status());
-  for (int64_t o = 0; o < s->outer; ++o)
-    for (int64_t i = 0; i < s->inner; ++i) {
-      auto at = [&](int64_t a) { return (o * s->axis + a) * s->inner + i; };
+  const int64_t outer = s->outer.constant(), axis = s->axis.constant();
+  const int64_t inner = s->inner.constant();
+  for (int64_t o = 0; o < outer; ++o)
+    for (int64_t i = 0; i < inner; ++i) {
+      auto at = [&](int64_t a) { return (o * axis + a) * inner + i; };
       double maxValue = -INFINITY, sum = 0;
-      for (int64_t a = 0; a < s->axis; ++a)
+      for (int64_t a = 0; a < axis; ++a)
         maxValue = std::max(maxValue, x.getDouble(at(a)));
-      for (int64_t a = 0; a < s->axis; ++a)
+      for (int64_t a = 0; a < axis; ++a)
         sum += std::exp(x.getDouble(at(a)) - maxValue);
-      for (int64_t a = 0; a < s->axis; ++a) {
+      for (int64_t a = 0; a < axis; ++a) {
         double shifted = x.getDouble(at(a)) - maxValue;
         y.setDouble(at(a), log ? shifted - std::log(sum) : std::exp(shifted) / sum);
       }

@@ -5,7 +5,7 @@
 namespace cuvil::ops {
 namespace {
 
-Expected<std::vector<int64_t>> splitSizes(const Node &node, int64_t dim) {
+Expected<std::vector<Dim>> splitSizes(const Node &node, const Dim &dim) {
   size_t parts = node.numOutputs();
   if (node.hasInput(1)) {
     const Value *split = node.input(1);
@@ -15,17 +15,17 @@ Expected<std::vector<int64_t>> splitSizes(const Node &node, int64_t dim) {
     int64_t total = 0;
     for (int64_t size : sizes)
       total += size;
-    if (sizes.size() != parts || total != dim)
+    if (sizes.size() != parts || !(Dim(total) == dim))
       return Status::error(
           fmt::format("split sizes [{}] do not cut a dimension of {} into {} parts",
                       fmt::join(sizes, ","), dim, parts));
-    return sizes;
+    return std::vector<Dim>(sizes.begin(), sizes.end());
   }
   // Equal parts, the last one smaller when the dimension does not divide.
-  int64_t chunk = (dim + int64_t(parts) - 1) / int64_t(parts);
-  std::vector<int64_t> sizes;
+  Dim chunk = ceilDiv(dim, int64_t(parts));
+  std::vector<Dim> sizes;
   for (size_t i = 0; i < parts; ++i)
-    sizes.push_back(std::max<int64_t>(0, std::min(chunk, dim - chunk * int64_t(i))));
+    sizes.push_back(maxDim(0, minDim(chunk, dim - chunk * int64_t(i))));
   return sizes;
 }
 
@@ -37,7 +37,7 @@ Status infer(InferContext &ctx) {
       ctx.node().getInt("num_outputs", 0) != int64_t(ctx.node().numOutputs()))
     return ctx.error("num_outputs is {} but the node has {} results",
                      ctx.node().getInt("num_outputs", 0), ctx.node().numOutputs());
-  Expected<std::vector<int64_t>> sizes = splitSizes(ctx.node(), in[size_t(*axis)]);
+  Expected<std::vector<Dim>> sizes = splitSizes(ctx.node(), in[size_t(*axis)]);
   CUVIL_TRY(sizes.status());
   for (size_t i = 0; i < sizes->size(); ++i) {
     Shape out = in;
@@ -50,9 +50,9 @@ Status infer(InferContext &ctx) {
 template <typename Copy> void forEachPart(const Node &node, Copy copy) {
   const Shape &in = node.input(0)->type().shape;
   int64_t axis = *normalizeAxis(node.getInt("axis", 0), int64_t(in.size()));
-  int64_t stride = contiguousStrides(in)[size_t(axis)];
-  std::vector<int64_t> sizes = *splitSizes(node, in[size_t(axis)]);
-  int64_t position = 0;
+  Dim stride = contiguousStrides(in)[size_t(axis)];
+  std::vector<Dim> sizes = *splitSizes(node, in[size_t(axis)]);
+  Dim position = 0;
   for (size_t i = 0; i < sizes.size(); ++i) {
     copy(i, position * stride);
     position += sizes[i];
@@ -60,20 +60,20 @@ template <typename Copy> void forEachPart(const Node &node, Copy copy) {
 }
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  std::vector<int64_t> inStrides = contiguousStrides(in[0]->shape());
-  forEachPart(node, [&](size_t i, int64_t offset) {
-    copyStrided(*in[0], offset, inStrides, out[i], 0, contiguousStrides(out[i].shape()),
-                out[i].shape());
+  std::vector<int64_t> inStrides = staticStrides(in[0]->shape());
+  forEachPart(node, [&](size_t i, const Dim &offset) {
+    copyStrided(*in[0], offset.constant(), inStrides, out[i], 0, staticStrides(out[i].shape()),
+                out[i].dims());
   });
   return Status::success();
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *input = node.input(0);
-  std::vector<int64_t> inStrides = contiguousStrides(input->type().shape);
+  std::vector<Dim> inStrides = contiguousStrides(input->type().shape);
   int64_t elementSize = int64_t(dtypeSize(input->type().dtype));
   Status status;
-  forEachPart(node, [&](size_t i, int64_t offset) {
+  forEachPart(node, [&](size_t i, const Dim &offset) {
     const Shape &shape = node.output(i)->type().shape;
     if (status.ok())
       status = emitStridedCopy(ctx, input, offset * elementSize, inStrides, node.output(i), 0,

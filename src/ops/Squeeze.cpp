@@ -29,6 +29,7 @@ Status infer(InferContext &ctx) {
     if (std::find(axes.begin(), axes.end(), int64_t(i)) == axes.end())
       out.push_back(in[i]);
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  forwardDimValues(ctx);
   return Status::success();
 }
 

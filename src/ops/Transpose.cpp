@@ -34,8 +34,8 @@ Status infer(InferContext &ctx) {
 }
 
 // Strides of the input, in the order of the output's dims.
-std::vector<int64_t> permutedStrides(const Shape &in, const std::vector<int64_t> &perm) {
-  std::vector<int64_t> own = contiguousStrides(in), strides;
+std::vector<Dim> permutedStrides(const Shape &in, const std::vector<int64_t> &perm) {
+  std::vector<Dim> own = contiguousStrides(in), strides;
   for (int64_t axis : perm)
     strides.push_back(own[size_t(axis)]);
   return strides;
@@ -44,8 +44,8 @@ std::vector<int64_t> permutedStrides(const Shape &in, const std::vector<int64_t>
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   std::vector<int64_t> perm = *permutation(node, in[0]->type().rank());
   const Shape &shape = out[0].shape();
-  copyStrided(*in[0], 0, permutedStrides(in[0]->shape(), perm), out[0], 0, contiguousStrides(shape),
-              shape);
+  copyStrided(*in[0], 0, staticDims(permutedStrides(in[0]->shape(), perm)), out[0], 0,
+              staticStrides(shape), out[0].dims());
   return Status::success();
 }
 

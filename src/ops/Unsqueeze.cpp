@@ -19,6 +19,7 @@ Status infer(InferContext &ctx) {
   for (int64_t i = 0; i < outRank; ++i)
     out.push_back(std::count(axes->begin(), axes->end(), i) ? 1 : in[next++]);
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  forwardDimValues(ctx);
   return Status::success();
 }
 

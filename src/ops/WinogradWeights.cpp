@@ -18,11 +18,12 @@ constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
                              {0, 0, 1}};
 
 int64_t blocksOf(int64_t channels, int64_t K) { return (channels + K - 1) / K; }
+Dim blocksOf(const Dim &channels, int64_t K) { return ceilDiv(channels, K); }
 
 Status infer(InferContext &ctx) {
   const Shape &w = ctx.inputShape(0);
   int64_t K = ctx.node().getInt("block", 0);
-  if (ctx.inputDType(0) != DType::F32 || w.size() != 4 || w[2] != 3 || w[3] != 3 ||
+  if (ctx.inputDType(0) != DType::F32 || w.size() != 4 || !w[2].is(3) || !w[3].is(3) ||
       !isChannelBlock(K))
     return ctx.error("W [{}] with block {} is not a 3x3 f32 filter bank to transform",
                      shapeToString(w), K);
@@ -31,7 +32,7 @@ Status infer(InferContext &ctx) {
 }
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  const Shape &s = in[0]->shape();
+  const std::vector<int64_t> s = in[0]->dims();
   int64_t M = s[0], C = s[1], K = node.getInt("block", 0);
   int64_t OCB = blocksOf(M, K), ICB = blocksOf(C, K);
   const float *g = in[0]->data<float>();

@@ -31,7 +31,7 @@ bool foldable(const Node &bn) {
 void fold(Graph &graph, Node &bn) {
   Node &conv = *bn.input(0)->producer();
   const Tensor &weights = conv.input(1)->constant();
-  int64_t channels = weights.shape()[0], perChannel = weights.numElements() / channels;
+  int64_t channels = weights.dim(0), perChannel = weights.numElements() / channels;
   double epsilon = bn.getFloat("epsilon");
   const Tensor &scale = bn.input(1)->constant(), &shift = bn.input(2)->constant();
   const Tensor &mean = bn.input(3)->constant(), &variance = bn.input(4)->constant();

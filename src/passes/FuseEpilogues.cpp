@@ -24,7 +24,7 @@ std::optional<Tensor> channelBias(const Value *value, int64_t channels, size_t f
   if (!value->isConstant() || value->type().dtype != DType::F32)
     return std::nullopt;
   const Shape &shape = value->type().shape;
-  if (int64_t(shape.size()) > outRank || value->type().numElements() != channels)
+  if (int64_t(shape.size()) > outRank || !value->type().numElements().is(channels))
     return std::nullopt;
   // Every dim but the channel one must be 1.
   for (size_t i = 0; i < shape.size(); ++i) {
@@ -106,7 +106,9 @@ Fusion match(Node &root) {
   fusion.result = root.output(0);
   fusion.last = &root;
   const Shape &outShape = root.output(0)->type().shape;
-  int64_t channels = conv ? outShape[1] : outShape.back();
+  // A bias constant has a static channel count (-1 matches none).
+  const Dim &channelDim = conv ? outShape[1] : outShape.back();
+  int64_t channels = channelDim.isConstant() ? channelDim.constant() : -1;
   size_t channelFromEnd = conv ? outShape.size() - 1 : 1;
   if (conv && root.hasInput(2))
     fusion.bias = root.input(2)->constant();

@@ -38,7 +38,8 @@ bool isPointwise(const Node *node) {
          std::all_of(strides.begin(), strides.end(), [](int64_t s) { return s == 1; });
 }
 
-int64_t bytesOf(const Value *value) { return int64_t(value->type().byteSize()); }
+// At the opt shape: the fusion's decision, right for any shape.
+int64_t bytesOf(const Value *value) { return value->type().byteSize().opt(); }
 
 void copyAttrs(const Node &from, Node &to, const std::string &prefix,
                std::initializer_list<const char *> names) {
@@ -58,6 +59,12 @@ Expected<bool> fuseBlock(Graph &graph, Node &depthwise, const PassContext &conte
   if (!isConv(expand) || expand->getInt("depthwise", 0) != 0 || expand->hasInput(3) ||
       !depthwise.input(0)->hasOneUse())
     expand = nullptr;
+  // The fused kernel's sweep plan is made for static shapes; a symbolic
+  // block stays three convolutions.
+  for (const Value *value : {depthwise.input(0), depthwise.output(0), project->output(0),
+                             expand ? expand->input(0) : depthwise.input(0)})
+    if (!value->type().isStatic())
+      return false;
   int64_t largest = std::max(bytesOf(depthwise.output(0)), expand ? bytesOf(expand->output(0)) : 0);
   if (largest <= context.cpu.l2Bytes)
     return false;

@@ -54,8 +54,20 @@ private:
     return producer && producer->op() == "cuvil.FromNCHWc" ? producer->input(0) : nullptr;
   }
 
+  // An f32 N-C-H-W tensor with a static channel count (blocks are packed at
+  // compile time); N, H and W may be symbolic.
   static bool isPlainImage(const Value *value) {
-    return value->type().dtype == DType::F32 && value->type().rank() == 4;
+    const TensorType &type = value->type();
+    return type.dtype == DType::F32 && type.rank() == 4 && type.shape[1].isConstant();
+  }
+
+  // [top, left, bottom, right] when every pad is a number (auto_pad over a
+  // symbolic extent gives pads that vary with it).
+  static std::optional<std::vector<int64_t>> staticPads(const WindowGeometry &g) {
+    if (!isStatic(g.padsBegin) || !isStatic(g.padsEnd) || g.padsBegin.size() != 2)
+      return std::nullopt;
+    return std::vector<int64_t>{g.padsBegin[0].constant(), g.padsBegin[1].constant(),
+                                g.padsEnd[0].constant(), g.padsEnd[1].constant()};
   }
 
   Value *asBlocked(Value *value, Node *before) {
@@ -101,7 +113,7 @@ private:
       return convertConv(node);
     if (!blockedSource(node.input(0)) || !isPlainImage(node.input(0)))
       return Status::success();
-    int64_t channels = node.input(0)->type().shape[1];
+    int64_t channels = node.input(0)->type().shape[1].constant();
     if (const ElementwiseFacts *facts = elementwiseFacts(node)) {
       if (facts->arity == ElementwiseFacts::Arity::Unary)
         return facts->finiteAtZero ? convertUnary(node, channels) : Status::success();
@@ -120,8 +132,9 @@ private:
     Value *x = node.input(0), *w = node.input(1);
     if (!isPlainImage(x) || !w->isConstant() || (node.hasInput(2) && !node.input(2)->isConstant()))
       return Status::success();
-    const Shape &xs = x->type().shape, &ws = w->type().shape;
-    int64_t C = xs[1], M = ws[0], group = node.getInt("group", 1);
+    const Shape &xs = x->type().shape;
+    std::vector<int64_t> ws = w->constant().dims();
+    int64_t C = xs[1].constant(), M = ws[0], group = node.getInt("group", 1);
     bool depthwise = group > 1 && group == C && M == C && ws[1] == 1;
     if (group != 1 && !depthwise)
       return Status::success();
@@ -129,8 +142,11 @@ private:
     Expected<WindowGeometry> geometry = windowGeometry(node, {xs[2], xs[3]}, {ws[2], ws[3]}, false);
     if (!geometry)
       return Status::success();
+    std::optional<std::vector<int64_t>> staticPadding = staticPads(*geometry);
+    if (!staticPadding)
+      return Status::success();
     if (!depthwise && !plain && useWinograd(*geometry, ws))
-      return convertWinograd(node, *geometry);
+      return convertWinograd(node, *staticPadding, M);
 
     Expected<Value *> packed = foldToConstant(
         graph_, "cuvil.PackConvWeights", {w},
@@ -144,9 +160,8 @@ private:
     conv->removeAttr("auto_pad");
     conv->removeAttr("group");
     conv->setAttr("kernel_shape", std::vector<int64_t>{ws[2], ws[3]});
-    std::vector<int64_t> pads = {geometry->padsBegin[0], geometry->padsBegin[1],
-                                 geometry->padsEnd[0], geometry->padsEnd[1]};
-    if (!depthwise && !plain && narrowPaddedRows(*geometry)) {
+    std::vector<int64_t> pads = *staticPadding;
+    if (!depthwise && !plain && narrowPaddedRows(*geometry, pads)) {
       conv->setInput(0, padSpatially(conv->input(0), pads, conv));
       pads = {0, 0, 0, 0};
     }
@@ -163,9 +178,10 @@ private:
   // In rows of a few pixels the kernel's one-pixel border path would do a
   // large share of the work (2 of 7 columns in ResNet's last stage); padding
   // the small input explicitly keeps every pixel on the full-tile path.
-  static bool narrowPaddedRows(const WindowGeometry &g) {
-    bool padded = g.padsBegin[1] > 0 || g.padsEnd[1] > 0;
-    return padded && g.output[1] <= kNarrowRow && g.kernel[1] > 1;
+  // (Decided at the opt width; explicit padding is right at any width.)
+  static bool narrowPaddedRows(const WindowGeometry &g, const std::vector<int64_t> &pads) {
+    bool padded = pads[1] > 0 || pads[3] > 0;
+    return padded && g.output[1].opt() <= kNarrowRow && g.kernel[1] > 1;
   }
 
   // Zero-pads the H and W dims of a blocked [N, CB, H, W, K] tensor.
@@ -211,10 +227,15 @@ private:
   // arrives from memory (the CPU model's; 12 on the x86-64-v4 one).
   // ResNet-50's 14x14 convolutions: 156 Mflop saved for 7 MB more (1.29 ->
   // 1.17 ms); its 7x7 ones would save as much for 28 MB more.
-  bool useWinograd(const WindowGeometry &g, const Shape &ws) const {
-    int64_t tiles = ((g.output[0] + 3) / 4) * ((g.output[1] + 3) / 4);
+  // Its scratch and task split are laid out for a static image, so only
+  // static spatial extents take it (the batch may be symbolic).
+  bool useWinograd(const WindowGeometry &g, const std::vector<int64_t> &ws) const {
+    if (!isStatic(g.output))
+      return false;
+    int64_t OH = g.output[0].constant(), OW = g.output[1].constant();
+    int64_t tiles = ((OH + 3) / 4) * ((OW + 3) / 4);
     int64_t channelPairs = ws[0] * ws[1];
-    int64_t flopsSaved = 2 * channelPairs * (9 * g.output[0] * g.output[1] - 36 * tiles);
+    int64_t flopsSaved = 2 * channelPairs * (9 * OH * OW - 36 * tiles);
     int64_t extraBytes = (36 - 9) * channelPairs * int64_t(sizeof(float));
     return context_.winograd && ws[2] == 3 && ws[3] == 3 &&
            g.strides == std::vector<int64_t>{1, 1} && g.dilations == std::vector<int64_t>{1, 1} &&
@@ -222,7 +243,7 @@ private:
            double(flopsSaved) > context_.cpu.flopsPerMemoryByte() * double(extraBytes);
   }
 
-  Status convertWinograd(Node &node, const WindowGeometry &g) {
+  Status convertWinograd(Node &node, const std::vector<int64_t> &pads, int64_t M) {
     Value *w = node.input(1);
     Expected<Value *> transformed = foldToConstant(graph_, "cuvil.WinogradWeights", {w},
                                                    {{"block", block_}}, w->name() + ".winograd");
@@ -236,10 +257,9 @@ private:
     for (const char *name : {"activation", "activation_params"})
       if (const Attribute *attr = node.findAttr(name))
         conv->setAttr(name, *attr);
-    conv->setAttr("pads",
-                  std::vector<int64_t>{g.padsBegin[0], g.padsBegin[1], g.padsEnd[0], g.padsEnd[1]});
+    conv->setAttr("pads", pads);
     CUVIL_TRY(planForTarget(*conv, context_));
-    return publish(node, *conv, w->type().shape[0]);
+    return publish(node, *conv, M);
   }
 
   Status convertUnary(Node &node, int64_t channels) {
@@ -300,12 +320,14 @@ private:
         node, {xs[2], xs[3]}, node.getInts("kernel_shape"), node.getInt("ceil_mode", 0));
     if (!geometry || geometry->kernel.size() != 2)
       return Status::success();
+    std::optional<std::vector<int64_t>> pads = staticPads(*geometry);
+    if (!pads)
+      return Status::success();
     Node *pool = blockedClone(node, {blockedSource(node.input(0))}, "cuvil.PoolNCHWc");
     pool->removeAttr("auto_pad");
     pool->removeAttr("storage_order");
     pool->setAttr("mode", std::string(node.op() == "MaxPool" ? "max" : "average"));
-    pool->setAttr("pads", std::vector<int64_t>{geometry->padsBegin[0], geometry->padsBegin[1],
-                                               geometry->padsEnd[0], geometry->padsEnd[1]});
+    pool->setAttr("pads", *pads);
     return publish(node, *pool, channels);
   }
 
@@ -328,8 +350,10 @@ private:
     int64_t channels = 0;
     for (size_t i = 0; i < node.numInputs(); ++i) {
       Value *source = blockedSource(node.input(i));
-      int64_t c = node.input(i)->type().shape[1];
-      if (!source || (i + 1 < node.numInputs() && c % block_ != 0))
+      if (!source)
+        return Status::success();
+      int64_t c = node.input(i)->type().shape[1].constant(); // blocked: static
+      if (i + 1 < node.numInputs() && c % block_ != 0)
         return Status::success();
       inputs.push_back(source);
       channels += c;

@@ -37,7 +37,7 @@ Status runPackMatMul(Graph &graph, PassContext &) {
     }
     target->setInput(1, panels);
     target->setAttr("b_packed", int64_t(1));
-    target->setAttr("b_columns", b->type().shape[1]);
+    target->setAttr("b_columns", b->constant().dim(1));
     CUVIL_TRY(inferNodeTypes(*target));
     if (target != node) {
       graph.replaceAllUsesWith(node->output(0), target->output(0));

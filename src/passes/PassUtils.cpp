@@ -19,12 +19,45 @@ bool hasFoldableInputs(const Node &node) {
   if (!schema || !schema->reference)
     return false;
   for (Value *input : node.inputs())
-    if (input && !input->isConstant() && !(schema->foldsFromTypes && input->hasType()))
+    if (input && !input->isConstant() &&
+        !(schema->foldsFromTypes && input->hasType() && input->type().isStatic()))
       return false;
   return true;
 }
 
+namespace {
+
+// Results whose dim values shape inference found to be constants (a
+// Shape's static dims, arithmetic on them), as constants; nullopt if any
+// result is not one.
+std::optional<std::vector<Tensor>> constantDimValues(const Node &node) {
+  std::vector<Tensor> constants;
+  for (Value *result : node.outputs()) {
+    const std::vector<Dim> *dims = result->dimValues();
+    if (!dims || !result->hasType() || !isStatic(*dims) || !result->type().isStatic())
+      return std::nullopt;
+    constants.push_back(
+        Tensor::fromInt64s(staticDims(*dims), result->type().shape, result->type().dtype));
+  }
+  return constants;
+}
+
+void replaceByConstants(Graph &graph, Node &node, std::vector<Tensor> constants) {
+  for (size_t i = 0; i < node.numOutputs(); ++i) {
+    Value *result = node.output(i);
+    Value *constant = graph.addConstant(result->name(), std::move(constants[i]));
+    graph.replaceAllUsesWith(result, constant);
+  }
+  graph.eraseNode(&node);
+}
+
+} // namespace
+
 Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes) {
+  if (std::optional<std::vector<Tensor>> constants = constantDimValues(node)) {
+    replaceByConstants(graph, node, std::move(*constants));
+    return true;
+  }
   const OpSchema *schema = OpRegistry::instance().find(node.op());
   if (!schema || !schema->reference || !hasFoldableInputs(node))
     return false;
@@ -39,18 +72,15 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes) {
   for (Value *result : node.outputs()) {
     if (!result->hasType())
       return false;
-    outputBytes += result->type().byteSize();
+    if (!result->type().isStatic())
+      return false; // a constant has a static shape
+    outputBytes += size_t(result->type().byteSize().constant());
     outputs.emplace_back(result->type());
   }
   if (outputBytes > maxBytes && outputBytes > inputBytes)
     return false;
   CUVIL_TRY(schema->reference(node, inputs, outputs).withContext(node.describe()));
-  for (size_t i = 0; i < node.numOutputs(); ++i) {
-    Value *result = node.output(i);
-    Value *constant = graph.addConstant(result->name(), std::move(outputs[i]));
-    graph.replaceAllUsesWith(result, constant);
-  }
-  graph.eraseNode(&node);
+  replaceByConstants(graph, node, std::move(outputs));
   return true;
 }
 

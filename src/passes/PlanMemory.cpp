@@ -91,7 +91,7 @@ private:
 
   size_t newGroup(Value *value) {
     Group group;
-    group.bytes = value->type().byteSize();
+    group.bytes = value->type().maxByteSize(); // symbolic shapes: planned at their largest
     if (value->isGraphInput()) {
       auto it = std::find(graph_.inputs().begin(), graph_.inputs().end(), value);
       group.binding = {StorageSpace::Input, uint32_t(it - graph_.inputs().begin()), 0};
@@ -125,17 +125,19 @@ private:
       int64_t axis = node->getInt("axis", 0);
       axis = axis < 0 ? axis + int64_t(shape.size()) : axis;
       bool contiguous =
-          std::all_of(shape.begin(), shape.begin() + axis, [](int64_t d) { return d == 1; });
+          std::all_of(shape.begin(), shape.begin() + axis, [](const Dim &d) { return d.is(1); });
+      // Slab offsets are numbers: every input's size must be static.
+      auto ownsStaticBytes = [&](const Value *v) { return ownsBytes(v) && v->type().isStatic(); };
       std::set<const Value *> inputs(node->inputs().begin(), node->inputs().end());
       bool eligible = contiguous && ownsBytes(result) && inputs.size() == node->numInputs() &&
-                      std::all_of(node->inputs().begin(), node->inputs().end(), ownsBytes);
+                      std::all_of(node->inputs().begin(), node->inputs().end(), ownsStaticBytes);
       if (!eligible)
         continue;
       inPlace.insert(result);
       uint64_t offset = 0;
       for (Value *input : node->inputs()) {
         slabs_[input] = {result, offset};
-        offset += input->type().byteSize();
+        offset += input->type().maxByteSize();
       }
     }
   }
@@ -168,7 +170,7 @@ private:
           // A graph output binds its whole group to the caller's buffer:
           // not when the view is only a slab of the group.
           bool slab =
-              offsetOf_.at(source) != 0 || source->type().byteSize() != groups_[candidate].bytes;
+              offsetOf_.at(source) != 0 || source->type().maxByteSize() != groups_[candidate].bytes;
           if (output == outputIndex.end() || (!bound && !slab))
             group = candidate;
         }

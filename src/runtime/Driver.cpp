@@ -45,6 +45,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
 
   checkIsaSupport(model);
   std::vector<HostTensor> inputs = loadInputs(options.inputs, model);
+  std::vector<int64_t> symbols = bindSymbols(model, inputs);
   std::vector<HostTensor> outputs = allocateOutputs(model);
   std::vector<void *> inputPtrs, outputPtrs;
   for (HostTensor &tensor : inputs)
@@ -56,7 +57,8 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   flushSubnormalsToZero(); // the pool's workers do the same
 
   if (!options.benchRuns) {
-    runModel(inputPtrs.data(), outputPtrs.data());
+    runModel(inputPtrs.data(), outputPtrs.data(), symbols.data());
+    setOutputShapes(model, symbols, outputs);
     if (options.outputDir)
       writeOutputs(*options.outputDir, model, outputs);
     else
@@ -67,8 +69,9 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   uint64_t totalRuns = options.warmupRuns + *options.benchRuns;
   std::vector<double> samplesMs;
   samplesMs.reserve(*options.benchRuns);
+  const cuvil_path_info &path = selectPath(model, symbols);
   if (options.profile)
-    Profiler::enable(model.num_kernel_calls);
+    Profiler::enable(path.num_kernel_calls);
   for (uint64_t i = 0; i < totalRuns; ++i) {
     if (options.profile) {
       if (i == options.warmupRuns)
@@ -76,18 +79,21 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
       Profiler::beginRun();
     }
     int64_t start = monotonicNs();
-    runModel(inputPtrs.data(), outputPtrs.data());
+    runModel(inputPtrs.data(), outputPtrs.data(), symbols.data());
     int64_t elapsedNs = monotonicNs() - start;
     if (i >= options.warmupRuns)
       samplesMs.push_back(double(elapsedNs) * 1e-6);
     // Written between runs so that the file I/O stays out of every sample.
-    if (i == 0 && options.outputDir)
-      writeOutputs(*options.outputDir, model, outputs);
+    if (i == 0) {
+      setOutputShapes(model, symbols, outputs);
+      if (options.outputDir)
+        writeOutputs(*options.outputDir, model, outputs);
+    }
   }
-  printBenchReport(stdout, model, computeBenchStats(std::move(samplesMs)), options.warmupRuns,
+  printBenchReport(stdout, model, path, computeBenchStats(std::move(samplesMs)), options.warmupRuns,
                    threads, options.json);
   if (options.profile)
-    Profiler::print(stdout, model, *options.benchRuns);
+    Profiler::print(stdout, path, *options.benchRuns);
   return 0;
 }
 

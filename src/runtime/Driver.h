@@ -5,7 +5,7 @@
 
 namespace cuvil::runtime {
 
-using ModelRunFn = void (*)(void *const *inputs, void *const *outputs);
+using ModelRunFn = void (*)(void *const *inputs, void *const *outputs, int64_t *symbols);
 
 /// Everything infer.bin does, for the model described by model and run by
 /// run: parses the command line, loads inputs, runs or benchmarks, and reports.

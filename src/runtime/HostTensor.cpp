@@ -7,6 +7,16 @@
 
 namespace cuvil::runtime {
 
+void HostTensor::shrinkTo(std::vector<int64_t> shape) {
+  uint64_t elements = checkedNumElements(shape);
+  if (elements > numElements_)
+    throw std::runtime_error("internal error: output of shape " + formatShape(shape) +
+                             " is larger than its buffer (" + formatShape(shape_) + ")");
+  byteSize_ = checkedByteSize(dtypeInfo(), shape);
+  numElements_ = elements;
+  shape_ = std::move(shape);
+}
+
 uint64_t checkedNumElements(const std::vector<int64_t> &shape) {
   uint64_t count = 1;
   for (int64_t dim : shape) {

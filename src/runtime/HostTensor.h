@@ -35,6 +35,9 @@ public:
   size_t byteSize() const { return byteSize_; }
   std::byte *data() { return data_.get(); }
   const std::byte *data() const { return data_.get(); }
+  /// Gives the tensor a shape of at most as many elements, keeping the
+  /// buffer: an output allocated at its largest, once its extent is known.
+  void shrinkTo(std::vector<int64_t> shape);
 
 private:
   struct AlignedDelete {

@@ -5,6 +5,7 @@
 #include "TensorProtoReader.h"
 
 #include <stdexcept>
+#include <string_view>
 
 namespace cuvil::runtime {
 namespace {
@@ -27,6 +28,78 @@ std::vector<std::string> inputNames(const cuvil_model_info &model) {
 
 std::vector<int64_t> modelShape(const cuvil_tensor_info &info) {
   return std::vector<int64_t>(info.dims, info.dims + info.rank);
+}
+
+std::string describeShape(const cuvil_tensor_info &info) {
+  if (info.rank == 0)
+    return "scalar";
+  std::string text;
+  for (int32_t d = 0; d < info.rank; ++d) {
+    const char *expr = info.dim_exprs ? info.dim_exprs[d] : nullptr;
+    bool compound = expr && std::string_view(expr).find_first_of(" *") != std::string_view::npos;
+    if (d)
+      text += 'x';
+    if (!expr)
+      text += std::to_string(info.dims[d]);
+    else if (compound)
+      text.append("(").append(expr).append(")");
+    else
+      text += expr;
+  }
+  return text;
+}
+
+namespace {
+
+bool isSymbolic(const cuvil_tensor_info &info, int32_t d) {
+  return info.dim_symbols && info.dim_symbols[d] >= 0;
+}
+
+} // namespace
+
+std::vector<int64_t> bindSymbols(const cuvil_model_info &model,
+                                 const std::vector<HostTensor> &inputs) {
+  std::vector<int64_t> values(model.num_symbols, 0);
+  // Where each symbol got its value: "input 'x' dim 0".
+  std::vector<std::string> boundBy(model.num_symbols);
+  for (uint32_t i = 0; i < model.num_inputs; ++i) {
+    const cuvil_tensor_info &info = model.inputs[i];
+    for (int32_t d = 0; d < info.rank; ++d) {
+      if (!isSymbolic(info, d))
+        continue;
+      const cuvil_symbol_info &symbol = model.symbols[info.dim_symbols[d]];
+      int64_t value = inputs[i].shape()[size_t(d)];
+      std::string where = "input '" + std::string(info.name) + "' dim " + std::to_string(d);
+      if (value < symbol.min || value > symbol.max)
+        throw std::runtime_error(where + " is " + std::to_string(value) + ", outside the range [" +
+                                 std::to_string(symbol.min) + ", " + std::to_string(symbol.max) +
+                                 "] of '" + symbol.name + "' the model was compiled for");
+      std::string &first = boundBy[size_t(info.dim_symbols[d])];
+      int64_t &bound = values[size_t(info.dim_symbols[d])];
+      if (first.empty()) {
+        first = where;
+        bound = value;
+      } else if (bound != value) {
+        throw std::runtime_error(where + " is " + std::to_string(value) + ", but " + first +
+                                 " is " + std::to_string(bound) + ": both are '" + symbol.name +
+                                 "'");
+      }
+    }
+  }
+  return values;
+}
+
+const cuvil_path_info &selectPath(const cuvil_model_info &model,
+                                  const std::vector<int64_t> &symbols) {
+  for (uint32_t p = 0; p + 1 < model.num_paths; ++p) {
+    const int64_t *values = model.paths[p].symbol_values;
+    bool matches = true;
+    for (uint32_t s = 0; values && s < model.num_symbols; ++s)
+      matches &= model.symbols[s].from_data || symbols[s] == values[s];
+    if (matches)
+      return model.paths[p];
+  }
+  return model.paths[model.num_paths - 1];
 }
 
 HostTensor loadTensorFile(const std::string &path) {
@@ -82,10 +155,12 @@ std::vector<HostTensor> loadInputs(const std::vector<InputArg> &args,
     } catch (const std::runtime_error &error) {
       throw std::runtime_error("input '" + names[i] + "': " + error.what());
     }
-    std::vector<int64_t> expected = modelShape(info);
-    if (tensor.dtype() != info.dtype || tensor.shape() != expected)
+    bool matches = tensor.dtype() == info.dtype && tensor.shape().size() == size_t(info.rank);
+    for (int32_t d = 0; matches && d < info.rank; ++d)
+      matches = isSymbolic(info, d) || tensor.shape()[size_t(d)] == info.dims[d];
+    if (!matches)
       throw std::runtime_error("input '" + names[i] + "': expected " + dtypeName(info.dtype) + " " +
-                               formatShape(expected) + ", but '" + argFor[i]->path + "' holds " +
+                               describeShape(info) + ", but '" + argFor[i]->path + "' holds " +
                                dtypeName(tensor.dtype()) + " " + formatShape(tensor.shape()));
     tensors.push_back(std::move(tensor));
   }

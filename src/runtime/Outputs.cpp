@@ -66,6 +66,22 @@ std::vector<HostTensor> allocateOutputs(const cuvil_model_info &model) {
   return outputs;
 }
 
+void setOutputShapes(const cuvil_model_info &model, const std::vector<int64_t> &symbols,
+                     std::vector<HostTensor> &outputs) {
+  size_t total = 0;
+  for (uint32_t i = 0; i < model.num_outputs; ++i)
+    total += size_t(model.outputs[i].rank);
+  std::vector<int64_t> dims(total);
+  model.output_dims(symbols.data(), dims.data());
+  size_t next = 0;
+  for (uint32_t i = 0; i < model.num_outputs; ++i) {
+    std::vector<int64_t> shape(dims.begin() + long(next),
+                               dims.begin() + long(next) + model.outputs[i].rank);
+    next += size_t(model.outputs[i].rank);
+    outputs[i].shrinkTo(std::move(shape));
+  }
+}
+
 std::string outputFileName(std::string_view outputName) {
   std::string fileName(outputName);
   for (char &c : fileName)

@@ -11,8 +11,14 @@
 
 namespace cuvil::runtime {
 
-/// Zero-filled buffers for every model output, in model order.
+/// Zero-filled buffers for every model output, in model order, each of the
+/// output's largest shape.
 std::vector<HostTensor> allocateOutputs(const cuvil_model_info &model);
+
+/// Gives each output the shape it has for these symbol values (after a run,
+/// which computes the symbols that come from data).
+void setOutputShapes(const cuvil_model_info &model, const std::vector<int64_t> &symbols,
+                     std::vector<HostTensor> &outputs);
 
 /// The file --output-dir writes an output to: its name with every character
 /// outside [A-Za-z0-9._-] replaced by '_', plus ".npy".

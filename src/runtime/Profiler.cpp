@@ -30,7 +30,7 @@ void Profiler::record(int64_t nanoseconds) {
   ++nextCall;
 }
 
-void Profiler::print(FILE *out, const cuvil_model_info &model, uint64_t runs) {
+void Profiler::print(FILE *out, const cuvil_path_info &path, uint64_t runs) {
   std::vector<size_t> order(totalNs.size());
   std::iota(order.begin(), order.end(), 0);
   std::stable_sort(order.begin(), order.end(),
@@ -40,7 +40,7 @@ void Profiler::print(FILE *out, const cuvil_model_info &model, uint64_t runs) {
                totalNs.size(), all / double(runs) * 1e-6);
   std::fprintf(out, "%8s %7s %6s  %s\n", "ms/run", "share", "call", "what");
   for (size_t i : order) {
-    const char *name = i < model.num_kernel_calls ? model.kernel_call_names[i] : "?";
+    const char *name = i < path.num_kernel_calls ? path.kernel_call_names[i] : "?";
     std::fprintf(out, "%8.3f %6.1f%% %6zu  %s\n", double(totalNs[i]) / double(runs) * 1e-6,
                  all > 0 ? 100.0 * double(totalNs[i]) / all : 0.0, i, name);
   }

@@ -19,8 +19,8 @@ public:
   /// Counts timed runs (warm-up runs are reset away).
   static void reset();
   static void record(int64_t nanoseconds);
-  /// The calls sorted by time, with the model's call names.
-  static void print(FILE *out, const cuvil_model_info &model, uint64_t runs);
+  /// The calls sorted by time, with the names of the path's calls.
+  static void print(FILE *out, const cuvil_path_info &path, uint64_t runs);
 };
 
 } // namespace cuvil::runtime

@@ -33,10 +33,13 @@ std::string jsonString(std::string_view s) {
   return quoted + '"';
 }
 
+// A symbolic dim is its expression, as a string.
 std::string jsonTensor(const cuvil_tensor_info &info, bool isOutput) {
   std::string shape;
-  for (int32_t d = 0; d < info.rank; ++d)
-    shape += (d ? ", " : "") + std::to_string(info.dims[d]);
+  for (int32_t d = 0; d < info.rank; ++d) {
+    const char *expr = info.dim_exprs ? info.dim_exprs[d] : nullptr;
+    shape += (d ? ", " : "") + (expr ? jsonString(expr) : std::to_string(info.dims[d]));
+  }
   std::string json = "{\"name\": " + jsonString(text(info.name)) +
                      ", \"dtype\": " + jsonString(dtypeName(info.dtype)) + ", \"shape\": [" +
                      shape + "]";
@@ -55,9 +58,62 @@ std::string jsonTensors(const cuvil_tensor_info *infos, uint32_t count, bool isO
   return json + "]";
 }
 
+std::string jsonSymbols(const cuvil_model_info &model) {
+  std::string json = "[";
+  for (uint32_t s = 0; s < model.num_symbols; ++s) {
+    const cuvil_symbol_info &symbol = model.symbols[s];
+    json += (s ? ", " : "") + std::string("{\"name\": ") + jsonString(text(symbol.name)) +
+            ", \"min\": " + std::to_string(symbol.min) +
+            ", \"opt\": " + std::to_string(symbol.opt) +
+            ", \"max\": " + std::to_string(symbol.max) +
+            ", \"from_data\": " + (symbol.from_data ? "true" : "false") + "}";
+  }
+  return json + "]";
+}
+
+// "batch=1 sequence=128", or "any" for the generic path.
+std::string pathShapes(const cuvil_model_info &model, const cuvil_path_info &path) {
+  bool ranged = false;
+  for (uint32_t s = 0; s < model.num_symbols; ++s)
+    ranged |= !model.symbols[s].from_data;
+  if (!path.symbol_values)
+    return ranged ? "any shape in range" : "the model's shapes";
+  std::string values;
+  for (uint32_t s = 0; s < model.num_symbols; ++s) {
+    if (model.symbols[s].from_data)
+      continue; // any value: the run computes it
+    if (!values.empty())
+      values += ' ';
+    values +=
+        std::string(text(model.symbols[s].name)) + "=" + std::to_string(path.symbol_values[s]);
+  }
+  return values;
+}
+
+std::string jsonPaths(const cuvil_model_info &model) {
+  std::string json = "[";
+  for (uint32_t p = 0; p < model.num_paths; ++p) {
+    const cuvil_path_info &path = model.paths[p];
+    std::string values = "null";
+    if (path.symbol_values) {
+      values = "[";
+      for (uint32_t s = 0; s < model.num_symbols; ++s)
+        values += (s ? ", " : "") + (model.symbols[s].from_data
+                                         ? std::string("null") // computed by the run
+                                         : std::to_string(path.symbol_values[s]));
+      values += "]";
+    }
+    json += (p ? ", " : "") + std::string("{\"name\": ") + jsonString(text(path.name)) +
+            ", \"symbol_values\": " + values +
+            ", \"arena_bytes\": " + std::to_string(path.arena_bytes) +
+            ", \"kernel_calls\": " + std::to_string(path.num_kernel_calls) + "}";
+  }
+  return json + "]";
+}
+
 void printTensorLine(std::FILE *out, const cuvil_tensor_info &info, bool isOutput) {
   std::string line = "  " + std::string(text(info.name)) + ": " + dtypeName(info.dtype) + " " +
-                     formatShape(modelShape(info));
+                     describeShape(info);
   if (isOutput) {
     line += " -> " + outputFileName(text(info.name));
     if (info.dtype == CUVIL_DTYPE_BF16)
@@ -70,19 +126,19 @@ void printTensorLine(std::FILE *out, const cuvil_tensor_info &info, bool isOutpu
 
 void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
   if (json) {
-    std::fprintf(out,
-                 "{\"model_name\": %s, \"target\": %s, \"cpu\": %s, \"compiler_version\": %s, "
-                 "\"abi_version\": %u, \"arena_bytes\": %llu, \"weights_bytes\": %llu, "
-                 "\"isa_variants\": %s, \"isa_selected\": %s, "
-                 "\"inputs\": %s, \"outputs\": %s}\n",
-                 jsonString(text(model.model_name)).c_str(), jsonString(text(model.target)).c_str(),
-                 jsonString(text(model.cpu)).c_str(),
-                 jsonString(text(model.compiler_version)).c_str(), model.abi_version,
-                 (unsigned long long)model.arena_bytes, (unsigned long long)model.weights_bytes,
-                 jsonString(text(model.isa_variants)).c_str(),
-                 jsonString(selectedVariant(model)).c_str(),
-                 jsonTensors(model.inputs, model.num_inputs, false).c_str(),
-                 jsonTensors(model.outputs, model.num_outputs, true).c_str());
+    std::fprintf(
+        out,
+        "{\"model_name\": %s, \"target\": %s, \"cpu\": %s, \"compiler_version\": %s, "
+        "\"abi_version\": %u, \"arena_bytes\": %llu, \"weights_bytes\": %llu, "
+        "\"isa_variants\": %s, \"isa_selected\": %s, "
+        "\"symbols\": %s, \"paths\": %s, \"inputs\": %s, \"outputs\": %s}\n",
+        jsonString(text(model.model_name)).c_str(), jsonString(text(model.target)).c_str(),
+        jsonString(text(model.cpu)).c_str(), jsonString(text(model.compiler_version)).c_str(),
+        model.abi_version, (unsigned long long)model.arena_bytes,
+        (unsigned long long)model.weights_bytes, jsonString(text(model.isa_variants)).c_str(),
+        jsonString(selectedVariant(model)).c_str(), jsonSymbols(model).c_str(),
+        jsonPaths(model).c_str(), jsonTensors(model.inputs, model.num_inputs, false).c_str(),
+        jsonTensors(model.outputs, model.num_outputs, true).c_str());
     return;
   }
   std::fprintf(out,
@@ -92,12 +148,29 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
                "compiler:      %s\n"
                "arena bytes:   %llu\n"
                "weights bytes: %llu\n"
-               "isa variants:  %s (this CPU runs %s)\n"
-               "inputs:\n",
+               "isa variants:  %s (this CPU runs %s)\n",
                text(model.model_name), text(model.target), text(model.cpu),
                text(model.compiler_version), (unsigned long long)model.arena_bytes,
                (unsigned long long)model.weights_bytes, text(model.isa_variants),
                selectedVariant(model).c_str());
+  if (model.num_symbols) {
+    std::fprintf(out, "symbols:\n");
+    for (uint32_t s = 0; s < model.num_symbols; ++s) {
+      const cuvil_symbol_info &symbol = model.symbols[s];
+      if (symbol.from_data)
+        std::fprintf(out, "  %s in [%lld, %lld], computed from data\n", text(symbol.name),
+                     (long long)symbol.min, (long long)symbol.max);
+      else
+        std::fprintf(out, "  %s in [%lld, %lld], opt %lld\n", text(symbol.name),
+                     (long long)symbol.min, (long long)symbol.max, (long long)symbol.opt);
+    }
+  }
+  std::fprintf(out, "paths:\n");
+  for (uint32_t p = 0; p < model.num_paths; ++p)
+    std::fprintf(out, "  %s: %s, %u kernel calls, arena %llu bytes\n", text(model.paths[p].name),
+                 pathShapes(model, model.paths[p]).c_str(), model.paths[p].num_kernel_calls,
+                 (unsigned long long)model.paths[p].arena_bytes);
+  std::fprintf(out, "inputs:\n");
   for (uint32_t i = 0; i < model.num_inputs; ++i)
     printTensorLine(out, model.inputs[i], false);
   std::fprintf(out, "outputs:\n");
@@ -105,25 +178,26 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
     printTensorLine(out, model.outputs[i], true);
 }
 
-void printBenchReport(std::FILE *out, const cuvil_model_info &model, const BenchStats &stats,
-                      uint64_t warmupRuns, unsigned threads, bool json) {
+void printBenchReport(std::FILE *out, const cuvil_model_info &model, const cuvil_path_info &path,
+                      const BenchStats &stats, uint64_t warmupRuns, unsigned threads, bool json) {
   if (json) {
     std::fprintf(out,
-                 "{\"model_name\": %s, \"runs\": %zu, \"warmup\": %llu, \"threads\": %u, "
+                 "{\"model_name\": %s, \"path\": %s, \"runs\": %zu, \"warmup\": %llu, "
+                 "\"threads\": %u, "
                  "\"median_ms\": %.6f, \"p90_ms\": %.6f, \"p99_ms\": %.6f, \"min_ms\": %.6f, "
                  "\"max_ms\": %.6f, \"mean_ms\": %.6f, \"throughput_per_s\": %.3f}\n",
-                 jsonString(text(model.model_name)).c_str(), stats.runs,
-                 (unsigned long long)warmupRuns, threads, stats.medianMs, stats.p90Ms, stats.p99Ms,
-                 stats.minMs, stats.maxMs, stats.meanMs, stats.throughputPerSecond());
+                 jsonString(text(model.model_name)).c_str(), jsonString(text(path.name)).c_str(),
+                 stats.runs, (unsigned long long)warmupRuns, threads, stats.medianMs, stats.p90Ms,
+                 stats.p99Ms, stats.minMs, stats.maxMs, stats.meanMs, stats.throughputPerSecond());
     return;
   }
   std::fprintf(out,
-               "model:      %s\n"
+               "model:      %s (%s path)\n"
                "runs:       %zu timed after %llu warm-up, %u threads\n"
                "latency ms: median %.6g  p90 %.6g  p99 %.6g  min %.6g  mean %.6g\n"
                "throughput: %.1f inferences/s\n",
-               text(model.model_name), stats.runs, (unsigned long long)warmupRuns, threads,
-               stats.medianMs, stats.p90Ms, stats.p99Ms, stats.minMs, stats.meanMs,
+               text(model.model_name), text(path.name), stats.runs, (unsigned long long)warmupRuns,
+               threads, stats.medianMs, stats.p90Ms, stats.p99Ms, stats.minMs, stats.meanMs,
                stats.throughputPerSecond());
 }
 

@@ -13,9 +13,9 @@ namespace cuvil::runtime {
 /// input and output, as text or as one JSON object.
 void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json);
 
-/// --bench results, as text or as one JSON object.
-void printBenchReport(std::FILE *out, const cuvil_model_info &model, const BenchStats &stats,
-                      uint64_t warmupRuns, unsigned threads, bool json);
+/// --bench results of runs on `path`, as text or as one JSON object.
+void printBenchReport(std::FILE *out, const cuvil_model_info &model, const cuvil_path_info &path,
+                      const BenchStats &stats, uint64_t warmupRuns, unsigned threads, bool json);
 
 } // namespace cuvil::runtime
 

@@ -38,24 +38,68 @@ int fail(const Status &status) {
   return 1;
 }
 
+// "1x3x224x224" (of the option `text`, for messages).
+Expected<std::vector<int64_t>> parseDims(const std::string &dimsText, const std::string &option,
+                                         const std::string &text) {
+  std::vector<int64_t> shape;
+  std::stringstream dims(dimsText);
+  std::string dim;
+  while (std::getline(dims, dim, 'x')) {
+    char *end = nullptr;
+    long long value = std::strtoll(dim.c_str(), &end, 10);
+    if (dim.empty() || *end || value < 0)
+      return Status::error(fmt::format("{} '{}': '{}' is not a dimension", option, text, dim));
+    shape.push_back(value);
+  }
+  return shape;
+}
+
 // "name=1x3x224x224"
 Status parseShapeOption(const std::string &text, ImportOptions &options) {
   size_t equals = text.rfind('=');
   if (equals == std::string::npos || equals == 0)
     return Status::error(
         fmt::format("--shape '{}' is not NAME=DIMS (e.g. input=1x3x224x224)", text));
-  Shape shape;
-  std::stringstream dims(text.substr(equals + 1));
-  std::string dim;
-  while (std::getline(dims, dim, 'x')) {
-    char *end = nullptr;
-    long long value = std::strtoll(dim.c_str(), &end, 10);
-    if (dim.empty() || *end || value < 0)
-      return Status::error(fmt::format("--shape '{}': '{}' is not a dimension", text, dim));
-    shape.push_back(value);
-  }
-  options.inputShapes[text.substr(0, equals)] = shape;
+  Expected<std::vector<int64_t>> dims = parseDims(text.substr(equals + 1), "--shape", text);
+  CUVIL_TRY(dims.status());
+  options.inputShapes[text.substr(0, equals)] = Shape(dims->begin(), dims->end());
   return Status::success();
+}
+
+// "name=1x8:1x128:4x512"
+Status parseShapeRangeOption(const std::string &text, ImportOptions &options) {
+  size_t equals = text.rfind('=');
+  std::vector<std::string> parts;
+  if (equals != std::string::npos && equals != 0) {
+    std::stringstream stream(text.substr(equals + 1));
+    std::string part;
+    while (std::getline(stream, part, ':'))
+      parts.push_back(part);
+  }
+  if (parts.size() != 3)
+    return Status::error(fmt::format(
+        "--shape-range '{}' is not NAME=MIN:OPT:MAX (e.g. input_ids=1x8:1x128:4x512)", text));
+  ShapeRange range;
+  std::vector<int64_t> *bounds[] = {&range.min, &range.opt, &range.max};
+  for (size_t i = 0; i < 3; ++i) {
+    Expected<std::vector<int64_t>> dims = parseDims(parts[i], "--shape-range", text);
+    CUVIL_TRY(dims.status());
+    *bounds[i] = *dims;
+  }
+  std::string name = text.substr(0, equals);
+  if (options.inputShapes.count(name))
+    return Status::error(fmt::format("input '{}' has both --shape and --shape-range", name));
+  options.inputRanges[name] = range;
+  return Status::success();
+}
+
+// The ranged inputs fixed at their OPT shapes, for the static path.
+ImportOptions atOptShapes(const ImportOptions &options) {
+  ImportOptions fixed = options;
+  fixed.inputRanges.clear();
+  for (const auto &[name, range] : options.inputRanges)
+    fixed.inputShapes[name] = Shape(range.opt.begin(), range.opt.end());
+  return fixed;
 }
 
 Status writeText(const std::string &path, const std::string &text) {
@@ -75,6 +119,7 @@ struct CompileOptions {
   std::string output;
   std::string emit = "exe";
   std::vector<std::string> shapes;
+  std::vector<std::string> shapeRanges;
   std::vector<std::string> printAfter;
   bool printAfterAll = false;
   bool keepTemporaries = false;
@@ -95,6 +140,9 @@ int runCompile(const CompileOptions &options) {
   ImportOptions importOptions;
   for (const std::string &shape : options.shapes)
     if (Status status = parseShapeOption(shape, importOptions); !status.ok())
+      return fail(status);
+  for (const std::string &range : options.shapeRanges)
+    if (Status status = parseShapeRangeOption(range, importOptions); !status.ok())
       return fail(status);
   Expected<TargetConfig> target = resolveTarget(options.target, options.cpu);
   if (!target)
@@ -133,10 +181,35 @@ int runCompile(const CompileOptions &options) {
   context.winograd = !options.noWinograd;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
-  double passSeconds = secondsSince(start);
 
   if (emitCir)
     return writeText(options.output, printGraph(**graph)).ok() ? 0 : 1;
+
+  // With symbolic dims, the OPT shape gets a fully static path of its own:
+  // the same model imported at that shape and compiled as any static one.
+  std::vector<CodePath> paths;
+  std::unique_ptr<Graph> staticGraph;
+  PassContext staticContext = context;
+  // (Symbols computed from data are left to the run, on every path.)
+  std::vector<int64_t> optValues;
+  for (SymbolId symbol : (*graph)->symbols())
+    if (!SymbolTable::global().info(symbol).fromData)
+      optValues.push_back(SymbolTable::global().info(symbol).opt);
+  if (!optValues.empty()) {
+    Expected<std::unique_ptr<Graph>> atOpt =
+        importOnnxModel(options.input, atOptShapes(importOptions));
+    if (!atOpt)
+      return fail(atOpt.status().withContext(options.input));
+    staticGraph = atOpt.take();
+    PipelineOptions quiet;
+    if (Status status = runPasses(*staticGraph, passes, staticContext, quiet); !status.ok())
+      return fail(status.withContext(fmt::format("{} (static path)", options.input)));
+    paths.push_back({staticGraph.get(), "static", optValues});
+    paths.push_back({graph->get(), "generic", {}});
+  } else {
+    paths.push_back({graph->get(), "static", {}});
+  }
+  double passSeconds = secondsSince(start);
 
   BackendOptions backendOptions;
   backendOptions.target = *target;
@@ -144,23 +217,33 @@ int runCompile(const CompileOptions &options) {
   backendOptions.outputPath = options.output;
   backendOptions.keepTemporaries = options.keepTemporaries;
   BackendStats stats;
-  if (Status status = compileToOutput(**graph, backendOptions, stats); !status.ok())
+  if (Status status = compileToOutput(**graph, paths, backendOptions, stats); !status.ok())
     return fail(status.withContext(options.input));
 
   if (!options.quiet) {
     std::cout << fmt::format("cuvil: {} -> {} ({}, cpu {})\n", options.input, options.output,
                              target->name, target->cpu);
-    std::cout << fmt::format("  graph: {} ONNX nodes -> {} ops, {} kernel calls, {} specialised "
-                             "kernels\n",
-                             importedNodes, (*graph)->nodes().size(), stats.kernelCalls,
-                             stats.specialisations);
-    std::cout << fmt::format("  memory: arena {} ({:.2f}x the max-live lower bound {}; "
-                             "intermediates {}), weights {}\n",
-                             humanBytes(context.memory.arenaBytes),
-                             double(context.memory.arenaBytes) /
-                                 double(std::max<uint64_t>(context.memory.maxLiveBytes, 1)),
-                             humanBytes(context.memory.maxLiveBytes),
-                             humanBytes(context.memory.intermediateBytes),
+    std::cout << fmt::format("  graph: {} ONNX nodes -> {} ops, {} specialised kernels\n",
+                             importedNodes, (*graph)->nodes().size(), stats.specialisations);
+    for (const Graph *path : {staticGraph.get(), graph->get()}) {
+      if (!path)
+        continue;
+      bool generic = path == graph->get() && staticGraph;
+      const PassContext &pathContext = generic || !staticGraph ? context : staticContext;
+      const PathStats &pathStats = stats.paths[generic ? 1 : 0];
+      const MemoryPlanStats &memory = pathContext.memory;
+      std::cout << fmt::format(
+          "  {} path{}: {} kernel calls, arena {} ({:.2f}x the max-live "
+          "lower bound {}; intermediates {})\n",
+          pathStats.name,
+          generic       ? " (at MAX)"
+          : staticGraph ? " (at OPT)"
+                        : "",
+          pathStats.kernelCalls, humanBytes(memory.arenaBytes),
+          double(memory.arenaBytes) / double(std::max<uint64_t>(memory.maxLiveBytes, 1)),
+          humanBytes(memory.maxLiveBytes), humanBytes(memory.intermediateBytes));
+    }
+    std::cout << fmt::format("  memory: arena {}, weights {}\n", humanBytes(stats.arenaBytes),
                              humanBytes(stats.weightsBytes));
     std::cout << fmt::format(
         "  time: import {:.2f} s, passes {:.2f} s, build {:.2f} s, optimise {:.2f} s, "
@@ -243,6 +326,9 @@ int main(int argc, char **argv) {
                              "output file ('-' = stdout for text; required)");
   compileCommand->add_option("--shape", compile.shapes,
                              "fix an input's shape: NAME=1x3x224x224 (repeatable)");
+  compileCommand->add_option("--shape-range", compile.shapeRanges,
+                             "let an input's shape vary: NAME=MIN:OPT:MAX, e.g. "
+                             "input_ids=1x8:1x128:4x512; OPT gets a static path (repeatable)");
   compileCommand->add_option("--emit", compile.emit,
                              "stop early: cir, llvm, asm, obj (default exe)");
   compileCommand->add_option("--print-after", compile.printAfter,

@@ -1,6 +1,11 @@
-// The LLVM backend: turns a planned graph (every value typed, every
+// The LLVM backend: turns planned graphs (every value typed, every
 // intermediate given storage by the memory planner) into an LLVM module, an
 // object file, and finally a static executable linked with the runtime.
+//
+// One executable holds one or more code paths of the same model: the
+// generic graph, whose dims may be symbolic, and static graphs of it
+// compiled at fixed symbol values (the OPT shape), which run when the
+// inputs have exactly those values.
 #pragma once
 
 #include "cuvil/backend/Target.h"
@@ -21,10 +26,25 @@ struct BackendOptions {
   bool keepTemporaries = false;
 };
 
-struct BackendStats {
+struct CodePath {
+  const Graph *graph;
+  std::string name; // "static", "generic"
+  // The value of each of the generic graph's input symbols (its first
+  // symbols, in order: those computed from data come after them) this path
+  // serves; empty for the generic graph itself.
+  std::vector<int64_t> symbolValues;
+};
+
+struct PathStats {
+  std::string name;
   uint64_t arenaBytes = 0;
+  size_t kernelCalls = 0; // kernel invocations in one inference
+};
+
+struct BackendStats {
+  uint64_t arenaBytes = 0; // shared by the paths: the largest
   uint64_t weightsBytes = 0;
-  size_t kernelCalls = 0;     // kernel invocations in one inference
+  std::vector<PathStats> paths;
   size_t specialisations = 0; // distinct specialised kernels generated
   double buildSeconds = 0;
   double optimiseSeconds = 0;
@@ -32,6 +52,9 @@ struct BackendStats {
   double linkSeconds = 0;
 };
 
-Status compileToOutput(const Graph &graph, const BackendOptions &options, BackendStats &stats);
+// `paths` holds `model` (the generic graph) and any static paths, in the
+// order the executable tries them: static ones first.
+Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
+                       const BackendOptions &options, BackendStats &stats);
 
 } // namespace cuvil

@@ -13,9 +13,20 @@
 
 namespace cuvil {
 
+// The shapes an input takes at run time: every dim between min and max;
+// opt is the one the static code path is compiled for.
+struct ShapeRange {
+  std::vector<int64_t> min, opt, max;
+};
+
 struct ImportOptions {
   // Static shapes for inputs with symbolic dims (--shape name=1x3x224x224).
   std::map<std::string, Shape> inputShapes;
+  // Ranges of shapes (--shape-range name=1x8:1x128:4x512). A dim whose
+  // min and max differ becomes a symbol, named as the model names the dim
+  // (its dim_param) or else <input>_<dim>; inputs whose dims share a
+  // dim_param share the symbol, ranges and all.
+  std::map<std::string, ShapeRange> inputRanges;
 };
 
 // On failure the message lists every problem found (all unsupported ops, not

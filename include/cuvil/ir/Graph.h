@@ -46,6 +46,11 @@ public:
   unsigned resultIndex() const { return resultIndex_; }
   bool isConstant() const { return constant_.has_value(); }
   const Tensor &constant() const { return *constant_; }
+  // What shape inference knows of the elements of a small integer value
+  // that is not a constant: each one a dim (the result of Shape on a
+  // symbolic shape, and arithmetic on it). Null when unknown.
+  const std::vector<Dim> *dimValues() const { return dimValues_ ? &*dimValues_ : nullptr; }
+  void setDimValues(std::optional<std::vector<Dim>> dims) { dimValues_ = std::move(dims); }
   bool isGraphInput() const { return graphInput_; }
   bool isGraphOutput() const { return graphOutput_; }
 
@@ -61,6 +66,7 @@ private:
   std::string name_;
   std::optional<TensorType> type_;
   std::optional<Tensor> constant_;
+  std::optional<std::vector<Dim>> dimValues_;
   Node *producer_ = nullptr;
   unsigned resultIndex_ = 0;
   bool graphInput_ = false;
@@ -134,6 +140,13 @@ public:
   const std::string &name() const { return name_; }
   void setName(std::string name) { name_ = std::move(name); }
 
+  // The symbols its dims are written in (registered in the process's
+  // SymbolTable), by name; names are unique within the graph. Input
+  // symbols come first, those computed from data after them.
+  SymbolId addSymbol(SymbolInfo info);
+  const std::vector<SymbolId> &symbols() const { return symbols_; }
+  std::optional<SymbolId> findSymbol(std::string_view name) const;
+
   Value *addInput(const std::string &name, TensorType type);
   Value *addConstant(const std::string &name, Tensor tensor);
   // Graph outputs keep their ONNX names even when a pass replaces the value
@@ -165,6 +178,7 @@ private:
   Value *createValue(const std::string &name);
 
   std::string name_;
+  std::vector<SymbolId> symbols_;
   NodeList nodes_;
   std::vector<std::unique_ptr<Value>> values_;
   std::vector<Value *> inputs_;

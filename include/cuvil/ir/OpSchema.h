@@ -31,7 +31,23 @@ public:
     return value && value->isConstant() ? &value->constant() : nullptr;
   }
 
+  // The input's elements as dims when shape inference knows them.
+  const std::vector<Dim> *inputDims(size_t i) const {
+    Value *value = node_.input(i);
+    return value ? value->dimValues() : nullptr;
+  }
+
+  // An extent this node computes from data at run time (NonZero's count),
+  // as a symbol in [0, max] of the node's graph, named after its first
+  // output and `role`. The same symbol on every call for this node, so
+  // that re-running inference keeps it; the code the node lowers to writes
+  // its value (KernelArg::symbol).
+  Dim dataSymbol(std::string_view role, int64_t max) const;
+
   void setOutput(size_t i, TensorType type) { node_.output(i)->setType(std::move(type)); }
+  void setOutputDims(size_t i, std::vector<Dim> dims) {
+    node_.output(i)->setDimValues(std::move(dims));
+  }
 
   template <typename... Args>
   Status error(fmt::format_string<Args...> format, Args &&...args) const {

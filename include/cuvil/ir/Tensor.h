@@ -1,7 +1,9 @@
-// TensorType (dtype + static shape) and Tensor (a constant with data).
+// TensorType (dtype + shape of dims, constant or symbolic) and Tensor (a
+// constant with data, whose shape is always static).
 #pragma once
 
 #include "cuvil/ir/DType.h"
+#include "cuvil/ir/Dim.h"
 
 #include <cstdint>
 #include <memory>
@@ -11,21 +13,27 @@
 
 namespace cuvil {
 
-using Shape = std::vector<int64_t>;
+using Shape = std::vector<Dim>;
 
-int64_t numElements(std::span<const int64_t> shape);
-std::string shapeToString(std::span<const int64_t> shape, char separator = ','); // "1,3,224,224"
+Dim numElements(std::span<const Dim> shape);
+std::string shapeToString(std::span<const Dim> shape, char separator = ','); // "1,3,224,224"
 // Row-major strides in elements.
-std::vector<int64_t> contiguousStrides(std::span<const int64_t> shape);
+std::vector<Dim> contiguousStrides(std::span<const Dim> shape);
+// Whether every dim is a constant, and the constants of a static shape.
+bool isStatic(std::span<const Dim> shape);
+std::vector<int64_t> staticDims(std::span<const Dim> shape);
 
 struct TensorType {
   DType dtype = DType::F32;
   Shape shape;
 
   int64_t rank() const { return int64_t(shape.size()); }
-  int64_t numElements() const { return cuvil::numElements(shape); }
-  size_t byteSize() const { return size_t(numElements()) * dtypeSize(dtype); }
-  std::string str() const; // "f32[1,3,224,224]"
+  bool isStatic() const { return cuvil::isStatic(shape); }
+  Dim numElements() const { return cuvil::numElements(shape); }
+  Dim byteSize() const { return numElements() * int64_t(dtypeSize(dtype)); }
+  // The most bytes it takes, over every symbol value.
+  uint64_t maxByteSize() const { return uint64_t(byteSize().max()); }
+  std::string str() const; // "f32[1,3,224,224]", "f32[batch,3,224,224]"
   bool operator==(const TensorType &) const = default;
 };
 
@@ -43,7 +51,10 @@ public:
   const TensorType &type() const { return type_; }
   DType dtype() const { return type_.dtype; }
   const Shape &shape() const { return type_.shape; }
-  int64_t numElements() const { return type_.numElements(); }
+  // Dim i, and all of them (a tensor's shape is static).
+  int64_t dim(size_t i) const { return type_.shape[i].constant(); }
+  std::vector<int64_t> dims() const { return staticDims(type_.shape); }
+  int64_t numElements() const { return type_.numElements().constant(); }
   size_t byteSize() const { return bytes_->size(); }
 
   const uint8_t *bytes() const { return bytes_->data(); }

@@ -1,5 +1,7 @@
 // Sliding-window geometry shared by Conv and the pooling ops: kernel,
 // strides, dilations, pads (explicit or from auto_pad) and output sizes.
+// Extents and pads are dims (auto_pad pads depend on the input's extent);
+// kernel, strides and dilations are numbers.
 #pragma once
 
 #include "cuvil/ir/Graph.h"
@@ -9,11 +11,20 @@
 namespace cuvil {
 
 struct WindowGeometry {
-  std::vector<int64_t> input, kernel, strides, dilations, padsBegin, padsEnd, output;
+  Shape input, output, padsBegin, padsEnd;
+  std::vector<int64_t> kernel, strides, dilations;
 
+  // A window over static extents, as the references see it.
+  struct StaticWindow2D {
+    int64_t H, W, KH, KW, SH, SW, DH, DW, PT, PL, PB, PR, OH, OW;
+  };
   // The 2-D view kernels take: 1-D windows become 1 x W.
   struct Window2D {
-    int64_t H, W, KH, KW, SH, SW, DH, DW, PT, PL, PB, PR, OH, OW;
+    Dim H, W;
+    int64_t KH, KW, SH, SW, DH, DW;
+    Dim PT, PL, PB, PR, OH, OW;
+    bool isStatic() const;
+    StaticWindow2D constant() const; // asserts isStatic()
   };
   Window2D as2D() const;
 };

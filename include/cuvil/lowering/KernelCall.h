@@ -18,6 +18,7 @@
 
 #include <cstring>
 #include <functional>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -81,6 +82,29 @@ struct KernelParam {
 
 class KernelArg;
 
+// A parameter block being filled by a lowering. Fields that come from
+// shapes are set from dims: a constant dim writes its value, a symbolic one
+// (a shape known at run time) is recorded, by the field's byte offset, for
+// the generated code to compute before the call.
+template <typename Block> class ParamBlock {
+public:
+  Block *operator->() { return &fields_; }
+  const Block &fields() const { return fields_; }
+  void set(int64_t &field, const Dim &dim) {
+    size_t offset =
+        size_t(reinterpret_cast<const char *>(&field) - reinterpret_cast<const char *>(&fields_));
+    field = dim.isConstant() ? dim.constant() : 0;
+    if (!dim.isConstant())
+      dims_.emplace_back(offset, dim);
+  }
+  // Symbolic fields, by byte offset.
+  const std::vector<std::pair<size_t, Dim>> &dims() const { return dims_; }
+
+private:
+  Block fields_{};
+  std::vector<std::pair<size_t, Dim>> dims_;
+};
+
 // A kernel by its declaration: the symbol the kernel library defines and
 // the parameters of its prototype.
 class KernelRef {
@@ -132,23 +156,32 @@ private:
 #define CUVIL_KERNEL_REF(function) ::cuvil::KernelRef::of<decltype(function)>(#function)
 
 // One argument of a kernel call. Pointers name IR values (resolved to arena,
-// weights, input or output addresses); everything else is a compile-time
+// weights, input or output addresses) or a symbol's slot; everything else is a compile-time
 // constant that the kernel gets specialised for.
 class KernelArg {
 public:
   enum class Kind { Pointer, Null, I64, F32, Block };
 
-  static KernelArg pointer(const Value *value, int64_t byteOffset = 0) {
+  static KernelArg pointer(const Value *value, const Dim &byteOffset = 0) {
     KernelArg arg(Kind::Pointer);
     arg.value_ = value;
     arg.byteOffset_ = byteOffset;
+    return arg;
+  }
+  // A pointer to the int64_t that holds a symbol's value during the run:
+  // the kernel writes an extent it computes from data there (the symbol
+  // InferContext::dataSymbol made), and later code reads it.
+  static KernelArg symbol(SymbolId symbol) {
+    KernelArg arg(Kind::Pointer);
+    arg.symbol_ = symbol;
     return arg;
   }
   // A pointer to an optional input, null when it is omitted.
   static KernelArg optionalPointer(const Value *value) {
     return value ? pointer(value) : KernelArg(Kind::Null);
   }
-  static KernelArg constant(int64_t value) {
+  // An int64_t argument: a number, or a dim known only at run time.
+  static KernelArg constant(const Dim &value) {
     KernelArg arg(Kind::I64);
     arg.i64_ = value;
     return arg;
@@ -169,26 +202,38 @@ public:
     arg.blockName_ = typeName<Block>();
     return arg;
   }
+  // The same, with the fields a ParamBlock recorded as symbolic.
+  template <typename Block> static KernelArg params(const ParamBlock<Block> &block) {
+    KernelArg arg = params(block.fields());
+    arg.blockDims_ = block.dims();
+    return arg;
+  }
 
   Kind kind() const { return kind_; }
+  // Pointer: the IR value addressed, or null for a symbol's slot.
   const Value *value() const { return value_; }
-  int64_t byteOffset() const { return byteOffset_; }
-  int64_t i64() const { return i64_; }
+  std::optional<SymbolId> symbol() const { return symbol_; }
+  const Dim &byteOffset() const { return byteOffset_; }
+  const Dim &i64() const { return i64_; }
   float f32() const { return f32_; }
   const std::vector<uint8_t> &bytes() const { return bytes_; }
   const void *blockTag() const { return blockTag_; }
   std::string_view blockName() const { return blockName_; }
+  // Block fields known only at run time, by byte offset.
+  const std::vector<std::pair<size_t, Dim>> &blockDims() const { return blockDims_; }
 
 private:
   explicit KernelArg(Kind kind) : kind_(kind) {}
   Kind kind_;
-  const Value *value_ = nullptr; // Pointer
-  int64_t byteOffset_ = 0;       // Pointer: offset into the value's buffer
-  int64_t i64_ = 0;
+  const Value *value_ = nullptr;   // Pointer
+  std::optional<SymbolId> symbol_; // Pointer to a symbol's slot
+  Dim byteOffset_;                 // Pointer: offset into the value's buffer
+  Dim i64_;
   float f32_ = 0;
   std::vector<uint8_t> bytes_; // Block
   const void *blockTag_ = nullptr;
   std::string_view blockName_;
+  std::vector<std::pair<size_t, Dim>> blockDims_;
 };
 
 } // namespace cuvil

@@ -25,11 +25,15 @@ public:
   // Calls `kernel(args..., begin, end)` over the task range [0, numTasks),
   // split across threads, once the arguments agree with the kernel's
   // declaration; an error lists every disagreement.
-  Status callKernel(const KernelRef &kernel, std::vector<KernelArg> args, int64_t numTasks);
+  // The task count may be a dim known only at run time.
+  Status callKernel(const KernelRef &kernel, std::vector<KernelArg> args, const Dim &numTasks);
   // True when the memory planner placed `part` at `byteOffset` bytes into
   // `whole` (a view op whose result aliases its input, or a Concat input
   // planned in its slab, then needs no code).
   virtual bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const = 0;
+  // Writes the run-time values of `values` into `destination`, an integer
+  // tensor of that many elements (a shape computed from symbolic dims).
+  virtual Status storeDims(const Value *destination, std::span<const Dim> values) = 0;
   // The CPU the code being generated is for (one ISA variant's).
   virtual const CpuModel &cpu() const = 0;
   // Its vector width in f32 lanes (16 for AVX-512).
@@ -38,7 +42,7 @@ public:
 protected:
   // Generates a call whose arguments have been checked.
   virtual Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args,
-                                int64_t numTasks) = 0;
+                                const Dim &numTasks) = 0;
 };
 
 using LowerFn = Status (*)(const Node &, LoweringContext &);

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 3u
+#define CUVIL_ABI_VERSION 4u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -32,12 +32,43 @@ enum cuvil_dtype {
   CUVIL_DTYPE_BF16 = 16
 };
 
+/* A dimension known only at run time: an input's (a batch or sequence
+ * length, in [min, max]) or an extent the run computes from data (NonZero's
+ * count, bounded by max). */
+typedef struct cuvil_symbol_info {
+  const char *name; /* "batch", "sequence" */
+  int64_t min, opt, max;
+  int32_t from_data; /* 1: computed by cuvil_run, not given by an input */
+} cuvil_symbol_info;
+
+#define CUVIL_DIM_CONSTANT (-1)
+#define CUVIL_DIM_EXPRESSION (-2)
+
 typedef struct cuvil_tensor_info {
   const char *name; /* graph input/output name, as in the ONNX model */
   int32_t dtype;    /* enum cuvil_dtype */
   int32_t rank;
-  const int64_t *dims; /* rank entries, all static */
+  /* rank entries: the dim, or for a symbolic one the most it can be */
+  const int64_t *dims;
+  /* rank entries: CUVIL_DIM_CONSTANT, the index of the symbol the dim is,
+   * or CUVIL_DIM_EXPRESSION (outputs only: "2*sequence") */
+  const int32_t *dim_symbols;
+  /* rank entries: the dim's expression, NULL for a constant */
+  const char *const *dim_exprs;
 } cuvil_tensor_info;
+
+/* A code path of the model: a static one serves inputs whose symbols have
+ * exactly its values (the OPT shape); the generic one, last, serves any. */
+typedef struct cuvil_path_info {
+  const char *name;             /* "static", "generic" */
+  const int64_t *symbol_values; /* num_symbols values (from_data ones not compared); NULL for
+                                   the generic path */
+  uint64_t arena_bytes;         /* the part of the arena it uses */
+  /* One name per cuvil_parallel_for call of the path, in call order
+   * ("<op> '<node>' <kernel>"), for the runtime's --profile. */
+  uint32_t num_kernel_calls;
+  const char *const *kernel_call_names;
+} cuvil_path_info;
 
 typedef struct cuvil_model_info {
   uint32_t abi_version; /* CUVIL_ABI_VERSION */
@@ -51,23 +82,29 @@ typedef struct cuvil_model_info {
   const char *compiler_version; /* e.g. "cuvil 0.1.0 (LLVM 19.1.7)" */
   uint64_t arena_bytes;         /* static scratch arena owned by the model */
   uint64_t weights_bytes;       /* read-only weights embedded in the binary */
-  /* One name per cuvil_parallel_for call of cuvil_run, in call order
-   * ("<op> '<node>' <kernel>"), for the runtime's --profile. */
-  uint32_t num_kernel_calls;
-  const char *const *kernel_call_names;
   /* The instruction-set variants compiled in, best first ("avx512,avx2"),
    * and the cuvil_isa_level the CPU needs for the last (fallback) one. */
   const char *isa_variants;
   int32_t min_isa_level;
+  uint32_t num_symbols;
+  const cuvil_symbol_info *symbols;
+  uint32_t num_paths; /* in the order cuvil_run tries them */
+  const cuvil_path_info *paths;
+  /* Writes every output's dims for the given symbol values, the outputs
+   * one after another (sum of their ranks entries). */
+  void (*output_dims)(const int64_t *symbols, int64_t *dims);
 } cuvil_model_info;
 
 /* Emitted by the compiler. */
 extern const cuvil_model_info cuvil_model;
 
 /* Runs one inference. inputs[i] / outputs[i] point to dense row-major buffers
- * of the i-th input/output, 64-byte aligned. The model uses a static arena:
- * calls must not overlap in time. */
-void cuvil_run(void *const *inputs, void *const *outputs);
+ * of the i-th input/output, 64-byte aligned; outputs[i] holds the output at
+ * its largest (cuvil_tensor_info.dims). symbols[s] holds the value of each
+ * symbol an input gives, checked by the caller against the inputs' shapes
+ * and the symbol's range; cuvil_run writes the from_data ones. The model
+ * uses a static arena: calls must not overlap in time. */
+void cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols);
 
 /* Provided by the runtime: runs task(begin, end) over disjoint chunks covering
  * [0, num_tasks), possibly on several threads, and returns when all are done.

@@ -19,7 +19,7 @@ namespace {
 
 Value *randomConstant(Graph &graph, const std::string &name, Shape shape, std::mt19937 &rng) {
   std::normal_distribution<float> normal(0.0f, 0.3f);
-  std::vector<float> values(size_t(TensorType{DType::F32, shape}.numElements()));
+  std::vector<float> values(size_t(TensorType{DType::F32, shape}.numElements().constant()));
   for (float &v : values)
     v = normal(rng);
   return graph.addConstant(name, Tensor::fromFloats(values, shape));
@@ -38,7 +38,7 @@ Value *buildBlock(Graph &graph, int64_t channels, int64_t expanded, int64_t heig
   auto conv = [&](Value *input, Value *w, Value *b, const std::string &name, int64_t group,
                   int64_t stride) {
     Node *node = graph.addNode("Conv", {input, w, b}, {name});
-    int64_t size = w->type().shape[2];
+    int64_t size = w->type().shape[2].constant();
     node->setAttr("kernel_shape", std::vector<int64_t>{size, size});
     node->setAttr("pads", std::vector<int64_t>(4, size / 2));
     node->setAttr("strides", std::vector<int64_t>{stride, stride});

@@ -93,7 +93,7 @@ TEST(PlanMemory, LiveTensorsNeverOverlap) {
       for (const Value *input : node.inputs()) {
         Storage inside = result->storage();
         inside.offset += offset;
-        offset += input->type().byteSize();
+        offset += input->type().maxByteSize();
         bool shared = node.op() == "Identity" || node.op() == "Concat";
         if (!shared || !life.count(input) || input->storage() != inside)
           continue;
@@ -120,7 +120,7 @@ TEST(PlanMemory, LiveTensorsNeverOverlap) {
         arena.push_back({value, interval});
     for (size_t i = 0; i < arena.size(); ++i) {
       const Value *a = arena[i].first;
-      uint64_t aBegin = a->storage().offset, aEnd = aBegin + a->type().byteSize();
+      uint64_t aBegin = a->storage().offset, aEnd = aBegin + a->type().maxByteSize();
       EXPECT_EQ(aBegin % 64, 0u);
       EXPECT_LE(aEnd, context.memory.arenaBytes);
       for (size_t j = i + 1; j < arena.size(); ++j) {
@@ -129,7 +129,7 @@ TEST(PlanMemory, LiveTensorsNeverOverlap) {
           continue; // a view and its source, a slab and its Concat
         bool liveTogether = arena[i].second.first <= arena[j].second.last &&
                             arena[j].second.first <= arena[i].second.last;
-        uint64_t bBegin = b->storage().offset, bEnd = bBegin + b->type().byteSize();
+        uint64_t bBegin = b->storage().offset, bEnd = bBegin + b->type().maxByteSize();
         bool overlap = aBegin < bEnd && bBegin < aEnd;
         EXPECT_FALSE(liveTogether && overlap)
             << "trial " << trial << ": %" << a->name() << " and %" << b->name();

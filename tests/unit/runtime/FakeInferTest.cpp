@@ -232,7 +232,10 @@ TEST_F(FakeInferTest, Info) {
   for (const char *line :
        {"model:         fake\n", "target:        x86_64-linux\n", "cpu:           generic\n",
         "compiler:      cuvil test fake model\n", "arena bytes:   4096\n", "weights bytes: 0\n",
-        "  x: f32 2x3\n", "  ids: i64 4\n", "  y:0: f32 2x3 -> y_0.npy\n",
+        "symbols:\n  n in [1, 4], opt 2\n",
+        "paths:\n  static: n=2, 1 kernel calls, arena 2048 bytes\n"
+        "  generic: any shape in range, 1 kernel calls, arena 4096 bytes\n",
+        "  x: f32 nx3\n", "  ids: i64 4\n", "  y:0: f32 nx3 -> y_0.npy\n",
         "  ids/sum: i64 1 -> ids_sum.npy\n"})
     EXPECT_NE(text.out.find(line), std::string::npos) << line << " not in:\n" << text.out;
 
@@ -240,12 +243,17 @@ TEST_F(FakeInferTest, Info) {
   ASSERT_EQ(json.exitStatus, 0) << json.err;
   EXPECT_EQ(json.out,
             "{\"model_name\": \"fake\", \"target\": \"x86_64-linux\", \"cpu\": \"generic\", "
-            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 3, "
+            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 4, "
             "\"arena_bytes\": 4096, \"weights_bytes\": 0, "
             "\"isa_variants\": \"avx2\", \"isa_selected\": \"avx2\", "
-            "\"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [2, 3]}, "
+            "\"symbols\": [{\"name\": \"n\", \"min\": 1, \"opt\": 2, \"max\": 4, "
+            "\"from_data\": false}], "
+            "\"paths\": [{\"name\": \"static\", \"symbol_values\": [2], \"arena_bytes\": 2048, "
+            "\"kernel_calls\": 1}, {\"name\": \"generic\", \"symbol_values\": null, "
+            "\"arena_bytes\": 4096, \"kernel_calls\": 1}], "
+            "\"inputs\": [{\"name\": \"x\", \"dtype\": \"f32\", \"shape\": [\"n\", 3]}, "
             "{\"name\": \"ids\", \"dtype\": \"i64\", \"shape\": [4]}], "
-            "\"outputs\": [{\"name\": \"y:0\", \"dtype\": \"f32\", \"shape\": [2, 3], "
+            "\"outputs\": [{\"name\": \"y:0\", \"dtype\": \"f32\", \"shape\": [\"n\", 3], "
             "\"file\": \"y_0.npy\", \"npy_descr\": \"<f4\"}, "
             "{\"name\": \"ids/sum\", \"dtype\": \"i64\", \"shape\": [1], "
             "\"file\": \"ids_sum.npy\", \"npy_descr\": \"<i8\"}]}\n");
@@ -260,13 +268,40 @@ TEST_F(FakeInferTest, Help) {
 TEST_F(FakeInferTest, RejectsWrongShapeAndDType) {
   writeNpy("x32.npy", CUVIL_DTYPE_F32, {3, 2}, {});
   expectFailure(run({"--input", "x=" + path("x32.npy"), "--input", "ids=" + path("ids.pb")}),
-                "input 'x': expected f32 2x3, but '" + path("x32.npy") + "' holds f32 3x2");
+                "input 'x': expected f32 nx3, but '" + path("x32.npy") + "' holds f32 3x2");
   writeNpy("x64.npy", CUVIL_DTYPE_F64, {2, 3}, {});
   expectFailure(run({"--input", "x=" + path("x64.npy"), "--input", "ids=" + path("ids.pb")}),
-                "input 'x': expected f32 2x3, but '" + path("x64.npy") + "' holds f64 2x3");
+                "input 'x': expected f32 nx3, but '" + path("x64.npy") + "' holds f64 2x3");
   // The TensorProto is the right data for x, but in the wrong slot.
   expectFailure(run({"--input", "x=" + path("ids.pb"), "--input", "ids=" + path("x.npy")}),
-                "input 'x': expected f32 2x3, but '" + path("ids.pb") + "' holds i64 4");
+                "input 'x': expected f32 nx3, but '" + path("ids.pb") + "' holds i64 4");
+}
+
+TEST_F(FakeInferTest, SymbolicDimTakesAnyValueInRange) {
+  writeNpy("x3.npy", CUVIL_DTYPE_F32, {3, 3}, {0, 1, 2, 3, 4, 5, 6, 7, 8});
+  ProcessResult result = run({"--input", "x=" + path("x3.npy"), "--input", "ids=" + path("ids.pb"),
+                              "--output-dir", path("out3")});
+  ASSERT_EQ(result.exitStatus, 0) << result.err;
+  HostTensor y = parseNpy(readFile(path("out3/y_0.npy")));
+  ASSERT_EQ(y.shape(), (std::vector<int64_t>{3, 3}));
+  for (int i = 0; i < 9; ++i)
+    EXPECT_EQ(reinterpret_cast<const float *>(y.data())[i], 2.0f * float(i) + 1) << i;
+  // The path the bench ran is the one its shape selects.
+  writeNpy("x2.npy", CUVIL_DTYPE_F32, {2, 3}, {});
+  EXPECT_NE(runWithInputs({"--bench", "1"}).out.find("(static path)"), std::string::npos);
+  EXPECT_NE(
+      run({"--input", "x=" + path("x3.npy"), "--input", "ids=" + path("ids.pb"), "--bench", "1"})
+          .out.find("(generic path)"),
+      std::string::npos);
+}
+
+TEST_F(FakeInferTest, RejectsSymbolOutsideItsRange) {
+  writeNpy("x5.npy", CUVIL_DTYPE_F32, {5, 3}, {});
+  expectFailure(run({"--input", "x=" + path("x5.npy"), "--input", "ids=" + path("ids.pb")}),
+                "input 'x' dim 0 is 5, outside the range [1, 4] of 'n' the model was compiled for");
+  writeNpy("x0.npy", CUVIL_DTYPE_F32, {0, 3}, {});
+  expectFailure(run({"--input", "x=" + path("x0.npy"), "--input", "ids=" + path("ids.pb")}),
+                "input 'x' dim 0 is 0, outside the range [1, 4]");
 }
 
 TEST_F(FakeInferTest, RejectsBadInputNames) {

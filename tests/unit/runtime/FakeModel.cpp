@@ -1,8 +1,10 @@
 // A hand-written stand-in for a compiled model, linked with cuvil_runtime into
 // fake_infer so that infer.bin's behaviour can be tested without the compiler.
-//   inputs:  x f32[2,3], ids i64[4]
-//   outputs: "y:0" f32[2,3] = 2*x + 1 (through cuvil_parallel_for),
+//   symbols: n in [1, 4], opt 2
+//   inputs:  x f32[n,3], ids i64[4]
+//   outputs: "y:0" f32[n,3] = 2*x + 1 (through cuvil_parallel_for),
 //            "ids/sum" i64[1] = sum(ids)
+//   paths:   static (n = 2) and generic, the same code
 #include "cuvil/runtime/ModelABI.h"
 
 #include <cstdint>
@@ -10,17 +12,22 @@
 
 namespace {
 
-const int64_t kMatrixDims[] = {2, 3};
+const cuvil_symbol_info kSymbols[] = {{"n", 1, 2, 4, 0}};
+const int64_t kMatrixDims[] = {4, 3};
+const int32_t kMatrixSymbols[] = {0, CUVIL_DIM_CONSTANT};
+const char *const kMatrixExprs[] = {"n", nullptr};
 const int64_t kIdsDims[] = {4};
 const int64_t kSumDims[] = {1};
+const int32_t kConstant[] = {CUVIL_DIM_CONSTANT};
+const char *const kNoExpr[] = {nullptr};
 
 const cuvil_tensor_info kInputs[] = {
-    {"x", CUVIL_DTYPE_F32, 2, kMatrixDims},
-    {"ids", CUVIL_DTYPE_I64, 1, kIdsDims},
+    {"x", CUVIL_DTYPE_F32, 2, kMatrixDims, kMatrixSymbols, kMatrixExprs},
+    {"ids", CUVIL_DTYPE_I64, 1, kIdsDims, kConstant, kNoExpr},
 };
 const cuvil_tensor_info kOutputs[] = {
-    {"y:0", CUVIL_DTYPE_F32, 2, kMatrixDims},
-    {"ids/sum", CUVIL_DTYPE_I64, 1, kSumDims},
+    {"y:0", CUVIL_DTYPE_F32, 2, kMatrixDims, kMatrixSymbols, kMatrixExprs},
+    {"ids/sum", CUVIL_DTYPE_I64, 1, kSumDims, kConstant, kNoExpr},
 };
 
 // Task functions take no context, like the compiler's, so operands go through globals.
@@ -38,9 +45,18 @@ void requireAligned(const void *ptr) {
     std::abort();
 }
 
-} // namespace
-
 const char *const kCallNames[] = {"Affine node 'y' fake_affine"};
+const int64_t kStaticValues[] = {2};
+const cuvil_path_info kPaths[] = {{"static", kStaticValues, 2048, 1, kCallNames},
+                                  {"generic", nullptr, 4096, 1, kCallNames}};
+
+void outputDims(const int64_t *symbols, int64_t *dims) {
+  dims[0] = symbols[0];
+  dims[1] = 3;
+  dims[2] = 1;
+}
+
+} // namespace
 
 extern "C" {
 
@@ -56,20 +72,23 @@ const cuvil_model_info cuvil_model = {
     "cuvil test fake model",
     4096,
     0,
-    1,
-    kCallNames,
     "avx2",
     1,
+    1,
+    kSymbols,
+    2,
+    kPaths,
+    outputDims,
 };
 
-void cuvil_run(void *const *inputs, void *const *outputs) {
+void cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols) {
   for (int i = 0; i < 2; ++i) {
     requireAligned(inputs[i]);
     requireAligned(outputs[i]);
   }
   gX = static_cast<const float *>(inputs[0]);
   gY = static_cast<float *>(outputs[0]);
-  cuvil_parallel_for(affine, 6);
+  cuvil_parallel_for(affine, symbols[0] * 3);
 
   const int64_t *ids = static_cast<const int64_t *>(inputs[1]);
   int64_t sum = 0;

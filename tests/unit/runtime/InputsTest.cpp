@@ -13,7 +13,7 @@ namespace tf = cuvil::runtime::testing;
 namespace {
 
 const int64_t kDims[] = {3};
-const cuvil_tensor_info kSingleInput[] = {{"image", CUVIL_DTYPE_F32, 1, kDims}};
+const cuvil_tensor_info kSingleInput[] = {{"image", CUVIL_DTYPE_F32, 1, kDims, nullptr, nullptr}};
 // A model with the one input above (the rest of the record zero).
 cuvil_model_info singleInputModel() {
   cuvil_model_info info{};
@@ -74,6 +74,49 @@ TEST_F(InputsTest, ReportsUnreadableFiles) {
   } catch (const std::runtime_error &error) {
     EXPECT_NE(std::string(error.what()).find("cannot read"), std::string::npos) << error.what();
   }
+}
+
+// Two inputs share the symbol 'seq' (ids [1, seq], mask [1, seq]).
+const cuvil_symbol_info kSeq[] = {{"seq", 8, 128, 512, 0}};
+const int64_t kSeqDims[] = {1, 512};
+const int32_t kSeqSymbols[] = {CUVIL_DIM_CONSTANT, 0};
+const char *const kSeqExprs[] = {nullptr, "seq"};
+const cuvil_tensor_info kSeqInputs[] = {
+    {"ids", CUVIL_DTYPE_I64, 2, kSeqDims, kSeqSymbols, kSeqExprs},
+    {"mask", CUVIL_DTYPE_I64, 2, kSeqDims, kSeqSymbols, kSeqExprs}};
+cuvil_model_info sharedSymbolModel() {
+  cuvil_model_info info{};
+  info.abi_version = CUVIL_ABI_VERSION;
+  info.num_inputs = 2;
+  info.inputs = kSeqInputs;
+  info.num_symbols = 1;
+  info.symbols = kSeq;
+  return info;
+}
+
+std::string bindError(const std::vector<int64_t> &ids, const std::vector<int64_t> &mask) {
+  std::vector<HostTensor> inputs;
+  inputs.emplace_back(CUVIL_DTYPE_I64, ids);
+  inputs.emplace_back(CUVIL_DTYPE_I64, mask);
+  try {
+    bindSymbols(sharedSymbolModel(), inputs);
+  } catch (const std::runtime_error &error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(BindSymbols, OneValuePerSymbolWithinItsRange) {
+  std::vector<HostTensor> inputs;
+  inputs.emplace_back(CUVIL_DTYPE_I64, std::vector<int64_t>{1, 77});
+  inputs.emplace_back(CUVIL_DTYPE_I64, std::vector<int64_t>{1, 77});
+  EXPECT_EQ(bindSymbols(sharedSymbolModel(), inputs), (std::vector<int64_t>{77}));
+  EXPECT_EQ(bindError({1, 77}, {1, 64}),
+            "input 'mask' dim 1 is 64, but input 'ids' dim 1 is 77: both are 'seq'");
+  EXPECT_EQ(bindError({1, 4}, {1, 4}), "input 'ids' dim 1 is 4, outside the range [8, 512] of "
+                                       "'seq' the model was compiled for");
+  EXPECT_EQ(bindError({1, 8}, {1, 513}), "input 'mask' dim 1 is 513, outside the range [8, 512] "
+                                         "of 'seq' the model was compiled for");
 }
 
 } // namespace
