@@ -8,13 +8,20 @@ cases check that unsupported ops make `cuvil compile` fail naming every
 offending node, and that infer.bin rejects bad inputs.
 
     python tests/e2e/test_ops.py --cuvil PATH [-k FILTER] [-j JOBS] [--list] [--workdir DIR]
+    python tests/e2e/test_ops.py --cuvil PATH --symbolic [--cover-ops] [-k FILTER]   # symbolic dims
     python tests/e2e/test_ops.py --self-check        # no cuvil: ORT vs onnx.reference
     python -m pytest tests/e2e/test_ops.py --cuvil PATH   (or CUVIL_BIN=PATH; or --self-check)
 
 --self-check replaces the compiled binary by onnx.reference.ReferenceEvaluator,
 which proves every generated model valid, accepted by ORT and that ORT agrees
 with the ONNX reference semantics the cases intend to test.
+
+--symbolic turns every comparison case into cases with symbolic dims (see
+symbolic_variants): compiled once with --shape-range, run at the range's
+MIN, OPT (the static path) and MAX, each compared with ORT.
 """
+
+import copy
 
 import argparse
 import concurrent.futures
@@ -992,6 +999,115 @@ REFERENCE_BUGS = {
     "pad/opset13_negative_crops": "rejects negative pads (numpy.pad cannot crop)",
 }
 
+# --------------------------------------------------------------------------
+# Symbolic dims: the static cases with dims of their runtime inputs made symbolic
+# --------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class SymbolicCase:
+    """A comparison case whose model has symbolic input dims: compiled with
+    `compile_args` (the --shape-range of each input), run on each of `feeds`."""
+    name: str
+    model: onnx.ModelProto
+    feeds: list
+    compile_args: tuple
+    atol: float = e2e.DEFAULT_ATOL
+    rtol: float = e2e.DEFAULT_RTOL
+    kind: str = "symbolic"
+    reference_bug: str = ""
+    refused: str = ""  # from SYMBOLIC_UNSUPPORTED: compile must fail saying this
+
+
+# Symbolic variants cuvil refuses at compile time (exit 1, this in the
+# message): a convolution kernel whose size is known only at run time.
+SYMBOLIC_UNSUPPORTED = {
+    "conv/weights_as_input@last": "input channels, kernel and grouped output channels must be static",
+}
+
+
+def _resized(value, axis, size):
+    """value with `size` entries along axis, taken cyclically from its own (so that
+    indices, divisors and positive inputs stay what the case made them)."""
+    return np.take(value, np.arange(size) % value.shape[axis], axis=axis)
+
+
+def _symbolic_model(case, marks):
+    """case.model with input dims marked {(input, axis): symbol} made symbolic, the
+    other types left to shape inference."""
+    model = copy.deepcopy(case.model)
+    for graph_input in model.graph.input:
+        for (name, axis), symbol in marks.items():
+            if graph_input.name == name:
+                dim = graph_input.type.tensor_type.shape.dim[axis]
+                dim.Clear()
+                dim.dim_param = symbol
+    del model.graph.value_info[:]
+    for output in model.graph.output:
+        output.type.tensor_type.ClearField("shape")
+    try:
+        return onnx.shape_inference.infer_shapes(model)
+    except Exception:  # noqa: BLE001 (ORT decides below whether the model is valid)
+        return model
+
+
+def symbolic_variants(case):
+    """Symbolic versions of a comparison case: its runtime inputs' first dims, and
+    separately their last dims, made symbols (one per distinct size, so that dims
+    of one size stay equal), each in [1, size + 1] with OPT the case's size, run
+    at OPT, MAX and a smaller size.
+    A variant is kept when ONNX Runtime runs its model at every one of those
+    sizes: the op must then accept any value of the dim."""
+    if case.kind != "compare" or not case.feeds:
+        return []
+    variants = []
+    for where in ("first", "last"):
+        marks = {}
+        for name, value in case.feeds.items():
+            if value.ndim >= 1 and (where == "first" or value.ndim >= 2):
+                axis = 0 if where == "first" else value.ndim - 1
+                marks[(name, axis)] = f"d{value.shape[axis]}"
+        if not marks or (where == "last" and all(a == 0 for _, a in marks)):
+            continue
+        sizes = sorted({int(symbol[1:]) for symbol in marks.values()})
+        # Runs: every symbol at OPT (the static path), at MAX, and smaller: at
+        # MIN for first dims, at half the size for last ones (a window larger
+        # than a spatial dim is where ONNX Runtime departs from the spec: it
+        # truncates the negative output size towards 1, the spec floors it).
+        runs = [{s: s for s in sizes}, {s: s + 1 for s in sizes}]
+        if any(s > 1 for s in sizes):
+            runs.append({s: 1 if where == "first" else max(1, s // 2) for s in sizes})
+        feeds = []
+        for run in runs:
+            feed = dict(case.feeds)
+            for (name, axis), symbol in marks.items():
+                feed[name] = _resized(feed[name], axis, run[int(symbol[1:])])
+            feeds.append(feed)
+        model = _symbolic_model(case, marks)
+        try:
+            quiet = ort.SessionOptions()
+            quiet.log_severity_level = 4  # the probe's failures are expected, not news
+            session = ort.InferenceSession(model.SerializeToString(), quiet,
+                                           providers=["CPUExecutionProvider"])
+            for feed in feeds:
+                session.run(None, feed)
+        except Exception:  # noqa: BLE001 (not polymorphic in these dims)
+            continue
+        args = []
+        for name, value in case.feeds.items():
+            if not any(marked == name for marked, _ in marks):
+                continue  # its shape stays the model's
+            bounds = [list(value.shape), list(value.shape), list(value.shape)]
+            for (marked, axis), symbol in marks.items():
+                if marked == name:
+                    size = int(symbol[1:])
+                    bounds[0][axis], bounds[2][axis] = 1, size + 1
+            args += ["--shape-range", f"{name}=" + ":".join("x".join(map(str, b)) for b in bounds)]
+        name = f"{case.name}@{where}"
+        variants.append(SymbolicCase(name, model, feeds, tuple(args), case.atol, case.rtol,
+                                     refused=SYMBOLIC_UNSUPPORTED.get(name, "")))
+    return variants
+
+
 FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, pool_cases, elementwise_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
@@ -1075,6 +1191,21 @@ def run_case(case, backend, workdir):
         if backend.self_check and case.reference_bug:
             lines.insert(0, f"self-check against ORT without optimisations: onnx.reference {case.reference_bug}")
         return ok, lines
+    if case.kind == "symbolic":
+        exe = os.path.join(workdir, "infer.bin")
+        if case.refused:
+            proc = e2e.compile(model_path, exe, list(case.compile_args) + backend.compile_args,
+                               cuvil=backend.cuvil, check=False)
+            return _expect_failure("cuvil compile", proc, (case.refused,))
+        e2e.compile(model_path, exe, list(case.compile_args) + backend.compile_args, cuvil=backend.cuvil)
+        ok, lines = True, [" ".join(case.compile_args)]
+        for feed in case.feeds:
+            shapes = ", ".join(f"{n}={'x'.join(map(str, v.shape))}" for n, v in feed.items())
+            ours = e2e.cuvil_outputs(model_path, exe, feed, workdir)
+            same, report = e2e.compare_all(ours, e2e.run_ort(model_path, feed), case.atol, case.rtol)
+            ok &= same
+            lines += [f"at {shapes}:"] + ["  " + line for line in report]
+        return ok, lines
     if backend.self_check:
         if all(op.domain in ("", "ai.onnx") for op in case.model.opset_import):
             e2e.ort_session(model_path)
@@ -1099,6 +1230,20 @@ def run_case_safely(case, backend, workdir):
         return False, [f"error: {detail.strip()}"]
 
 
+def covering_sample(variants):
+    """The variants that each add an (op type, which dims) pair the earlier ones
+    did not: every op with a shape rule checked with first and last dims
+    symbolic, in a fraction of the full sweep's time."""
+    seen, kept = set(), []
+    for variant in variants:
+        where = variant.name.rsplit("@", 1)[1]
+        new = {(node.op_type, where) for node in variant.model.graph.node} - seen
+        if new:
+            seen |= new
+            kept.append(variant)
+    return kept
+
+
 def select(cases, filters):
     """Cases whose name contains any of the comma-separated substrings (all if empty)."""
     keys = [f for f in (filters or "").split(",") if f]
@@ -1117,9 +1262,22 @@ def main(argv=None):
     parser.add_argument("-v", "--verbose", action="store_true", help="print the report of passing cases too")
     parser.add_argument("--compile-arg", action="append", default=[],
                         help="extra `cuvil compile` argument for compared cases, e.g. --compile-arg=--cpu=x86-64-v3")
+    parser.add_argument("--symbolic", action="store_true",
+                        help="run the comparison cases with symbolic input dims instead (symbolic_variants)")
+    parser.add_argument("--cover-ops", action="store_true",
+                        help="with --symbolic: only the variants that cover an op not yet covered")
     args = parser.parse_args(argv)
 
     cases = select(all_cases(), args.filter)
+    if args.symbolic:
+        if args.self_check:
+            parser.error("--symbolic needs cuvil")
+        cases = [variant for case in cases for variant in symbolic_variants(case)]
+        stale = set(SYMBOLIC_UNSUPPORTED) - {c.name for c in cases}
+        if stale and not args.filter:
+            raise RuntimeError(f"SYMBOLIC_UNSUPPORTED names unknown variants: {sorted(stale)}")
+        if args.cover_ops:
+            cases = covering_sample(cases)
     if args.list:
         for case in cases:
             print(case.name)
