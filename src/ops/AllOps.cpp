@@ -15,6 +15,7 @@
   X(Cast)                                                                                          \
   X(Ceil)                                                                                          \
   X(Clip)                                                                                          \
+  X(Compress)                                                                                      \
   X(Concat)                                                                                        \
   X(ConstantOfShape)                                                                               \
   X(Conv)                                                                                          \
@@ -55,6 +56,7 @@
   X(Min)                                                                                           \
   X(Mul)                                                                                           \
   X(Neg)                                                                                           \
+  X(NonZero)                                                                                       \
   X(Or)                                                                                            \
   X(PackConvWeights)                                                                               \
   X(PackGemmPanels)                                                                                \

@@ -7,6 +7,7 @@
 #include "cuvil/kernels/Normalization.h"
 #include "cuvil/kernels/Pool.h"
 #include "cuvil/kernels/Reduce.h"
+#include "cuvil/kernels/Select.h"
 
 #include <fmt/format.h>
 
@@ -109,11 +110,14 @@ Expected<const KernelRef *> find(const std::vector<Instance<Key>> &instances, co
 #define CUVIL_FILL_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_fill_##size)});
 #define CUVIL_PAD_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_pad_##size)});
 #define CUVIL_WHERE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_where_##size)});
+#define CUVIL_COMPRESS_ENTRY(size, T)                                                              \
+  list.push_back({size, CUVIL_KERNEL_REF(cuvil_compress_##size)});
 
 const std::vector<Instance<size_t>> kCopy = CUVIL_SIZE_INSTANCE(COPY);
 const std::vector<Instance<size_t>> kFill = CUVIL_SIZE_INSTANCE(FILL);
 const std::vector<Instance<size_t>> kPad = CUVIL_SIZE_INSTANCE(PAD);
 const std::vector<Instance<size_t>> kWhere = CUVIL_SIZE_INSTANCE(WHERE);
+const std::vector<Instance<size_t>> kCompress = CUVIL_SIZE_INSTANCE(COMPRESS);
 
 using GatherKey = std::pair<size_t, std::string_view>;
 const std::vector<Instance<GatherKey>> kGather = [] {
@@ -147,6 +151,14 @@ const std::vector<Instance<std::string_view>> kCompare = [] {
 #define CUVIL_COMPARE_ENTRY(name, T)                                                               \
   list.push_back({#name, CUVIL_KERNEL_REF(cuvil_compare_##name)});
   CUVIL_COMPARE_TYPES(CUVIL_COMPARE_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kNonZero = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_NONZERO_ENTRY(name, T, mask)                                                         \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_nonzero_##name)});
+  CUVIL_NONZERO_TYPES(CUVIL_NONZERO_ENTRY)
   return list;
 }();
 
@@ -212,6 +224,22 @@ Expected<const KernelRef *> binaryKernel(DType dtype) {
 Expected<const KernelRef *> compareKernel(DType dtype) {
   return find(kCompare, storedName(dtype), "comparison",
               fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> compressKernel(size_t bytes) {
+  return find(kCompress, bytes, "compress", fmt::format("{}-byte elements", bytes));
+}
+
+Expected<const KernelRef *> nonZeroKernel(DType dtype) {
+  // Floats compare by value; integers and bool by their bits.
+  std::string_view name = dtype == DType::F32                           ? "f32"
+                          : dtype == DType::F64                         ? "f64"
+                          : dtype == DType::F16 || dtype == DType::BF16 ? "f16"
+                          : dtypeSize(dtype) == 1                       ? "b8"
+                          : dtypeSize(dtype) == 2                       ? "b16"
+                          : dtypeSize(dtype) == 4                       ? "b32"
+                                                                        : "b64";
+  return find(kNonZero, name, "nonzero", dtypeName(dtype));
 }
 
 } // namespace cuvil::ops

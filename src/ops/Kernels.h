@@ -37,6 +37,7 @@ Expected<const KernelRef *> copyKernel(size_t elementBytes);
 Expected<const KernelRef *> fillKernel(size_t elementBytes);
 Expected<const KernelRef *> padKernel(size_t elementBytes);
 Expected<const KernelRef *> whereKernel(size_t elementBytes);
+Expected<const KernelRef *> compressKernel(size_t elementBytes);
 // By element size and index type (i32, i64).
 Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
 // By source and target type (bool is stored as u8).
@@ -45,5 +46,7 @@ Expected<const KernelRef *> castKernel(DType from, DType to);
 // bool) by operand type.
 Expected<const KernelRef *> binaryKernel(DType dtype);
 Expected<const KernelRef *> compareKernel(DType dtype);
+// By element type: how its elements compare with zero.
+Expected<const KernelRef *> nonZeroKernel(DType dtype);
 
 } // namespace cuvil::ops

@@ -908,6 +908,56 @@ def constant_identity_cases():
                                    node("Identity", ["b"], ["y"])], {"x": In((4, 4))}, ["y", "a"])
 
 
+def sparse(rng, shape):
+    """About half zeros, -0.0 among them, so that NonZero's count varies with the data."""
+    values = rng.integers(-2, 3, shape).astype(np.float64)
+    values[values == 0] = np.where(rng.random((values == 0).sum()) < 0.5, 0.0, -0.0)
+    return values
+
+
+def data_dependent_cases():
+    """NonZero and Compress: an extent computed from data at run time, bounded by the input's
+    size; the cases check the extent itself (the output's shape) and the ops downstream that
+    read it."""
+    for name, spec in [("f32_2d", In((3, 5), gen=sparse)), ("f32_1d", In((9,), gen=sparse)),
+                       ("f16_3d", In((2, 3, 4), np.float16, gen=sparse)),
+                       ("i64_3d", In((2, 3, 4), I64, gen=coarse)), ("i32_2d", In((4, 4), I32, gen=coarse)),
+                       ("u8_1d", In((11,), np.uint8, gen=lambda rng, shape: rng.integers(0, 3, shape))), ("bool_2d", In((3, 7), BOOL)),
+                       ("rank6", In((2, 1, 3, 1, 2, 2), gen=sparse)),
+                       ("all_zero", In((2, 5), gen=lambda rng, shape: np.zeros(shape))),
+                       ("all_nonzero", In((2, 5), gen=nonzero))]:
+        yield single(f"nonzero/{name}", "NonZero", [spec])
+    yield single("nonzero/nan_is_nonzero", "NonZero",
+                 [In((6,), gen=lambda rng, shape: np.array([0.0, np.nan, -0.0, 1.0, np.nan, 0.0]))])
+    # The masked-select pattern exporters write: the coordinates transposed,
+    # the values gathered by them, the count read back as a shape.
+    yield graph("nonzero/masked_select", [
+        node("Greater", ["x", "zero"], ["mask"]), node("NonZero", ["mask"], ["nz"]),
+        node("Squeeze", ["nz", "axis0"], ["idx"]), node("Gather", ["x", "idx"], ["picked"], axis=0),
+        node("Shape", ["nz"], ["extent"]), node("ReduceSum", ["picked"], ["total"], keepdims=0)],
+        {"x": In((12,))}, ["picked", "extent", "total"], dict(zero=scalar(0.0), axis0=i64(0)))
+    yield graph("nonzero/transposed_coordinates", [
+        node("NonZero", ["x"], ["nz"]), node("Transpose", ["nz"], ["t"], perm=[1, 0]),
+        node("Cast", ["t"], ["tf"], to=onnx.TensorProto.FLOAT),
+        node("ReduceMax", ["tf"], ["last"], axes=[0], keepdims=1), node("Mul", ["tf", "two"], ["scaled"])],
+        {"x": In((3, 4), gen=sparse)}, ["t", "last", "scaled"], dict(two=scalar(2.0)), opset=13)
+    for name, x, cond, attrs in [("axis0", In((5, 3)), In((5,), BOOL), dict(axis=0)),
+                                 ("axis1_short_condition", In((2, 6)), In((4,), BOOL), dict(axis=1)),
+                                 ("negative_axis_i64", In((2, 3, 4), I64), In((4,), BOOL), dict(axis=-1)),
+                                 ("flattened", In((3, 4)), In((12,), BOOL), {}),
+                                 ("flattened_short_condition", In((3, 4)), In((5,), BOOL), {}),
+                                 ("constant_condition", In((4, 3)), np.array([True, False, False, True]),
+                                  dict(axis=0))]:
+        yield single(f"compress/{name}", "Compress", [x, cond], attrs)
+    yield graph("compress/none_selected", [node("Compress", ["x", "cond"], ["y"], axis=1),
+                                           node("Shape", ["y"], ["s"])],
+                {"x": In((2, 3)), "cond": In((3,), BOOL, gen=lambda rng, shape: np.zeros(shape))}, ["y", "s"])
+    yield graph("nonzero/of_a_constant_folds", [
+        node("NonZero", ["c"], ["nz"]), node("Cast", ["nz"], ["f"], to=onnx.TensorProto.FLOAT),
+        node("ReduceSum", ["f"], ["s"], keepdims=0), node("Add", ["x", "s"], ["y"])],
+        {"x": In((2,))}, ["y", "nz"], dict(c=np.array([[0, 3], [1, 0]], dtype=I64)))
+
+
 def model_level_cases():
     """Graph-level features: odd tensor names, shared outputs, small real-world blocks."""
     rng = np.random.default_rng(10)
@@ -1111,6 +1161,7 @@ def symbolic_variants(case):
 FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, pool_cases, elementwise_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
+            data_dependent_cases,
             model_level_cases, negative_cases]
 
 
