@@ -1,5 +1,6 @@
 // Squeeze: drops the size-1 dims listed in the constant `axes` input (all
-// size-1 dims when omitted). A view.
+// size-1 dims when omitted, which a symbolic dim that may be 1 cannot be
+// part of: the rank would depend on the input). A view.
 #include "OpSupport.h"
 
 #include <algorithm>
@@ -20,9 +21,15 @@ Status infer(InferContext &ctx) {
       if (in[size_t(axis)] != 1)
         return ctx.error("cannot squeeze axis {} of size {}", axis, in[size_t(axis)]);
   } else {
-    for (size_t i = 0; i < in.size(); ++i)
+    for (size_t i = 0; i < in.size(); ++i) {
       if (in[i] == 1)
         axes.push_back(int64_t(i));
+      // Whether it goes would decide the result's rank at run time.
+      else if (!in[i].isConstant() && in[i].min() <= 1 && in[i].max() >= 1)
+        return ctx.error("without axes, dim {} ({}, which may be 1) would be squeezed or kept "
+                         "depending on the input: give axes, or a range that excludes 1",
+                         i, in[i]);
+    }
   }
   Shape out;
   for (size_t i = 0; i < in.size(); ++i)

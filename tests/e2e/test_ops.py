@@ -1069,9 +1069,12 @@ class SymbolicCase:
 
 
 # Symbolic variants cuvil refuses at compile time (exit 1, this in the
-# message): a convolution kernel whose size is known only at run time.
+# message): a convolution kernel whose size is known only at run time, and a
+# Squeeze without axes of a dim that may be 1 (the rank would vary).
 SYMBOLIC_UNSUPPORTED = {
     "conv/weights_as_input@last": "input channels, kernel and grouped output channels must be static",
+    **{f"squeeze/{case}@{where}": "would be squeezed or kept depending on the input"
+       for case in ("opset13_no_axes", "opset11_no_axes") for where in ("first", "last")},
 }
 
 
