@@ -94,7 +94,7 @@ def benchmark_model(name, args, workdir):
     input_args = e2e.write_inputs(inputs, os.path.join(workdir, f"{name}.inputs"))
     rows = []
     for threads in args.threads:
-        session = e2e.ort_session(model_path, threads)
+        session = e2e.ort_session(model_path, threads, denormals_as_zero=True)
         bench_ort(session, inputs, args.warmup)
         ours, theirs = [], []
         for r in range(args.rounds):
@@ -152,7 +152,8 @@ def report(rows, info, fma, args, command):
         "- Each figure is the median over rounds of the round's median latency "
         "(`median_ms` from infer.bin; the median of the timed `session.run` calls for ORT).",
         f"- ONNX Runtime {ort.__version__}: CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, "
-        f"inter_op_num_threads=1, sequential execution, {args.warmup} warm-up runs per session.",
+        f"inter_op_num_threads=1, sequential execution, session.set_denormal_as_zero (infer.bin flushes "
+        f"subnormals), {args.warmup} warm-up runs per session.",
         f"- cuvil variant: {cuvil_variant(args)}", "",
         "## Machine", "",
         f"- CPU: {cpu_model()}",
@@ -163,6 +164,23 @@ def report(rows, info, fma, args, command):
         f"- Date: {date}",
         f"- Command: `{command}`", "",
     ])
+
+
+# The markers around the section bench_dynamic.py maintains in the same file.
+DYNAMIC_SECTION = ("<!-- bench_dynamic.py: begin -->", "<!-- bench_dynamic.py: end -->")
+
+
+def kept_sections(path):
+    """The section bench_dynamic.py maintains in path, kept when this report
+    replaces the rest."""
+    try:
+        text = open(path).read()
+    except OSError:
+        return ""
+    begin, end = DYNAMIC_SECTION
+    if begin not in text or end not in text:
+        return ""
+    return "\n" + begin + text.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
 
 
 def main(argv=None):
@@ -207,7 +225,7 @@ def main(argv=None):
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         with open(args.out, "w") as f:
-            f.write(report(rows, info, fma, args, command))
+            f.write(report(rows, info, fma, args, command) + kept_sections(args.out))
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
 

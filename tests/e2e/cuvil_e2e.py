@@ -123,9 +123,13 @@ def load_model_inputs(models_dir, name):
     return {n: np.load(os.path.join(models_dir, f"{name}.inputs", f"{n}.npy")) for n in names}
 
 
-def ort_session(model_path, threads=0):
-    """CPU ONNX Runtime session with all graph optimisations (threads=0: ORT default)."""
+def ort_session(model_path, threads=0, denormals_as_zero=False):
+    """CPU ONNX Runtime session with all graph optimisations (threads=0: ORT default).
+    Benchmarks set denormals_as_zero: infer.bin flushes subnormals, and the
+    peers are timed in the same numerics mode."""
     opts = ort.SessionOptions()
+    if denormals_as_zero:
+        opts.add_session_config_entry("session.set_denormal_as_zero", "1")
     opts.graph_optimization_level = ort.GraphOptimizationLevel.ORT_ENABLE_ALL
     opts.log_severity_level = 3
     if threads:
