@@ -224,8 +224,9 @@ def main(argv=None):
     print("\n".join(markdown_table(rows, goals_for(args))))
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
+        kept = kept_sections(args.out)  # before opening for writing empties the file
         with open(args.out, "w") as f:
-            f.write(report(rows, info, fma, args, command) + kept_sections(args.out))
+            f.write(report(rows, info, fma, args, command) + kept)
         print(f"wrote {args.out}", file=sys.stderr)
     return 0
 
