@@ -103,7 +103,8 @@ private:
       std::string label = nodeLabel(node, index++);
       if (!isDefaultDomain(node.domain()))
         problems.push_back(fmt::format("{}: domain '{}' is not supported", label, node.domain()));
-      else if (node.op_type() != "Constant" && !OpRegistry::instance().find(node.op_type()))
+      else if (node.op_type() != "Constant" && !OpRegistry::instance().find(node.op_type()) &&
+               !adaptsAway(node.op_type(), opset_))
         problems.push_back(fmt::format("{}: operator not supported", label));
       for (const onnx::AttributeProto &attr : node.attribute()) {
         if (attr.type() == onnx::AttributeProto::GRAPH ||

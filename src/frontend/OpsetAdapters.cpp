@@ -1,5 +1,6 @@
 #include "OpsetAdapters.h"
 
+#include <algorithm>
 #include <array>
 #include <fmt/format.h>
 #include <limits>
@@ -91,13 +92,41 @@ Status dropRatioAttribute(Graph &, Node &node, std::vector<Value *> &results) {
   return Status::success();
 }
 
+// Max, Min and Sum take any number of inputs, all broadcast together; the
+// IR has their binary forms. One input is the input itself (an Identity),
+// more a left-to-right chain of the binary op.
+Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results) {
+  size_t count = node.numInputs();
+  if (count == 0 ||
+      std::find(node.inputs().begin(), node.inputs().end(), nullptr) != node.inputs().end())
+    return Status::error(fmt::format("{} takes one or more inputs, none omitted", node.op()));
+  if (count == 2 && node.op() != "Sum")
+    return Status::success();
+  std::string binary = node.op() == "Sum" ? "Add" : node.op();
+  std::string base = node.output(0)->name();
+  Node *last =
+      count == 1 ? graph.addNode("Identity", {node.input(0)}, {base + ".1"}, &node) : nullptr;
+  Value *sum = node.input(0);
+  for (size_t i = 1; i < count; ++i) {
+    last = graph.addNode(binary, {sum, node.input(i)}, {fmt::format("{}.{}", base, i)}, &node);
+    sum = last->output(0);
+  }
+  last->setName(node.name());
+  graph.replaceAllUsesWith(node.output(0), last->output(0));
+  graph.eraseNode(&node);
+  results = {last->output(0)};
+  return Status::success();
+}
+
 struct Adapter {
   std::string_view op;
   int64_t untilOpset; // applies to models with opset < untilOpset
   Status (*apply)(Graph &, Node &, std::vector<Value *> &results);
 };
 
-constexpr std::array<Adapter, 18> kAdapters = {{
+constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
+
+constexpr std::array<Adapter, 21> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -116,9 +145,18 @@ constexpr std::array<Adapter, 18> kAdapters = {{
     {"LogSoftmax", 13, legacySoftmax},
     {"BatchNormalization", 9, batchNormSpatial},
     {"Dropout", 12, dropRatioAttribute},
+    {"Max", kEveryOpset, variadicToBinary},
+    {"Min", kEveryOpset, variadicToBinary},
+    {"Sum", kEveryOpset, variadicToBinary},
 }};
 
 } // namespace
+
+bool adaptsAway(std::string_view op, int64_t opset) {
+  return std::any_of(kAdapters.begin(), kAdapters.end(), [&](const Adapter &adapter) {
+    return adapter.op == op && opset < adapter.untilOpset;
+  });
+}
 
 Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node, int64_t opset) {
   std::vector<Value *> results = node.outputs();

@@ -2,7 +2,8 @@
 // form, so the IR has one form per op: attributes that later opsets turned
 // into inputs (Reduce* axes, Split sizes, Slice starts/ends, Clip bounds,
 // Squeeze/Unsqueeze axes) become constant inputs, and the pre-13
-// coerce-to-2-D Softmax becomes Flatten -> Softmax -> Reshape.
+// coerce-to-2-D Softmax becomes Flatten -> Softmax -> Reshape; variadic
+// Max/Min/Sum become chains of binary nodes.
 #pragma once
 
 #include "cuvil/ir/Graph.h"
@@ -14,5 +15,9 @@ namespace cuvil {
 // attributes) at the model's `opset`, if one exists. Returns the values that
 // now stand for the node's results (an adapter may replace the node).
 Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node, int64_t opset);
+
+// Whether an adapter applies to `op` at `opset` (it may rewrite an op the
+// IR does not have, such as Sum).
+bool adaptsAway(std::string_view op, int64_t opset);
 
 } // namespace cuvil

@@ -45,6 +45,24 @@ Dim InferContext::dataSymbol(std::string_view role, int64_t max) const {
       {.name = name, .min = 0, .opt = max, .max = max, .fromData = true, .owner = owner}));
 }
 
+Status OpSchema::checkArity(const Node &node) const {
+  int inputs = int(node.numInputs()), outputs = int(node.numOutputs());
+  if (inputs < minInputs || inputs > maxInputs)
+    return Status::error(
+        minInputs == maxInputs
+            ? fmt::format("takes {} inputs, has {}", minInputs, inputs)
+            : fmt::format("takes {} to {} inputs, has {}", minInputs, maxInputs, inputs));
+  if (outputs < minOutputs || outputs > maxOutputs)
+    return Status::error(
+        minOutputs == maxOutputs
+            ? fmt::format("returns {} results, has {}", minOutputs, outputs)
+            : fmt::format("returns {} to {} results, has {}", minOutputs, maxOutputs, outputs));
+  for (int i = 0; i < minInputs; ++i)
+    if (!node.hasInput(size_t(i)))
+      return Status::error(fmt::format("input {} is required", i));
+  return Status::success();
+}
+
 const AttrSpec *OpSchema::findAttribute(std::string_view attribute) const {
   for (const AttrSpec &spec : attributes)
     if (spec.name == attribute)

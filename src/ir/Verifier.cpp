@@ -53,16 +53,7 @@ Status verifyNode(const Node &node, const std::unordered_set<const Value *> &def
   const OpSchema *schema = OpRegistry::instance().find(node.op());
   if (!schema)
     return Status::error("unknown op");
-  int inputs = int(node.numInputs()), outputs = int(node.numOutputs());
-  if (inputs < schema->minInputs || inputs > schema->maxInputs)
-    return Status::error(
-        fmt::format("takes {} to {} inputs, has {}", schema->minInputs, schema->maxInputs, inputs));
-  if (outputs < schema->minOutputs || outputs > schema->maxOutputs)
-    return Status::error(fmt::format("has {} to {} results, has {}", schema->minOutputs,
-                                     schema->maxOutputs, outputs));
-  for (int i = 0; i < schema->minInputs; ++i)
-    if (!node.hasInput(size_t(i)))
-      return Status::error(fmt::format("input {} is required", i));
+  CUVIL_TRY(schema->checkArity(node));
   bool inputsTyped = true;
   for (Value *input : node.inputs()) {
     if (!input)

@@ -6,6 +6,7 @@ Status inferNodeTypes(Node &node) {
   const OpSchema *schema = OpRegistry::instance().find(node.op());
   if (!schema)
     return Status::error(fmt::format("{}: unknown op", node.describe()));
+  CUVIL_TRY(schema->checkArity(node).withContext(node.describe()));
   for (Value *input : node.inputs())
     if (input && !input->hasType())
       return Status::error(

@@ -121,6 +121,9 @@ struct OpSchema {
   PlanFn planForTarget = nullptr;
 
   const AttrSpec *findAttribute(std::string_view attribute) const;
+  // The node's input and result counts against the schema's (every shape
+  // rule may rely on them); required inputs must be present.
+  Status checkArity(const Node &node) const;
 };
 
 // Sets every attribute `node` lacks that its schema gives a default.
