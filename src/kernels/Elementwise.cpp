@@ -39,24 +39,44 @@ CUVIL_INLINE RowOffsets rowOffsets(int64_t row, const int64_t *shape, const int6
   return offsets;
 }
 
+// Integers wrap on overflow, as ONNX Runtime's do (the overflow builtins
+// give the wrapped result without C++'s undefined behaviour).
 template <typename T> CUVIL_INLINE T binaryArith(int64_t op, T a, T b) {
+  T result = 0;
   switch (op) {
   case CUVIL_BINARY_ADD:
-    return a + b;
+    __builtin_add_overflow(a, b, &result);
+    return result;
   case CUVIL_BINARY_SUB:
-    return a - b;
+    __builtin_sub_overflow(a, b, &result);
+    return result;
   case CUVIL_BINARY_MUL:
-    return a * b;
+    __builtin_mul_overflow(a, b, &result);
+    return result;
   case CUVIL_BINARY_DIV:
-    return b == T(0) ? T(0) : a / b; // integer division by zero must not trap
+    // Division by zero, and of the most negative value by -1, must not
+    // trap: 0 and the wrapped negation.
+    if (b == T(0))
+      return T(0);
+    if (T(-1) < T(0) && b == T(-1)) {
+      __builtin_sub_overflow(T(0), a, &result);
+      return result;
+    }
+    return T(a / b);
   case CUVIL_BINARY_MAX:
     return a > b ? a : b;
   case CUVIL_BINARY_MIN:
     return a < b ? a : b;
   case CUVIL_BINARY_POW: {
-    T result = 1;
-    for (T e = 0; e < b; ++e)
-      result *= a;
+    // By squaring: a huge exponent takes 64 steps, not 2^63. A negative
+    // one gives 1, as the loop ONNX Runtime runs does.
+    result = 1;
+    T base = a;
+    for (T e = b; e > T(0); e = T(e >> 1)) {
+      if (e & T(1))
+        __builtin_mul_overflow(result, base, &result);
+      __builtin_mul_overflow(base, base, &base);
+    }
     return result;
   }
   default:

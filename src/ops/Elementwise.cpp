@@ -6,19 +6,6 @@ namespace cuvil::ops {
 namespace {
 
 // Which element types each binary kernel family accepts.
-bool binaryKernelSupports(BinaryKind kind, DType dtype) {
-  switch (kind) {
-  case BinaryKind::Arithmetic:
-    return dtype == DType::F32 || dtype == DType::I64 || dtype == DType::I32;
-  case BinaryKind::Comparison:
-    return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::I64 ||
-           dtype == DType::I32 || dtype == DType::U8 || dtype == DType::Bool;
-  case BinaryKind::Logical:
-    return dtype == DType::Bool;
-  }
-  return false;
-}
-
 } // namespace
 
 Status inferFloatElementwise(InferContext &ctx) {
@@ -137,16 +124,18 @@ Status evalBinary(const BinaryTraits &traits, std::span<const Tensor *const> in,
 
 Status lowerBinary(const Node &node, LoweringContext &ctx, cuvil_binary_op code, BinaryKind kind) {
   DType dtype = node.input(0)->type().dtype;
-  if (!binaryKernelSupports(kind, dtype))
+  if (kind == BinaryKind::Logical && dtype != DType::Bool)
     return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
   const Shape &out = node.output(0)->type().shape;
   Expected<StridedSpace> space =
       makeStridedSpace(out, {broadcastStrides(node.input(0)->type().shape, out),
                              broadcastStrides(node.input(1)->type().shape, out)});
   CUVIL_TRY(space.status());
+  // The kernel table says which element types are supported.
   Expected<const KernelRef *> kernel =
       kind == BinaryKind::Arithmetic ? binaryKernel(dtype) : compareKernel(dtype);
-  CUVIL_TRY(kernel.status());
+  if (!kernel)
+    return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
   ParamBlock<cuvil_binary_params> params;
   params->op = code;
   space->setShape(params, params->shape);

@@ -488,6 +488,17 @@ def elementwise_cases():
     yield single("div/int64_negative_truncates", "Div",
                  [In((4, 5), I64), In((4, 5), I64, gen=lambda r, s: r.choice([-1, 1], s) * r.integers(1, 7, s))])
     yield single("add/int32", "Add", [In((3, 4), I32), In((4,), I32)])
+    # Narrow and unsigned integers, wrapping on overflow.
+    wide = lambda dtype: (lambda r, s: r.integers(np.iinfo(dtype).min, np.iinfo(dtype).max, s, dtype=dtype,
+                                                  endpoint=True))
+    for dtype in (np.int8, np.uint8, np.int16, np.uint16, np.uint32, np.uint64):
+        name = np.dtype(dtype).name
+        for op in ("Add", "Sub", "Mul"):
+            yield single(f"{op.lower()}/{name}_wraps", op, [In((4, 6), dtype, gen=wide(dtype)),
+                                                          In((6,), dtype, gen=wide(dtype))])
+        if dtype != np.uint64:  # onnx.reference divides uint64 through float64
+            yield single(f"div/{name}", "Div", [In((4, 6), dtype, gen=wide(dtype)),
+                                                In((4, 6), dtype, gen=lambda r, s: r.integers(1, 9, s))])
 
     yield single("pow/positive_base_runtime_exp", "Pow", [In((3, 4), gen=positive), In((3, 4), gen=scaled(1.5))])
     yield single("pow/square", "Pow", [In((2, 3, 4)), scalar(2.0)])
