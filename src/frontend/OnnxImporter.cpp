@@ -11,12 +11,13 @@
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <onnx/onnx_pb.h>
+#include <onnx/shape_inference/implementation.h>
 #include <unistd.h>
 
 namespace cuvil {
 namespace {
 
-constexpr int64_t kMinOpset = 7, kMaxOpset = 23;
+constexpr int64_t kMinOpset = 1, kMaxOpset = 23;
 
 Expected<onnx::ModelProto> loadModelProto(const std::string &path) {
   int fd = ::open(path.c_str(), O_RDONLY);
@@ -55,6 +56,9 @@ public:
   Expected<std::unique_ptr<Graph>> run(const std::string &name) {
     CUVIL_TRY(readOpset());
     CUVIL_TRY(checkNodes());
+    adaptContext_.opset = opset_;
+    if (opset_ < 7)
+      adaptContext_.ranks = legacyRanks();
     graph_ = std::make_unique<Graph>(name);
     const onnx::GraphProto &graph = model_.graph();
     for (const onnx::TensorProto &initializer : graph.initializer()) {
@@ -123,6 +127,31 @@ private:
   }
 
   void bind(const std::string &name, Value *value) { values_[name] = value; }
+
+  // The ranks ONNX's own shape inference finds (on a copy of the model),
+  // for the legacy broadcasting of opsets before 7; none if it fails.
+  std::map<std::string, int64_t> legacyRanks() const {
+    onnx::ModelProto copy = model_;
+    try {
+      onnx::shape_inference::InferShapes(copy);
+    } catch (const std::exception &) {
+      return {};
+    }
+    std::map<std::string, int64_t> ranks;
+    auto add = [&](const onnx::ValueInfoProto &info) {
+      if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
+        ranks[info.name()] = info.type().tensor_type().shape().dim_size();
+    };
+    for (const auto &info : copy.graph().input())
+      add(info);
+    for (const auto &info : copy.graph().value_info())
+      add(info);
+    for (const auto &info : copy.graph().output())
+      add(info);
+    for (const auto &initializer : copy.graph().initializer())
+      ranks[initializer.name()] = initializer.dims_size();
+    return ranks;
+  }
 
   Status importInputs() {
     // The symbols of the ranged inputs first: other inputs refer to them by
@@ -341,7 +370,7 @@ private:
       CUVIL_TRY(value.status());
       node->setAttr(attr.name(), value.take());
     }
-    Expected<std::vector<Value *>> results = adaptToLatestOpset(*graph_, *node, opset_);
+    Expected<std::vector<Value *>> results = adaptToLatestOpset(*graph_, *node, adaptContext_);
     CUVIL_TRY(results.status());
     for (int i = 0; i < outputs; ++i)
       bind(proto.output(i), (*results)[size_t(i)]);
@@ -352,6 +381,7 @@ private:
   std::string modelDir_;
   const ImportOptions &options_;
   int64_t opset_ = 0;
+  AdaptContext adaptContext_;
   std::unique_ptr<Graph> graph_;
   std::map<std::string, Value *> values_;
 };

@@ -20,24 +20,25 @@ void intsAttributeToInput(Graph &graph, Node &node, const std::string &name, siz
   node.setInput(index, constant);
 }
 
-Status reduceAxes(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status reduceAxes(Graph &graph, Node &node, std::vector<Value *> &results, const AdaptContext &) {
   intsAttributeToInput(graph, node, "axes", 1);
   return Status::success();
 }
 
-Status splitSizes(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status splitSizes(Graph &graph, Node &node, std::vector<Value *> &results, const AdaptContext &) {
   intsAttributeToInput(graph, node, "split", 1);
   return Status::success();
 }
 
-Status sliceAttributes(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status sliceAttributes(Graph &graph, Node &node, std::vector<Value *> &results,
+                       const AdaptContext &) {
   intsAttributeToInput(graph, node, "starts", 1);
   intsAttributeToInput(graph, node, "ends", 2);
   intsAttributeToInput(graph, node, "axes", 3);
   return Status::success();
 }
 
-Status clipBounds(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status clipBounds(Graph &graph, Node &node, std::vector<Value *> &results, const AdaptContext &) {
   const float infinity = std::numeric_limits<float>::infinity();
   float low = node.getFloat("min", -infinity), high = node.getFloat("max", infinity);
   node.removeAttr("min");
@@ -52,7 +53,8 @@ Status clipBounds(Graph &graph, Node &node, std::vector<Value *> &results) {
 // Before opset 13, Softmax(axis) flattened its input to 2-D at `axis`
 // (default 1) and normalised each row. Flatten -> Softmax(-1) -> Reshape
 // back to the input's shape says the same with today's ops.
-Status legacySoftmax(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status legacySoftmax(Graph &graph, Node &node, std::vector<Value *> &results,
+                     const AdaptContext &) {
   Value *input = node.input(0);
   int64_t axis = node.getInt("axis", 1);
   std::string base = node.output(0)->name();
@@ -70,7 +72,8 @@ Status legacySoftmax(Graph &graph, Node &node, std::vector<Value *> &results) {
   return Status::success();
 }
 
-Status padAttributes(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status padAttributes(Graph &graph, Node &node, std::vector<Value *> &results,
+                     const AdaptContext &) {
   intsAttributeToInput(graph, node, "pads", 1);
   float value = node.getFloat("value", 0.0f);
   node.removeAttr("value");
@@ -80,14 +83,16 @@ Status padAttributes(Graph &graph, Node &node, std::vector<Value *> &results) {
   return Status::success();
 }
 
-Status batchNormSpatial(Graph &, Node &node, std::vector<Value *> &results) {
+Status batchNormSpatial(Graph &, Node &node, std::vector<Value *> &results, const AdaptContext &) {
+  node.removeAttr("is_test"); // before opset 7; inference is what we compile
   if (node.getInt("spatial", 1) != 1)
     return Status::error("BatchNormalization with spatial=0 is not supported");
   node.removeAttr("spatial");
   return Status::success();
 }
 
-Status dropRatioAttribute(Graph &, Node &node, std::vector<Value *> &results) {
+Status dropRatioAttribute(Graph &, Node &node, std::vector<Value *> &results,
+                          const AdaptContext &) {
   node.removeAttr("is_test");
   return Status::success();
 }
@@ -95,7 +100,8 @@ Status dropRatioAttribute(Graph &, Node &node, std::vector<Value *> &results) {
 // Max, Min and Sum take any number of inputs, all broadcast together; the
 // IR has their binary forms. One input is the input itself (an Identity),
 // more a left-to-right chain of the binary op.
-Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results) {
+Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results,
+                        const AdaptContext &) {
   size_t count = node.numInputs();
   if (count == 0 ||
       std::find(node.inputs().begin(), node.inputs().end(), nullptr) != node.inputs().end())
@@ -118,15 +124,76 @@ Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results)
   return Status::success();
 }
 
+// Before opset 7, elementwise ops broadcast only with broadcast=1, and
+// then B's dims match A's from `axis` on (default: A's trailing dims).
+// Trailing 1-dims appended to B say the same in numpy's rules.
+Status legacyBroadcast(Graph &graph, Node &node, std::vector<Value *> &results,
+                       const AdaptContext &context) {
+  int64_t broadcast = node.getInt("broadcast", 0);
+  bool hasAxis = node.hasAttr("axis");
+  int64_t axis = node.getInt("axis", 0);
+  node.removeAttr("broadcast");
+  node.removeAttr("axis");
+  if (broadcast == 0 || !hasAxis || node.numInputs() != 2)
+    return Status::success();
+  auto rankOf = [&](const Value *value) -> std::optional<int64_t> {
+    if (value->isConstant())
+      return int64_t(value->constant().shape().size());
+    auto known = context.ranks.find(value->name());
+    return known == context.ranks.end() ? std::nullopt : std::optional(known->second);
+  };
+  std::optional<int64_t> rankA = rankOf(node.input(0)), rankB = rankOf(node.input(1));
+  if (!rankA || !rankB)
+    return Status::error(fmt::format("broadcast with axis {} needs the ranks of both inputs, "
+                                     "which shape inference could not find",
+                                     axis));
+  axis = axis < 0 ? axis + *rankA : axis;
+  int64_t trailing = *rankA - axis - *rankB;
+  if (axis < 0 || trailing < 0)
+    return Status::error(
+        fmt::format("B (rank {}) does not fit A (rank {}) at axis {}", *rankB, *rankA, axis));
+  if (trailing == 0)
+    return Status::success();
+  std::vector<int64_t> axes;
+  for (int64_t i = 0; i < trailing; ++i)
+    axes.push_back(*rankB + i);
+  std::string base = node.output(0)->name() + ".b";
+  Value *axesValue =
+      graph.addConstant(base + ".axes", Tensor::fromInt64s(axes, {int64_t(axes.size())}));
+  Node *unsqueeze = graph.addNode("Unsqueeze", {node.input(1), axesValue}, {base}, &node);
+  node.setInput(1, unsqueeze->output(0));
+  return Status::success();
+}
+
+// Gemm before opset 7 marked C's broadcasting, which is now implied.
+Status dropBroadcastAttribute(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  node.removeAttr("broadcast");
+  return Status::success();
+}
+
+// Reshape before opset 5 took its target as an attribute.
+Status reshapeAttribute(Graph &graph, Node &node, std::vector<Value *> &results,
+                        const AdaptContext &) {
+  intsAttributeToInput(graph, node, "shape", 1);
+  return Status::success();
+}
+
+// Concat before opset 4 defaulted to axis 1.
+Status concatDefaultAxis(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  if (!node.hasAttr("axis"))
+    node.setAttr("axis", int64_t(1));
+  return Status::success();
+}
+
 struct Adapter {
   std::string_view op;
   int64_t untilOpset; // applies to models with opset < untilOpset
-  Status (*apply)(Graph &, Node &, std::vector<Value *> &results);
+  Status (*apply)(Graph &, Node &, std::vector<Value *> &results, const AdaptContext &);
 };
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 21> kAdapters = {{
+constexpr std::array<Adapter, 35> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -148,6 +215,20 @@ constexpr std::array<Adapter, 21> kAdapters = {{
     {"Max", kEveryOpset, variadicToBinary},
     {"Min", kEveryOpset, variadicToBinary},
     {"Sum", kEveryOpset, variadicToBinary},
+    {"Add", 7, legacyBroadcast},
+    {"Sub", 7, legacyBroadcast},
+    {"Mul", 7, legacyBroadcast},
+    {"Div", 7, legacyBroadcast},
+    {"Pow", 7, legacyBroadcast},
+    {"And", 7, legacyBroadcast},
+    {"Or", 7, legacyBroadcast},
+    {"Xor", 7, legacyBroadcast},
+    {"Equal", 7, legacyBroadcast},
+    {"Greater", 7, legacyBroadcast},
+    {"Less", 7, legacyBroadcast},
+    {"Gemm", 7, dropBroadcastAttribute},
+    {"Reshape", 5, reshapeAttribute},
+    {"Concat", 4, concatDefaultAxis},
 }};
 
 } // namespace
@@ -158,11 +239,15 @@ bool adaptsAway(std::string_view op, int64_t opset) {
   });
 }
 
-Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node, int64_t opset) {
+Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node,
+                                                  const AdaptContext &context) {
+  // Opsets before 6 marked inputs an op could overwrite; nothing reads it.
+  if (context.opset < 6)
+    node.removeAttr("consumed_inputs");
   std::vector<Value *> results = node.outputs();
   for (const Adapter &adapter : kAdapters) {
-    if (adapter.op == node.op() && opset < adapter.untilOpset) {
-      CUVIL_TRY(adapter.apply(graph, node, results)); // may erase the node
+    if (adapter.op == node.op() && context.opset < adapter.untilOpset) {
+      CUVIL_TRY(adapter.apply(graph, node, results, context)); // may erase the node
       break;
     }
   }

@@ -3,18 +3,32 @@
 // into inputs (Reduce* axes, Split sizes, Slice starts/ends, Clip bounds,
 // Squeeze/Unsqueeze axes) become constant inputs, and the pre-13
 // coerce-to-2-D Softmax becomes Flatten -> Softmax -> Reshape; variadic
-// Max/Min/Sum become chains of binary nodes.
+// Max/Min/Sum become chains of binary nodes. Before opset 7: the legacy
+// broadcast/axis attributes become numpy broadcasting, consumed_inputs and
+// is_test go, Reshape's shape attribute becomes its input.
 #pragma once
 
 #include "cuvil/ir/Graph.h"
 #include "cuvil/support/Status.h"
 
+#include <map>
+#include <string>
+
 namespace cuvil {
+
+// What adapters may need besides the node: the model's opset and, for
+// opsets before 7 (whose broadcasting aligned B at an axis of A), the rank
+// of every value ONNX shape inference could type, by name.
+struct AdaptContext {
+  int64_t opset = 0;
+  std::map<std::string, int64_t> ranks;
+};
 
 // Applies the adapter for `node` (created with its ONNX inputs and
 // attributes) at the model's `opset`, if one exists. Returns the values that
 // now stand for the node's results (an adapter may replace the node).
-Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node, int64_t opset);
+Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node,
+                                                  const AdaptContext &context);
 
 // Whether an adapter applies to `op` at `opset` (it may rewrite an op the
 // IR does not have, such as Sum).

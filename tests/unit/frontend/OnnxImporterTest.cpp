@@ -149,13 +149,44 @@ TEST_F(OnnxImporterTest, MovesOldOpsetAttributesToInputs) {
 }
 
 TEST_F(OnnxImporterTest, RejectsOpsetsOutsideTheSupportedRange) {
-  model_.mutable_opset_import(0)->set_version(5);
+  model_.mutable_opset_import(0)->set_version(24);
   addInput("x", {int64_t(2)});
   addNode("Relu", {"x"}, {"y"});
   addOutput("y");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_FALSE(graph.ok());
-  EXPECT_EQ(graph.status().message(), "opset 5 is not supported (supported: 7 to 23)");
+  EXPECT_EQ(graph.status().message(), "opset 24 is not supported (supported: 1 to 23)");
+}
+
+// Opset 6 broadcasting: B's dims match A's from `axis` on, which numpy's
+// rules say with B unsqueezed at its end; consumed_inputs goes.
+TEST_F(OnnxImporterTest, LegacyBroadcastBecomesNumpyBroadcasting) {
+  model_.mutable_opset_import(0)->set_version(5);
+  addInput("a", {int64_t(2), int64_t(3), int64_t(4), int64_t(5)});
+  addInput("b", {int64_t(3)});
+  onnx::NodeProto *add = addNode("Add", {"a", "b"}, {"y"});
+  auto setInt = [&](const char *name, int64_t value) {
+    onnx::AttributeProto *attr = add->add_attribute();
+    attr->set_name(name);
+    attr->set_type(onnx::AttributeProto::INT);
+    attr->set_i(value);
+  };
+  setInt("broadcast", 1);
+  setInt("axis", 1);
+  onnx::AttributeProto *consumed = add->add_attribute();
+  consumed->set_name("consumed_inputs");
+  consumed->set_type(onnx::AttributeProto::INTS);
+  consumed->add_ints(0);
+  addOutput("y");
+  Expected<std::unique_ptr<Graph>> graph = import();
+  ASSERT_TRUE(graph.ok()) << graph.status().message();
+  const Node *node = (*graph)->findValue("y")->producer();
+  EXPECT_FALSE(node->hasAttr("broadcast") || node->hasAttr("axis") ||
+               node->hasAttr("consumed_inputs"));
+  const Node *unsqueeze = node->input(1)->producer();
+  ASSERT_TRUE(unsqueeze && unsqueeze->op() == "Unsqueeze");
+  EXPECT_EQ(unsqueeze->input(0)->name(), "b");
+  EXPECT_EQ(unsqueeze->input(1)->constant().toInt64s(), (std::vector<int64_t>{1, 2}));
 }
 
 } // namespace
