@@ -3,7 +3,8 @@
 #   scripts/install-deps.sh build   the compiler's build dependencies (Debian packages only)
 #   scripts/install-deps.sh test    the above, plus the Python tooling the tests use:
 #                                   Debian's torch/torchvision/numpy and, in .venv/,
-#                                   onnx and onnxruntime from PyPI (reference outputs)
+#                                   onnx and onnxruntime from PyPI (reference outputs),
+#                                   and the ONNX backend test suite (libonnx-testdata)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -18,7 +19,8 @@ build_packages=(
   googletest libgtest-dev
   python3 clang-format-19
 )
-test_packages=(python3-venv python3-numpy python3-torch python3-torchvision python3-pytest)
+test_packages=(python3-venv python3-numpy python3-torch python3-torchvision python3-pytest
+  libonnx-testdata)
 
 packages=("${build_packages[@]}")
 [[ $what == test ]] && packages+=("${test_packages[@]}")

@@ -1,0 +1,311 @@
+#!/usr/bin/env python3
+"""Run the ONNX backend test suite through cuvil and write the scoreboard.
+
+    python tools/onnx_conformance.py --cuvil PATH [--data DIR] [--suites node,simple,...]
+        [-k FILTER] [-j JOBS] [--out docs/ONNX_CONFORMANCE.md]
+        [--expected tests/onnx_backend/expected_failures.txt] [--write-expected FILE]
+
+Every case directory (DATA/SUITE/CASE with model.onnx and test_data_set_*/)
+is compiled for this machine (`--cpu native`: one ISA variant), run with
+infer.bin on every test data set, and every output is compared with the
+expected output_*.pb: exactly for integer, bool and string outputs, within
+the ONNX backend runner's tolerance (rtol 1e-3, atol 1e-7) for floating
+point, widened only per case in TOLERANCES with a reason. Cases run in
+parallel and a failure never stops the run.
+
+Each case ends as one of: pass; compile error (cuvil said why, exit 1);
+run error (infer.bin refused, exit 1); wrong result (the worst element);
+crash (any other exit status or a signal: always a bug); timeout;
+unsupported I/O (sequence or optional inputs or outputs, which infer.bin
+does not take yet).
+
+With --expected, the run fails (exit 1) when a case not listed there fails,
+and when a listed case passes: the list of expected failures only shrinks.
+--write-expected writes the current failures as that list.
+"""
+
+import argparse
+import collections
+import concurrent.futures
+import dataclasses
+import datetime
+import os
+import platform
+import re
+import shutil
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+import cuvil_e2e as e2e  # noqa: E402
+
+DEFAULT_DATA = "/usr/share/libonnx-testdata/data"  # Debian's libonnx-testdata
+DEFAULT_SUITES = ("node", "pytorch-converted", "pytorch-operator", "simple")
+RTOL, ATOL = 1e-3, 1e-7
+# Per-case tolerances (rtol, atol, reason), for cases whose expected outputs
+# were computed in a precision or with an algorithm the spec leaves open.
+TOLERANCES = {}
+COMPILE_TIMEOUT_S, RUN_TIMEOUT_S = 300, 120
+
+
+@dataclasses.dataclass
+class Result:
+    case: str    # "suite/name"
+    outcome: str  # pass, compile error, run error, wrong result, crash, timeout, unsupported I/O
+    detail: str = ""
+    ops: tuple = ()
+
+
+def find_cases(data, suites, filters):
+    """(suite/name, directory) of every case, sorted."""
+    keys = [f for f in (filters or "").split(",") if f]
+    cases = []
+    for suite in suites:
+        root = os.path.join(data, suite)
+        if not os.path.isdir(root):
+            continue
+        for name in sorted(os.listdir(root)):
+            directory = os.path.join(root, name)
+            case = f"{suite}/{name}"
+            if os.path.isfile(os.path.join(directory, "model.onnx")) and (
+                    not keys or any(k in case for k in keys)):
+                cases.append((case, directory))
+    return cases
+
+
+def first_line(text, limit=300):
+    """The error of a message on one line (an "error: ...:" line joined with the
+    problems listed under it), shortened."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    start = next((i for i, line in enumerate(lines) if line.startswith("error")), 0)
+    picked = " ".join(lines[start:start + 3]) if lines and lines[start].endswith(":") else (
+        lines[start] if lines else "")
+    return picked if len(picked) <= limit else picked[:limit - 3] + "..."
+
+
+def is_tensor(value_info):
+    return value_info.type.HasField("tensor_type")
+
+
+def read_tensor(path):
+    tensor = onnx.TensorProto()
+    with open(path, "rb") as f:
+        tensor.ParseFromString(f.read())
+    return tensor
+
+
+def compare(ours, expected, rtol, atol):
+    """(ok, detail) for one output."""
+    if ours.shape != expected.shape:
+        return False, f"shape {list(ours.shape)}, expected {list(expected.shape)}"
+    if expected.dtype.kind in "OSU":
+        same = ours.astype(str) == expected.astype(str)
+        return bool(same.all()), "" if same.all() else "strings differ"
+    if ours.dtype != expected.dtype:
+        return False, f"dtype {ours.dtype}, expected {expected.dtype}"
+    if not np.issubdtype(expected.dtype, np.floating):
+        bad = np.argwhere(ours != expected)
+        if len(bad) == 0:
+            return True, ""
+        at = tuple(int(i) for i in bad[0])
+        return False, f"{len(bad)} of {expected.size} differ, first at {at}: {ours[at]} vs {expected[at]}"
+    comparison = e2e.compare(ours, expected, atol, rtol)
+    return comparison.ok, "" if comparison.ok else comparison.report
+
+
+def run_case(case, directory, cuvil, workdir, compile_args):
+    """Compile and run one case; return its Result."""
+    model_path = os.path.join(directory, "model.onnx")
+    try:
+        model = onnx.load(model_path)
+    except Exception as exc:  # noqa: BLE001 (a suite file our onnx cannot read)
+        return Result(case, "compile error", f"onnx cannot load the model: {exc}")
+    ops = tuple(sorted({n.op_type for n in model.graph.node}))
+    initializers = {i.name for i in model.graph.initializer}
+    inputs = [i for i in model.graph.input if i.name not in initializers]
+    if not all(is_tensor(v) for v in [*inputs, *model.graph.output]):
+        return Result(case, "unsupported I/O", "sequence or optional inputs or outputs", ops)
+    os.makedirs(workdir, exist_ok=True)
+    exe = os.path.join(workdir, "case.bin")
+    try:
+        proc = e2e.run_process([cuvil, "compile", "-q", "--input", model_path, "--output", exe,
+                                *compile_args], timeout=COMPILE_TIMEOUT_S)
+    except Exception:  # noqa: BLE001 (subprocess.TimeoutExpired)
+        return Result(case, "timeout", f"cuvil compile ran past {COMPILE_TIMEOUT_S} s", ops)
+    if proc.returncode == 1:
+        return Result(case, "compile error", first_line(proc.stderr).replace(f"error: {model_path}: ", ""),
+                      ops)
+    if proc.returncode != 0:
+        return Result(case, "crash", f"cuvil compile exited {proc.returncode}: {first_line(proc.stderr)}",
+                      ops)
+    rtol, atol, _ = TOLERANCES.get(case, (RTOL, ATOL, ""))
+    data_sets = sorted(d for d in os.listdir(directory) if d.startswith("test_data_set_"))
+    for data_set in data_sets:
+        folder = os.path.join(directory, data_set)
+        args = []
+        for i, graph_input in enumerate(inputs):
+            path = os.path.join(folder, f"input_{i}.pb")
+            if os.path.exists(path):
+                args += ["--input", f"{graph_input.name}={path}"]
+        out_dir = os.path.join(workdir, data_set)
+        shutil.rmtree(out_dir, ignore_errors=True)
+        try:
+            proc = e2e.run_process([exe, *args, "--output-dir", out_dir, "--threads", "1"],
+                                   timeout=RUN_TIMEOUT_S)
+        except Exception:  # noqa: BLE001
+            return Result(case, "timeout", f"infer.bin ran past {RUN_TIMEOUT_S} s on {data_set}", ops)
+        if proc.returncode == 1:
+            return Result(case, "run error", f"{data_set}: {first_line(proc.stderr)}", ops)
+        if proc.returncode != 0:
+            return Result(case, "crash", f"infer.bin exited {proc.returncode} on {data_set}: "
+                                         f"{first_line(proc.stderr)}", ops)
+        for i, output in enumerate(model.graph.output):
+            expected_path = os.path.join(folder, f"output_{i}.pb")
+            if not os.path.exists(expected_path):
+                continue
+            expected = numpy_helper.to_array(read_tensor(expected_path))
+            ours_path = os.path.join(out_dir, e2e.sanitise(output.name) + ".npy")
+            if not os.path.exists(ours_path):
+                return Result(case, "wrong result", f"{data_set}: no output '{output.name}'", ops)
+            ok, detail = compare(np.load(ours_path, allow_pickle=False), expected, rtol, atol)
+            if not ok:
+                return Result(case, "wrong result", f"{data_set} output '{output.name}': {detail}", ops)
+    return Result(case, "pass", "", ops)
+
+
+def run_case_safely(case, directory, cuvil, workdir, compile_args, keep):
+    try:
+        return run_case(case, directory, cuvil, workdir, compile_args)
+    except Exception as exc:  # noqa: BLE001 (a harness problem is reported, not fatal)
+        return Result(case, "harness error", f"{type(exc).__name__}: {exc}")
+    finally:
+        if not keep:
+            shutil.rmtree(workdir, ignore_errors=True)
+
+
+def read_expected(path):
+    """{case: reason} from an expected-failures file (`case  # reason` lines)."""
+    expected = {}
+    with open(path) as f:
+        for line in f:
+            text = line.split("#", 1)
+            case = text[0].strip()
+            if case:
+                expected[case] = text[1].strip() if len(text) > 1 else ""
+    return expected
+
+
+def write_expected(path, results):
+    with open(path, "w") as f:
+        f.write("# ONNX backend cases expected to fail (tools/onnx_conformance.py --expected).\n"
+                "# One case per line, then '# outcome: reason'. Remove a line when its case passes.\n")
+        for r in results:
+            if r.outcome != "pass":
+                f.write(f"{r.case}  # {r.outcome}: {r.detail.replace(chr(10), ' ')}\n")
+
+
+def markdown(results, args, command):
+    """docs/ONNX_CONFORMANCE.md."""
+    counts = collections.Counter(r.outcome for r in results)
+    passed = counts.get("pass", 0)
+    by_suite = collections.defaultdict(collections.Counter)
+    by_op = collections.defaultdict(collections.Counter)
+    for r in results:
+        by_suite[r.case.split("/", 1)[0]][r.outcome] += 1
+        for op in r.ops:
+            by_op[op][r.outcome] += 1
+    outcomes = ["pass", "compile error", "run error", "wrong result", "crash", "timeout", "unsupported I/O",
+                "harness error"]
+    date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    lines = ["# ONNX backend test suite", "",
+             f"**{passed} of {len(results)} cases pass** "
+             f"({', '.join(f'{counts[o]} {o}' for o in outcomes if counts.get(o))}).", "",
+             f"Data: `{args.data}` (Debian's libonnx-testdata); cases compiled with "
+             f"`cuvil compile {' '.join(args.compile_arg)}`, run on every test data set, outputs compared "
+             f"exactly (integers, bool, strings) or within rtol {RTOL:g}, atol {ATOL:g}.", "",
+             f"- Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; {date}",
+             f"- Command: `{command}`", "",
+             "## By suite", "", "| suite | cases | " + " | ".join(outcomes) + " |",
+             "| --- | ---: | " + " | ".join("---:" for _ in outcomes) + " |"]
+    for suite, c in sorted(by_suite.items()):
+        lines.append(f"| {suite} | {sum(c.values())} | " + " | ".join(str(c.get(o, 0)) for o in outcomes) + " |")
+    lines += ["", "## By operator (a case counts for every op in its graph)", "",
+              "| op | cases | pass | failing |", "| --- | ---: | ---: | ---: |"]
+    for op, c in sorted(by_op.items()):
+        total = sum(c.values())
+        lines.append(f"| {op} | {total} | {c.get('pass', 0)} | {total - c.get('pass', 0)} |")
+    lines += ["", "## Every case", "", "| case | outcome | detail |", "| --- | --- | --- |"]
+    for r in results:
+        detail = r.detail.replace("|", "\\|").replace("\n", " ")
+        lines.append(f"| {r.case} | {r.outcome} | {detail} |")
+    return "\n".join(lines) + "\n"
+
+
+def main(argv=None):
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
+    parser.add_argument("--data", default=DEFAULT_DATA, help=f"the suite's data folder (default {DEFAULT_DATA})")
+    parser.add_argument("--suites", default=",".join(DEFAULT_SUITES))
+    parser.add_argument("-k", dest="filter", help="only cases whose suite/name contains one of these")
+    parser.add_argument("-j", "--jobs", type=int, default=os.cpu_count() or 1)
+    parser.add_argument("--out", help="markdown scoreboard to write, e.g. docs/ONNX_CONFORMANCE.md")
+    parser.add_argument("--expected", help="expected-failures file: fail on any difference from it")
+    parser.add_argument("--write-expected", help="write the current failures as an expected-failures file")
+    parser.add_argument("--workdir", help="keep each case's files under this folder")
+    parser.add_argument("--compile-arg", action="append", default=None,
+                        help="`cuvil compile` argument (default: --cpu native)")
+    args = parser.parse_args(argv)
+    args.compile_arg = args.compile_arg or ["--cpu", "native"]
+    try:
+        cuvil = e2e.cuvil_path(args.cuvil)
+    except RuntimeError as exc:
+        parser.error(str(exc))
+    if not os.path.isdir(args.data):
+        parser.error(f"no suite data at {args.data} (apt-get install libonnx-testdata)")
+    cases = find_cases(args.data, [s for s in args.suites.split(",") if s], args.filter)
+    root = args.workdir or tempfile.mkdtemp(prefix="cuvil_conformance_")
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
+        futures = [pool.submit(run_case_safely, case, directory, cuvil,
+                               os.path.join(root, re.sub(r"[^A-Za-z0-9._-]", "_", case)), args.compile_arg,
+                               bool(args.workdir))
+                   for case, directory in cases]
+        for future in futures:
+            result = future.result()
+            results.append(result)
+            print(f"{result.outcome.upper():16} {result.case}" + (f"  {result.detail}" if result.detail else ""),
+                  flush=True)
+    if not args.workdir:
+        shutil.rmtree(root, ignore_errors=True)
+    passed = sum(r.outcome == "pass" for r in results)
+    print(f"{passed} of {len(results)} cases pass")
+    command = " ".join([os.path.basename(sys.executable), *sys.argv])
+    if args.out:
+        with open(args.out, "w") as f:
+            f.write(markdown(results, args, command))
+    if args.write_expected:
+        write_expected(args.write_expected, results)
+    if not args.expected:
+        return 0
+    expected = read_expected(args.expected)
+    ran = {r.case for r in results}
+    unexpected = [r for r in results if r.outcome != "pass" and r.case not in expected]
+    fixed = [r for r in results if r.outcome == "pass" and r.case in expected]
+    for r in unexpected:
+        print(f"UNEXPECTED {r.outcome}: {r.case}  {r.detail}")
+    for r in fixed:
+        print(f"NOW PASSES (remove it from {args.expected}): {r.case}")
+    suites = set(args.suites.split(","))
+    missing = sorted(c for c in expected
+                     if c.split("/", 1)[0] in suites and c not in ran and not args.filter)
+    for case in missing:
+        print(f"NOT FOUND (remove it from {args.expected}): {case}")
+    return 1 if unexpected or fixed or missing else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
