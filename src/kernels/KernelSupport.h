@@ -215,6 +215,15 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return x * x;
   case CUVIL_UNARY_HARDSIGMOID:
     return maxf(T(0.0f), minf(T(1.0f), alpha * x + beta));
+  case CUVIL_UNARY_ELU:
+    return select(x < 0.0f, alpha * (expf(x) - 1.0f), x);
+  case CUVIL_UNARY_SELU:
+    return beta * select(x <= 0.0f, alpha * (expf(x) - 1.0f), x);
+  case CUVIL_UNARY_SOFTPLUS:
+    // max(x, 0) + log(1 + e^-|x|): no overflow for large x.
+    return maxf(x, T(0.0f)) + logf(1.0f + expf(-absf(x)));
+  case CUVIL_UNARY_SOFTSIGN:
+    return x / (1.0f + absf(x));
   case CUVIL_UNARY_POW: {
     if constexpr (sizeof(T) == sizeof(float)) {
       return powf(x, alpha);

@@ -24,6 +24,7 @@
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
   X(ElementwiseChain)                                                                              \
+  X(Elu)                                                                                           \
   X(Equal)                                                                                         \
   X(Erf)                                                                                           \
   X(Exp)                                                                                           \
@@ -75,11 +76,14 @@
   X(ReduceSumSquare)                                                                               \
   X(Relu)                                                                                          \
   X(Reshape)                                                                                       \
+  X(Selu)                                                                                          \
   X(Shape)                                                                                         \
   X(Sigmoid)                                                                                       \
   X(Silu)                                                                                          \
   X(Slice)                                                                                         \
   X(Softmax)                                                                                       \
+  X(Softplus)                                                                                      \
+  X(Softsign)                                                                                      \
   X(Split)                                                                                         \
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \

@@ -388,7 +388,8 @@ def batchnorm_cases():
 
 
 def relu_clip_cases():
-    """Relu on several ranks; Clip with attributes (opsets 7, 9) and inputs (11, 13)."""
+    """Relu on several ranks; Clip with attributes (opsets 7, 9) and inputs (11, 13); Elu, Selu,
+    Softplus, Softsign."""
     for shape in [(7,), (2, 3, 5), (1, 4, 9, 11), ()]:
         yield single(f"relu/{'x'.join(map(str, shape)) or 'scalar'}", "Relu", [In(shape)])
     x = In((3, 4, 5), gen=scaled(3))
@@ -403,6 +404,22 @@ def relu_clip_cases():
     yield single("clip/opset9_attr_min_max", "Clip", [x], dict(min=-0.5, max=0.8), opset=9)
     yield single("clip/opset7_attr_min_only", "Clip", [x], dict(min=0.1), opset=7)
     yield single("clip/opset7_attr_max_only", "Clip", [x], dict(max=-0.2), opset=7)
+    # The exponential activations, alone (large magnitudes too) and fused
+    # into a chain and a convolution's epilogue.
+    wide = In((2, 3, 17), gen=scaled(30))
+    for op, attrs in [("Elu", {}), ("Elu", dict(alpha=0.5)), ("Selu", {}), ("Selu", dict(alpha=1.5, gamma=2.0)),
+                      ("Softplus", {}), ("Softsign", {})]:
+        suffix = "_".join(f"{k}{v}" for k, v in attrs.items()) or "default"
+        yield single(f"{op.lower()}/{suffix}", op, [In((3, 4, 5), gen=scaled(3))], attrs)
+        if not attrs:
+            yield single(f"{op.lower()}/large_magnitude", op, [wide])
+            yield graph(f"{op.lower()}/in_a_chain", [node("Mul", ["x", "two"], ["m"]), node(op, ["m"], ["a"]),
+                                                    node("Add", ["a", "x"], ["y"])],
+                        {"x": In((2, 16, 9), gen=scaled(2))}, ["y"], dict(two=scalar(2.0)))
+            yield graph(f"{op.lower()}/conv_epilogue", [node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                                                       node(op, ["c"], ["y"])],
+                        {"x": In((1, 16, 10, 10))}, ["y"],
+                        dict(w=np.random.default_rng(7).standard_normal((32, 16, 3, 3)) * 0.1))
 
 
 def pool_cases():

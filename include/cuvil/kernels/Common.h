@@ -50,7 +50,11 @@ enum cuvil_unary_op {
   CUVIL_UNARY_SQUARE = 18,
   CUVIL_UNARY_HARDSIGMOID = 19, /* max(0, min(1, alpha x + beta)) */
   CUVIL_UNARY_POW = 20,         /* x ^ alpha */
-  CUVIL_UNARY_GELU_TANH = 21    /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+  CUVIL_UNARY_GELU_TANH = 21,   /* 0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3))) */
+  CUVIL_UNARY_ELU = 22,         /* x < 0 ? alpha (e^x - 1) : x */
+  CUVIL_UNARY_SELU = 23,        /* beta (x <= 0 ? alpha (e^x - 1) : x) */
+  CUVIL_UNARY_SOFTPLUS = 24,    /* log(1 + e^x) */
+  CUVIL_UNARY_SOFTSIGN = 25     /* x / (1 + |x|) */
 };
 
 enum cuvil_binary_op {
