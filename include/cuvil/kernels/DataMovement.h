@@ -32,8 +32,9 @@ CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHERS)
 #define CUVIL_CAST_TARGET_TYPES(X, from, From)                                                     \
   X(from, From, f32, float, 0)                                                                     \
   X(from, From, f64, double, 0)                                                                    \
-  X(from, From, i8, int8_t, 0) X(from, From, u8, uint8_t, 0) X(from, From, i32, int32_t, 0)        \
-      X(from, From, i64, int64_t, 0) X(from, From, bool, uint8_t, 1)
+  X(from, From, i8, int8_t, 0)                                                                     \
+  X(from, From, u8, uint8_t, 0) X(from, From, i32, int32_t, 0) X(from, From, i64, int64_t, 0)      \
+      X(from, From, bool, uint8_t, 1)
 #define CUVIL_DECLARE_CAST(from, From, to, To, toBool)                                             \
   CUVIL_KERNEL_DECL void cuvil_cast_##from##_##to(const From *src, To *dst, int64_t begin,         \
                                                   int64_t end);

@@ -27,8 +27,7 @@ TEST(Verifier, RejectsUnknownOps) {
 }
 
 TEST(Verifier, RejectsWrongArity) {
-  EXPECT_EQ(verify("%y = Add(%x) : f32[2,3]\nreturn %y"),
-            "Add node 'y': takes 2 inputs, has 1");
+  EXPECT_EQ(verify("%y = Add(%x) : f32[2,3]\nreturn %y"), "Add node 'y': takes 2 inputs, has 1");
 }
 
 TEST(Verifier, RejectsUnknownAttributesAndWrongKinds) {
