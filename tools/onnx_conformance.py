@@ -99,20 +99,11 @@ def read_tensor(path):
 
 
 def compare(ours, expected, rtol, atol):
-    """(ok, detail) for one output."""
-    if ours.shape != expected.shape:
-        return False, f"shape {list(ours.shape)}, expected {list(expected.shape)}"
+    """(ok, detail) for one output: strings here, everything else as the e2e tests
+    compare (shape and dtype equal, integers and bool exact, floats within tolerance)."""
     if expected.dtype.kind in "OSU":
-        same = ours.astype(str) == expected.astype(str)
-        return bool(same.all()), "" if same.all() else "strings differ"
-    if ours.dtype != expected.dtype:
-        return False, f"dtype {ours.dtype}, expected {expected.dtype}"
-    if not np.issubdtype(expected.dtype, np.floating):
-        bad = np.argwhere(ours != expected)
-        if len(bad) == 0:
-            return True, ""
-        at = tuple(int(i) for i in bad[0])
-        return False, f"{len(bad)} of {expected.size} differ, first at {at}: {ours[at]} vs {expected[at]}"
+        same = ours.shape == expected.shape and bool((ours.astype(str) == expected.astype(str)).all())
+        return same, "" if same else "strings differ"
     comparison = e2e.compare(ours, expected, atol, rtol)
     return comparison.ok, "" if comparison.ok else comparison.report
 
