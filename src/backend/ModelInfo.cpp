@@ -136,25 +136,36 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
       llvm::ConstantArray::get(llvm::ArrayType::get(pathType, pathInfos.size()), pathInfos),
       "paths");
 
-  auto *infoType = llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64,
-                                                   i64, ptr, i32, i32, ptr, i32, ptr, ptr});
+  auto *infoType =
+      llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64,
+                                      i64, ptr, i32, i32, ptr, i32, ptr, ptr, i32, ptr});
+  std::vector<llvm::Constant *> errors;
+  for (const std::string &message : builder.errorMessages())
+    errors.push_back(emitter.string(message));
   std::vector<std::string> variantNames;
   for (const IsaVariant &variant : target.variants)
     variantNames.push_back(variant.name);
   llvm::Constant *init = llvm::ConstantStruct::get(
-      infoType,
-      {llvm::ConstantInt::get(i32, CUVIL_ABI_VERSION),
-       llvm::ConstantInt::get(i32, model.inputs().size()),
-       llvm::ConstantInt::get(i32, model.outputs().size()),
-       emitter.tensorInfos(model.inputs(), inputNames, symbolIndex),
-       emitter.tensorInfos(model.outputs(), outputNames, symbolIndex), emitter.string(model.name()),
-       emitter.string(target.name), emitter.string(target.cpu), emitter.string(compilerVersion()),
-       llvm::ConstantInt::get(i64, builder.arenaBytes()),
-       llvm::ConstantInt::get(i64, builder.weights().totalBytes),
-       emitter.string(fmt::format("{}", fmt::join(variantNames, ","))),
-       llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level)),
-       llvm::ConstantInt::get(i32, symbols.size()), symbolTable,
-       llvm::ConstantInt::get(i32, pathInfos.size()), pathTable, builder.outputDimsFunction()});
+      infoType, {llvm::ConstantInt::get(i32, CUVIL_ABI_VERSION),
+                 llvm::ConstantInt::get(i32, model.inputs().size()),
+                 llvm::ConstantInt::get(i32, model.outputs().size()),
+                 emitter.tensorInfos(model.inputs(), inputNames, symbolIndex),
+                 emitter.tensorInfos(model.outputs(), outputNames, symbolIndex),
+                 emitter.string(model.name()),
+                 emitter.string(target.name),
+                 emitter.string(target.cpu),
+                 emitter.string(compilerVersion()),
+                 llvm::ConstantInt::get(i64, builder.arenaBytes()),
+                 llvm::ConstantInt::get(i64, builder.weights().totalBytes),
+                 emitter.string(fmt::format("{}", fmt::join(variantNames, ","))),
+                 llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level)),
+                 llvm::ConstantInt::get(i32, symbols.size()),
+                 symbolTable,
+                 llvm::ConstantInt::get(i32, pathInfos.size()),
+                 pathTable,
+                 builder.outputDimsFunction(),
+                 llvm::ConstantInt::get(i32, errors.size()),
+                 emitter.pointerArray(errors, "errors")});
   new llvm::GlobalVariable(module, infoType, true, llvm::GlobalValue::ExternalLinkage, init,
                            "cuvil_model");
 }

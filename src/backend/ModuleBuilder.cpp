@@ -1,11 +1,14 @@
 #include "ModuleBuilder.h"
 
+#include <llvm/IR/MDBuilder.h>
+
 #include "cuvil/lowering/Lowering.h"
 
 #include <fmt/format.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/MDBuilder.h>
 #include <string_view>
 #include <utility>
 
@@ -368,8 +371,9 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   std::vector<llvm::Value *> specArgs;
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::Pointer)
-      specArgs.push_back(arg.symbol() ? symbolSlot(builder, *arg.symbol())
-                                      : address(builder, arg.value(), arg.byteOffset()));
+      specArgs.push_back(arg.symbol()         ? symbolSlot(builder, *arg.symbol())
+                         : arg.errorMessage() ? static_cast<llvm::Value *>(errorCell_)
+                                              : address(builder, arg.value(), arg.byteOffset()));
   for (const KernelArg &arg : args) {
     if (!isRunTime(arg))
       continue;
@@ -386,10 +390,32 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
 
   llvm::Value *tasks = emitDim(*runBuilder_, numTasks, symbols_);
   runBuilder_->CreateCall(parallelFor_, {task, tasks});
+  for (const KernelArg &arg : args)
+    if (arg.errorMessage())
+      emitErrorCheck(fmt::format("{}: {}", currentNode_->describe(), *arg.errorMessage()));
   if (recordCallNames_)
     path_->kernelCallNames.push_back(
         fmt::format("{} {}", currentNode_->describe(), kernelRef.name()));
   return std::exchange(addressStatus_, Status::success());
+}
+
+// After a call that can refuse its data: when the kernel raised the error
+// cell, the run stops with the check's number in cuvil_error_code.
+void ModuleBuilder::emitErrorCheck(const std::string &message) {
+  auto [it, added] = errorIndex_.emplace(message, errorMessages_.size());
+  if (added)
+    errorMessages_.push_back(message);
+  llvm::Type *i64 = runBuilder_->getInt64Ty();
+  llvm::Function *run = runBuilder_->GetInsertBlock()->getParent();
+  llvm::BasicBlock *fail = llvm::BasicBlock::Create(context_, "refuse", run);
+  llvm::BasicBlock *next = llvm::BasicBlock::Create(context_, "checked", run);
+  llvm::Value *raised = runBuilder_->CreateLoad(i64, errorCell_);
+  runBuilder_->CreateCondBr(runBuilder_->CreateICmpNE(raised, runBuilder_->getInt64(0)), fail, next,
+                            llvm::MDBuilder(context_).createUnlikelyBranchWeights());
+  runBuilder_->SetInsertPoint(fail);
+  runBuilder_->CreateStore(runBuilder_->getInt32(uint32_t(it->second + 1)), errorCode_);
+  runBuilder_->CreateRetVoid();
+  runBuilder_->SetInsertPoint(next);
 }
 
 Status ModuleBuilder::build() {
@@ -428,6 +454,15 @@ Status ModuleBuilder::build() {
       new llvm::GlobalVariable(module_, symbolsType, false, llvm::GlobalValue::InternalLinkage,
                                llvm::ConstantAggregateZero::get(symbolsType), "cuvil_symbols");
 
+  auto *cellType = llvm::ArrayType::get(i64, 2);
+  errorCell_ =
+      new llvm::GlobalVariable(module_, cellType, false, llvm::GlobalValue::InternalLinkage,
+                               llvm::ConstantAggregateZero::get(cellType), "cuvil_error_cell");
+  errorCell_->setAlignment(llvm::Align(16));
+  errorCode_ = new llvm::GlobalVariable(
+      module_, llvm::Type::getInt32Ty(context_), false, llvm::GlobalValue::InternalLinkage,
+      llvm::ConstantInt::get(llvm::Type::getInt32Ty(context_), 0), "cuvil_error_code");
+
   parallelFor_ =
       llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
@@ -464,19 +499,23 @@ Status ModuleBuilder::build() {
   return Status::success();
 }
 
-// cuvil_run(in, out, symbols): publishes the buffers and symbol values,
+// cuvil_run(in, out, symbols, error_value): publishes the buffers and symbol values,
 // then runs the first path whose symbol values the inputs have (the
 // generic path, last, takes any), in the best variant the CPU supports
 // (variants are ordered best first; the runtime refuses CPUs below the
-// last one). The symbols the run computes from data go back to the caller.
+// last one). The symbols the run computes from data go back to the caller,
+// and so does the outcome of the run's checks of its data.
 void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function *>> &runs) {
   llvm::Type *ptr = llvm::PointerType::get(context_, 0);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr, ptr}, false);
+  llvm::Type *i32 = llvm::Type::getInt32Ty(context_);
+  auto *type = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr}, false);
   llvm::Function *run =
       llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "cuvil_run", module_);
   run->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", run));
+  builder.CreateStore(builder.getInt64(0), errorCell_);
+  builder.CreateStore(builder.getInt32(0), errorCode_);
   size_t numInputs = model_.inputs().size();
   for (size_t i = 0; i < numInputs + model_.outputs().size(); ++i) {
     bool isInput = i < numInputs;
@@ -528,7 +567,8 @@ void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function 
   for (size_t s = 0; s < numSymbols; ++s)
     builder.CreateStore(builder.CreateLoad(i64, symbolAt(symbols_, s)),
                         symbolAt(run->getArg(2), s));
-  builder.CreateRetVoid();
+  builder.CreateStore(builder.CreateLoad(i64, symbolAt(errorCell_, 1)), run->getArg(3));
+  builder.CreateRet(builder.CreateLoad(i32, errorCode_));
 }
 
 // cuvil_output_dims(symbols, dims): each output's dims for these symbol

@@ -60,6 +60,8 @@ public:
   const std::set<const llvm::Function *> &runTimeSpecialisations() const {
     return runTimeSpecialisations_;
   }
+  // The messages of the run's checks of its data, in error-code order.
+  const std::vector<std::string> &errorMessages() const { return errorMessages_; }
   // cuvil_output_dims(symbols, dims): every output's dims, in order.
   llvm::Function *outputDimsFunction() const { return outputDims_; }
 
@@ -88,6 +90,7 @@ private:
   llvm::Value *symbolSlot(llvm::IRBuilder<> &builder, SymbolId symbol,
                           llvm::Value *symbols = nullptr);
   void emitOutputDims();
+  void emitErrorCheck(const std::string &message);
   void emitDispatcher(const std::vector<std::vector<llvm::Function *>> &runs);
   void tagVariant(llvm::Function *function) const;
   uint64_t weightsOffset(const Value *constant);
@@ -105,6 +108,8 @@ private:
   llvm::GlobalVariable *weightsGlobal_ = nullptr;
   llvm::GlobalVariable *ioTable_ = nullptr;
   llvm::GlobalVariable *symbols_ = nullptr;
+  llvm::GlobalVariable *errorCell_ = nullptr; // int64_t[2]: raised, value
+  llvm::GlobalVariable *errorCode_ = nullptr; // i32: 1 + the failed check
   llvm::Function *parallelFor_ = nullptr;
   llvm::Function *isaLevel_ = nullptr;
   llvm::Function *outputDims_ = nullptr;
@@ -121,6 +126,8 @@ private:
   std::map<std::string, llvm::Function *> specialisations_;
   std::map<std::string, llvm::Constant *> paramBlocks_;
   std::vector<llvm::CallInst *> kernelCallSites_;
+  std::vector<std::string> errorMessages_;
+  std::map<std::string, size_t> errorIndex_;
   std::set<const llvm::Function *> runTimeSpecialisations_;
 };
 

@@ -35,13 +35,14 @@ CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int
 // Out-of-range indices are clamped: a kernel cannot report errors and must
 // never read outside its buffers.
 template <typename T, typename I>
-CUVIL_INLINE void gatherRows(const T *data, const I *indices, T *out, int64_t axisDim,
-                             int64_t inner, int64_t numIndices, int64_t begin, int64_t end) {
+CUVIL_INLINE void gatherRows(const T *data, const I *indices, T *out, int64_t *error,
+                             int64_t axisDim, int64_t inner, int64_t numIndices, int64_t begin,
+                             int64_t end) {
   for (int64_t row = begin; row < end; ++row) {
     int64_t o = row / numIndices, j = row % numIndices;
-    int64_t index = int64_t(indices[j]);
-    index = index < 0 ? index + axisDim : index;
-    index = index < 0 ? 0 : (index >= axisDim ? axisDim - 1 : index);
+    int64_t index = checkedIndex(indices[j], axisDim, error);
+    if (index < 0)
+      return;
     const T *from = data + (o * axisDim + index) * inner;
     T *to = out + row * inner;
     for (int64_t i = 0; i < inner; ++i)
@@ -60,9 +61,9 @@ CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_COPY)
 
 #define CUVIL_DEFINE_GATHER(size, T, index, I)                                                     \
   CUVIL_KERNEL void cuvil_gather_##size##_##index(                                                 \
-      const T *data, const I *indices, T *out, int64_t axisDim, int64_t inner, int64_t numIndices, \
-      int64_t begin, int64_t end) {                                                                \
-    gatherRows<T, I>(data, indices, out, axisDim, inner, numIndices, begin, end);                  \
+      const T *data, const I *indices, T *out, int64_t *error, int64_t axisDim, int64_t inner,     \
+      int64_t numIndices, int64_t begin, int64_t end) {                                            \
+    gatherRows<T, I>(data, indices, out, error, axisDim, inner, numIndices, begin, end);           \
   }
 #define CUVIL_DEFINE_GATHERS(size, T) CUVIL_GATHER_INDEX_TYPES(CUVIL_DEFINE_GATHER, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHERS)

@@ -77,11 +77,14 @@ Status lower(const Node &node, LoweringContext &ctx) {
   Expected<const KernelRef *> kernel =
       gatherKernel(dtypeSize(data->type().dtype), indices->type().dtype);
   CUVIL_TRY(kernel.status());
-  return ctx.callKernel(**kernel,
-                        {KernelArg::pointer(data), KernelArg::pointer(indices),
-                         KernelArg::pointer(node.output(0)), KernelArg::constant(g.axisDim),
-                         KernelArg::constant(g.inner), KernelArg::constant(count)},
-                        g.outer * count);
+  return ctx.callKernel(
+      **kernel,
+      {KernelArg::pointer(data), KernelArg::pointer(indices), KernelArg::pointer(node.output(0)),
+       KernelArg::error(fmt::format("index {{}} is out of range for a "
+                                    "dimension of {}",
+                                    g.axisDim.str())),
+       KernelArg::constant(g.axisDim), KernelArg::constant(g.inner), KernelArg::constant(count)},
+      g.outer * count);
 }
 
 } // namespace

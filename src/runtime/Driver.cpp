@@ -17,6 +17,8 @@
 #include <ctime>
 #include <new>
 #include <stdexcept>
+#include <string>
+#include <vector>
 
 namespace cuvil::runtime {
 namespace {
@@ -25,6 +27,24 @@ int64_t monotonicNs() {
   timespec now;
   clock_gettime(CLOCK_MONOTONIC, &now);
   return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
+}
+
+// One inference; a check of the data that fails (cuvil_model_info.errors)
+// becomes an error with its message, the offending value at "{}".
+void runOnce(const cuvil_model_info &model, ModelRunFn runModel, std::vector<void *> &inputs,
+             std::vector<void *> &outputs, std::vector<int64_t> &symbols) {
+  int64_t value = 0;
+  int32_t status = runModel(inputs.data(), outputs.data(), symbols.data(), &value);
+  if (status == 0)
+    return;
+  if (status < 0 || uint32_t(status) > model.num_errors)
+    throw std::runtime_error("the model's run failed with unknown status " +
+                             std::to_string(status));
+  std::string message = model.errors[status - 1];
+  size_t hole = message.find("{}");
+  if (hole != std::string::npos)
+    message.replace(hole, 2, std::to_string(value));
+  throw std::runtime_error(message);
 }
 
 int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelRunFn runModel) {
@@ -57,7 +77,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   flushSubnormalsToZero(); // the pool's workers do the same
 
   if (!options.benchRuns) {
-    runModel(inputPtrs.data(), outputPtrs.data(), symbols.data());
+    runOnce(model, runModel, inputPtrs, outputPtrs, symbols);
     setOutputShapes(model, symbols, outputs);
     if (options.outputDir)
       writeOutputs(*options.outputDir, model, outputs);
@@ -79,7 +99,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
       Profiler::beginRun();
     }
     int64_t start = monotonicNs();
-    runModel(inputPtrs.data(), outputPtrs.data(), symbols.data());
+    runOnce(model, runModel, inputPtrs, outputPtrs, symbols);
     int64_t elapsedNs = monotonicNs() - start;
     if (i >= options.warmupRuns)
       samplesMs.push_back(double(elapsedNs) * 1e-6);

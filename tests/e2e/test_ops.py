@@ -1059,6 +1059,15 @@ def negative_cases():
     for name, feeds, extra, expect in bad:
         yield Case(f"bad_input/{name}", model, feeds, kind="bad_input", extra_args=extra, expect=expect)
 
+    # Data the model checks while it runs: ORT refuses an index outside
+    # [-n, n), and so must infer.bin, naming the node and the index.
+    model = make_model([node("Gather", ["table", "ids"], ["rows"], name="lookup", axis=0)],
+                       {"table": In((5, 3)), "ids": In((4,), I64)}, ["rows"])
+    for name, ids in [("gather_index_too_large", [0, 5, 1, 2]), ("gather_index_too_negative", [0, -6, 1, 2])]:
+        feeds = {"table": good.reshape(-1)[:15].reshape(5, 3), "ids": np.array(ids, I64)}
+        yield Case(f"bad_input/{name}", model, feeds, kind="bad_input",
+                   expect=("Gather node 'lookup'", f"index {ids[1]} is out of range"))
+
 
 # Cases where onnx.reference (onnx 1.19) deviates from the ONNX spec; ORT was
 # checked against hand-written numpy for each of them.

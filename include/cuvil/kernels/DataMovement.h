@@ -15,12 +15,13 @@ struct cuvil_copy_params {
       const T *src, T *dst, const struct cuvil_copy_params *p, int64_t begin, int64_t end);
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_COPY)
 
-/* out[o, j, :] = data[o, indices[j], :], by element size and index type. */
+/* out[o, j, :] = data[o, indices[j], :], by element size and index type;
+ * an index outside [-axisDim, axisDim) raises `error` (KernelArg::error). */
 #define CUVIL_GATHER_INDEX_TYPES(X, size, T) X(size, T, i32, int32_t) X(size, T, i64, int64_t)
 #define CUVIL_DECLARE_GATHER(size, T, index, I)                                                    \
   CUVIL_KERNEL_DECL void cuvil_gather_##size##_##index(                                            \
-      const T *data, const I *indices, T *out, int64_t axisDim, int64_t inner, int64_t numIndices, \
-      int64_t begin, int64_t end);
+      const T *data, const I *indices, T *out, int64_t *error, int64_t axisDim, int64_t inner,     \
+      int64_t numIndices, int64_t begin, int64_t end);
 #define CUVIL_DECLARE_GATHERS(size, T) CUVIL_GATHER_INDEX_TYPES(CUVIL_DECLARE_GATHER, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHERS)
 
@@ -33,8 +34,8 @@ CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHERS)
   X(from, From, f32, float, 0)                                                                     \
   X(from, From, f64, double, 0)                                                                    \
   X(from, From, i8, int8_t, 0)                                                                     \
-  X(from, From, u8, uint8_t, 0) X(from, From, i32, int32_t, 0) X(from, From, i64, int64_t, 0)      \
-      X(from, From, bool, uint8_t, 1)
+  X(from, From, u8, uint8_t, 0)                                                                    \
+  X(from, From, i32, int32_t, 0) X(from, From, i64, int64_t, 0) X(from, From, bool, uint8_t, 1)
 #define CUVIL_DECLARE_CAST(from, From, to, To, toBool)                                             \
   CUVIL_KERNEL_DECL void cuvil_cast_##from##_##to(const From *src, To *dst, int64_t begin,         \
                                                   int64_t end);

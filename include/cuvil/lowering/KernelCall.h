@@ -176,6 +176,16 @@ public:
     arg.symbol_ = symbol;
     return arg;
   }
+  // A pointer to the run's error cell, an int64_t[2] through which a kernel
+  // refuses its data: it stores the offending value in [1], then 1 in [0]
+  // (src/kernels/KernelSupport.h's raiseError), and the run stops after the
+  // call with `message` (which names the problem, "index {} is out of
+  // range"; the runtime puts the value at "{}" and the node before it).
+  static KernelArg error(std::string message) {
+    KernelArg arg(Kind::Pointer);
+    arg.errorMessage_ = std::move(message);
+    return arg;
+  }
   // A pointer to an optional input, null when it is omitted.
   static KernelArg optionalPointer(const Value *value) {
     return value ? pointer(value) : KernelArg(Kind::Null);
@@ -210,9 +220,12 @@ public:
   }
 
   Kind kind() const { return kind_; }
-  // Pointer: the IR value addressed, or null for a symbol's slot.
+  // Pointer: the IR value addressed, or null for a symbol's slot or the
+  // error cell.
   const Value *value() const { return value_; }
   std::optional<SymbolId> symbol() const { return symbol_; }
+  // Pointer to the error cell: the message of the check.
+  const std::optional<std::string> &errorMessage() const { return errorMessage_; }
   const Dim &byteOffset() const { return byteOffset_; }
   const Dim &i64() const { return i64_; }
   float f32() const { return f32_; }
@@ -225,9 +238,10 @@ public:
 private:
   explicit KernelArg(Kind kind) : kind_(kind) {}
   Kind kind_;
-  const Value *value_ = nullptr;   // Pointer
-  std::optional<SymbolId> symbol_; // Pointer to a symbol's slot
-  Dim byteOffset_;                 // Pointer: offset into the value's buffer
+  const Value *value_ = nullptr;            // Pointer
+  std::optional<SymbolId> symbol_;          // Pointer to a symbol's slot
+  std::optional<std::string> errorMessage_; // Pointer to the error cell
+  Dim byteOffset_;                          // Pointer: offset into the value's buffer
   Dim i64_;
   float f32_ = 0;
   std::vector<uint8_t> bytes_; // Block

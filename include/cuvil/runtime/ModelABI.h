@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 4u
+#define CUVIL_ABI_VERSION 5u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -93,6 +93,13 @@ typedef struct cuvil_model_info {
   /* Writes every output's dims for the given symbol values, the outputs
    * one after another (sum of their ranks entries). */
   void (*output_dims)(const int64_t *symbols, int64_t *dims);
+  /* What a run can refuse at run time, from data (an index out of range):
+   * one message per check, naming the node ("Gather node 'y': index {}
+   * is out of range [-5, 5)"); the runtime puts the offending value where
+   * the message has "{}". cuvil_run returns 1 + the index of the check that
+   * failed. */
+  uint32_t num_errors;
+  const char *const *errors;
 } cuvil_model_info;
 
 /* Emitted by the compiler. */
@@ -103,8 +110,11 @@ extern const cuvil_model_info cuvil_model;
  * its largest (cuvil_tensor_info.dims). symbols[s] holds the value of each
  * symbol an input gives, checked by the caller against the inputs' shapes
  * and the symbol's range; cuvil_run writes the from_data ones. The model
- * uses a static arena: calls must not overlap in time. */
-void cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols);
+ * uses a static arena: calls must not overlap in time. Returns 0, or when the
+ * data fails a check (cuvil_model_info.errors) 1 + the check's index, with
+ * the offending value in *error_value; the outputs are then undefined. */
+int32_t cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols,
+                  int64_t *error_value);
 
 /* Provided by the runtime: runs task(begin, end) over disjoint chunks covering
  * [0, num_tasks), possibly on several threads, and returns when all are done.

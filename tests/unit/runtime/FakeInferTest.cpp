@@ -243,7 +243,7 @@ TEST_F(FakeInferTest, Info) {
   ASSERT_EQ(json.exitStatus, 0) << json.err;
   EXPECT_EQ(json.out,
             "{\"model_name\": \"fake\", \"target\": \"x86_64-linux\", \"cpu\": \"generic\", "
-            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 4, "
+            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 5, "
             "\"arena_bytes\": 4096, \"weights_bytes\": 0, "
             "\"isa_variants\": \"avx2\", \"isa_selected\": \"avx2\", "
             "\"symbols\": [{\"name\": \"n\", \"min\": 1, \"opt\": 2, \"max\": 4, "
@@ -302,6 +302,27 @@ TEST_F(FakeInferTest, RejectsSymbolOutsideItsRange) {
   writeNpy("x0.npy", CUVIL_DTYPE_F32, {0, 3}, {});
   expectFailure(run({"--input", "x=" + path("x0.npy"), "--input", "ids=" + path("ids.pb")}),
                 "input 'x' dim 0 is 0, outside the range [1, 4]");
+}
+
+// A check of the data inside the run (an index out of range) stops it: the
+// message names the node and the value, and no output is written.
+TEST_F(FakeInferTest, RejectsDataTheModelChecks) {
+  tf::ProtoEncoder ids;
+  ids.packedVarints(tf::kDims, {4})
+      .varintField(tf::kDataType, CUVIL_DTYPE_I64)
+      .bytesField(tf::kName, "ids")
+      .packedVarints(tf::kInt64Data, {1, -3, 3, 4});
+  writeFile(path("bad-ids.pb"), ids.bytes());
+  std::string outDir = path("out");
+  for (const char *bench : {"0", "2"}) {
+    std::vector<std::string> args = {"--input",      "x=" + path("x.npy"),
+                                     "--input",      "ids=" + path("bad-ids.pb"),
+                                     "--output-dir", outDir};
+    if (std::string(bench) != "0")
+      args.insert(args.end(), {"--bench", bench});
+    expectFailure(run(args), "Sum node 'ids/sum': id -3 is negative");
+    EXPECT_FALSE(std::filesystem::exists(outDir + "/y_0.npy"));
+  }
 }
 
 TEST_F(FakeInferTest, RejectsBadInputNames) {

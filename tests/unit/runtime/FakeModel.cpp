@@ -3,7 +3,7 @@
 //   symbols: n in [1, 4], opt 2
 //   inputs:  x f32[n,3], ids i64[4]
 //   outputs: "y:0" f32[n,3] = 2*x + 1 (through cuvil_parallel_for),
-//            "ids/sum" i64[1] = sum(ids)
+//            "ids/sum" i64[1] = sum(ids); a negative id is refused (error 1)
 //   paths:   static (n = 2) and generic, the same code
 #include "cuvil/runtime/ModelABI.h"
 
@@ -56,6 +56,8 @@ void outputDims(const int64_t *symbols, int64_t *dims) {
   dims[2] = 1;
 }
 
+const char *const kErrors[] = {"Sum node 'ids/sum': id {} is negative"};
+
 } // namespace
 
 extern "C" {
@@ -79,9 +81,12 @@ const cuvil_model_info cuvil_model = {
     2,
     kPaths,
     outputDims,
+    1,
+    kErrors,
 };
 
-void cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols) {
+int32_t cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols,
+                  int64_t *error_value) {
   for (int i = 0; i < 2; ++i) {
     requireAligned(inputs[i]);
     requireAligned(outputs[i]);
@@ -92,8 +97,14 @@ void cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols) {
 
   const int64_t *ids = static_cast<const int64_t *>(inputs[1]);
   int64_t sum = 0;
-  for (int i = 0; i < 4; ++i)
+  for (int i = 0; i < 4; ++i) {
+    if (ids[i] < 0) {
+      *error_value = ids[i];
+      return 1;
+    }
     sum += ids[i];
+  }
   *static_cast<int64_t *>(outputs[1]) = sum;
+  return 0;
 }
 }
