@@ -188,6 +188,12 @@ CUVIL_INLINE float powf(float x, float y) {
   return y == 0.0f ? 1.0f : result;
 }
 
+} // namespace cuvil::kernels
+
+#include "Trigonometric.h"
+
+namespace cuvil::kernels {
+
 // Applies a cuvil_unary_op to a float, v8 or v16; `op` is a constant after
 // specialisation.
 template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, float beta) {
@@ -243,6 +249,36 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return maxf(x, T(0.0f)) + logf(1.0f + expf(-absf(x)));
   case CUVIL_UNARY_SOFTSIGN:
     return x / (1.0f + absf(x));
+  case CUVIL_UNARY_SIN:
+    return sinf(x);
+  case CUVIL_UNARY_COS:
+    return cosf(x);
+  case CUVIL_UNARY_TAN:
+    return tanf(x);
+  case CUVIL_UNARY_ASIN:
+    return asinf(x);
+  case CUVIL_UNARY_ACOS:
+    return acosf(x);
+  case CUVIL_UNARY_ATAN:
+    return atanf(x);
+  case CUVIL_UNARY_SINH:
+    return sinhf(x);
+  case CUVIL_UNARY_COSH:
+    return coshf(x);
+  case CUVIL_UNARY_ASINH:
+    return asinhf(x);
+  case CUVIL_UNARY_ACOSH:
+    return acoshf(x);
+  case CUVIL_UNARY_ATANH:
+    return atanhf(x);
+  case CUVIL_UNARY_ROUND:
+    return __builtin_elementwise_roundeven(x);
+  case CUVIL_UNARY_SIGN:
+    return select(x > 0.0f, T(1.0f), select(x < 0.0f, T(-1.0f), x));
+  case CUVIL_UNARY_THRESHOLDED_RELU:
+    return select(x > alpha, x, T(0.0f));
+  case CUVIL_UNARY_SHRINK:
+    return select(x < -alpha, x + beta, select(x > alpha, x - beta, T(0.0f)));
   case CUVIL_UNARY_POW: {
     if constexpr (sizeof(T) == sizeof(float)) {
       return powf(x, alpha);

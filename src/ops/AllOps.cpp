@@ -8,8 +8,14 @@
 
 #define CUVIL_OP_LIST(X)                                                                           \
   X(Abs)                                                                                           \
+  X(Acos)                                                                                          \
+  X(Acosh)                                                                                         \
   X(Add)                                                                                           \
   X(And)                                                                                           \
+  X(Asin)                                                                                          \
+  X(Asinh)                                                                                         \
+  X(Atan)                                                                                          \
+  X(Atanh)                                                                                         \
   X(AveragePool)                                                                                   \
   X(BatchNormalization)                                                                            \
   X(Cast)                                                                                          \
@@ -21,6 +27,8 @@
   X(Conv)                                                                                          \
   X(ConvNCHWc)                                                                                     \
   X(ConvWinograd)                                                                                  \
+  X(Cos)                                                                                           \
+  X(Cosh)                                                                                          \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
   X(ElementwiseChain)                                                                              \
@@ -76,10 +84,15 @@
   X(ReduceSumSquare)                                                                               \
   X(Relu)                                                                                          \
   X(Reshape)                                                                                       \
+  X(Round)                                                                                         \
   X(Selu)                                                                                          \
   X(Shape)                                                                                         \
+  X(Shrink)                                                                                        \
   X(Sigmoid)                                                                                       \
+  X(Sign)                                                                                          \
   X(Silu)                                                                                          \
+  X(Sin)                                                                                           \
+  X(Sinh)                                                                                          \
   X(Slice)                                                                                         \
   X(Softmax)                                                                                       \
   X(Softplus)                                                                                      \
@@ -88,7 +101,9 @@
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \
   X(Sub)                                                                                           \
+  X(Tan)                                                                                           \
   X(Tanh)                                                                                          \
+  X(ThresholdedRelu)                                                                               \
   X(ToNCHWc)                                                                                       \
   X(Transpose)                                                                                     \
   X(Unsqueeze)                                                                                     \

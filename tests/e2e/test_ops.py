@@ -387,6 +387,39 @@ def batchnorm_cases():
                     ["y"], inits)
 
 
+def uniform(lo, hi):
+    """Values drawn uniformly from [lo, hi)."""
+    return lambda rng, shape: rng.uniform(lo, hi, shape)
+
+
+def math_function_cases():
+    """The circular and hyperbolic functions and their inverses over their domains (and past them:
+    nan), Round (halves too), Sign, ThresholdedRelu and Shrink; alone and in a chain."""
+    shape = (3, 4, 17)
+    domains = {"Sin": [uniform(-4, 4), uniform(-200, 200)], "Cos": [uniform(-4, 4), uniform(-200, 200)],
+               "Tan": [uniform(-1.5, 1.5), uniform(-40, 40)], "Atan": [scaled(3), scaled(1000)],
+               "Asin": [uniform(-1, 1), uniform(-1.5, 1.5)], "Acos": [uniform(-1, 1), uniform(-1.5, 1.5)],
+               "Sinh": [uniform(-1.5, 1.5), uniform(-20, 20)], "Cosh": [uniform(-1.5, 1.5), uniform(-20, 20)],
+               "Asinh": [scaled(2), scaled(1e5)], "Acosh": [uniform(1, 3), uniform(0.5, 1e4)],
+               "Atanh": [uniform(-0.999, 0.999), uniform(-1.2, 1.2)]}
+    for op, gens in domains.items():
+        for suffix, gen in zip(["typical", "wide"], gens):
+            yield single(f"{op.lower()}/{suffix}", op, [In(shape, gen=gen)], rtol=2e-3)
+    near_zero = In((2, 50), gen=scaled(1e-3))
+    for op in ["Sin", "Tan", "Asin", "Atan", "Sinh", "Asinh", "Atanh"]:
+        yield single(f"{op.lower()}/near_zero", op, [near_zero])
+    yield single("round/halves", "Round", [In((4, 9), gen=lambda r, s: r.integers(-20, 20, s) / 2.0)])
+    yield single("round/typical", "Round", [In(shape, gen=scaled(5))])
+    yield single("sign/with_zeros", "Sign", [In((4, 9), gen=lambda r, s: r.integers(-2, 3, s) * 1.5)])
+    yield single("thresholdedrelu/default", "ThresholdedRelu", [In(shape, gen=scaled(2))])
+    yield single("thresholdedrelu/alpha", "ThresholdedRelu", [In(shape, gen=scaled(2))], dict(alpha=0.3))
+    yield single("shrink/default", "Shrink", [In(shape, gen=scaled(2))])
+    yield single("shrink/lambd_bias", "Shrink", [In(shape, gen=scaled(2))], dict(lambd=1.2, bias=0.7))
+    yield graph("cos/in_a_chain", [node("Mul", ["x", "two"], ["m"]), node("Cos", ["m"], ["c"]),
+                                   node("Sin", ["x"], ["s"]), node("Add", ["c", "s"], ["y"])],
+                {"x": In((2, 16, 9), gen=scaled(2))}, ["y"], dict(two=scalar(2.0)))
+
+
 def relu_clip_cases():
     """Relu on several ranks; Clip with attributes (opsets 7, 9) and inputs (11, 13); Elu, Selu,
     Softplus, Softsign."""
@@ -1198,7 +1231,8 @@ def symbolic_variants(case):
     return variants
 
 
-FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, pool_cases, elementwise_cases, gemm_matmul_cases,
+FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, pool_cases,
+            elementwise_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             data_dependent_cases,

@@ -54,7 +54,22 @@ enum cuvil_unary_op {
   CUVIL_UNARY_ELU = 22,         /* x < 0 ? alpha (e^x - 1) : x */
   CUVIL_UNARY_SELU = 23,        /* beta (x <= 0 ? alpha (e^x - 1) : x) */
   CUVIL_UNARY_SOFTPLUS = 24,    /* log(1 + e^x) */
-  CUVIL_UNARY_SOFTSIGN = 25     /* x / (1 + |x|) */
+  CUVIL_UNARY_SOFTSIGN = 25,    /* x / (1 + |x|) */
+  CUVIL_UNARY_SIN = 26,
+  CUVIL_UNARY_COS = 27,
+  CUVIL_UNARY_TAN = 28,
+  CUVIL_UNARY_ASIN = 29,
+  CUVIL_UNARY_ACOS = 30,
+  CUVIL_UNARY_ATAN = 31,
+  CUVIL_UNARY_SINH = 32,
+  CUVIL_UNARY_COSH = 33,
+  CUVIL_UNARY_ASINH = 34,
+  CUVIL_UNARY_ACOSH = 35,
+  CUVIL_UNARY_ATANH = 36,
+  CUVIL_UNARY_ROUND = 37,            /* to nearest, ties to even */
+  CUVIL_UNARY_SIGN = 38,             /* -1, 0 or 1; nan stays */
+  CUVIL_UNARY_THRESHOLDED_RELU = 39, /* x > alpha ? x : 0 */
+  CUVIL_UNARY_SHRINK = 40            /* x < -alpha ? x + beta : (x > alpha ? x - beta : 0) */
 };
 
 enum cuvil_binary_op {
