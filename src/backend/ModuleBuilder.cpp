@@ -371,9 +371,9 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   std::vector<llvm::Value *> specArgs;
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::Pointer)
-      specArgs.push_back(arg.symbol()         ? symbolSlot(builder, *arg.symbol())
-                         : arg.errorMessage() ? static_cast<llvm::Value *>(errorCell_)
-                                              : address(builder, arg.value(), arg.byteOffset()));
+      specArgs.push_back(arg.symbol()        ? symbolSlot(builder, *arg.symbol())
+                         : arg.isErrorCell() ? static_cast<llvm::Value *>(errorCell_)
+                                             : address(builder, arg.value(), arg.byteOffset()));
   for (const KernelArg &arg : args) {
     if (!isRunTime(arg))
       continue;
@@ -391,8 +391,8 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   llvm::Value *tasks = emitDim(*runBuilder_, numTasks, symbols_);
   runBuilder_->CreateCall(parallelFor_, {task, tasks});
   for (const KernelArg &arg : args)
-    if (arg.errorMessage())
-      emitErrorCheck(fmt::format("{}: {}", currentNode_->describe(), *arg.errorMessage()));
+    if (arg.isErrorCell())
+      emitErrorCheck(arg.errorMessages());
   if (recordCallNames_)
     path_->kernelCallNames.push_back(
         fmt::format("{} {}", currentNode_->describe(), kernelRef.name()));
@@ -400,11 +400,16 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
 }
 
 // After a call that can refuse its data: when the kernel raised the error
-// cell, the run stops with the check's number in cuvil_error_code.
-void ModuleBuilder::emitErrorCheck(const std::string &message) {
-  auto [it, added] = errorIndex_.emplace(message, errorMessages_.size());
+// cell with check c (from 1), the run stops with error code first + c, the
+// checks' messages being numbered from first + 1 (cuvil_run's result).
+void ModuleBuilder::emitErrorCheck(const std::vector<std::string> &checks) {
+  std::vector<std::string> messages;
+  for (const std::string &check : checks)
+    messages.push_back(fmt::format("{}: {}", currentNode_->describe(), check));
+  std::string key = fmt::format("{}", fmt::join(messages, "\n"));
+  auto [it, added] = errorIndex_.emplace(key, errorMessages_.size());
   if (added)
-    errorMessages_.push_back(message);
+    errorMessages_.insert(errorMessages_.end(), messages.begin(), messages.end());
   llvm::Type *i64 = runBuilder_->getInt64Ty();
   llvm::Function *run = runBuilder_->GetInsertBlock()->getParent();
   llvm::BasicBlock *fail = llvm::BasicBlock::Create(context_, "refuse", run);
@@ -413,7 +418,10 @@ void ModuleBuilder::emitErrorCheck(const std::string &message) {
   runBuilder_->CreateCondBr(runBuilder_->CreateICmpNE(raised, runBuilder_->getInt64(0)), fail, next,
                             llvm::MDBuilder(context_).createUnlikelyBranchWeights());
   runBuilder_->SetInsertPoint(fail);
-  runBuilder_->CreateStore(runBuilder_->getInt32(uint32_t(it->second + 1)), errorCode_);
+  llvm::Value *code =
+      runBuilder_->CreateAdd(runBuilder_->CreateTrunc(raised, runBuilder_->getInt32Ty()),
+                             runBuilder_->getInt32(uint32_t(it->second)));
+  runBuilder_->CreateStore(code, errorCode_);
   runBuilder_->CreateRetVoid();
   runBuilder_->SetInsertPoint(next);
 }

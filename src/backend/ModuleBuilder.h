@@ -90,7 +90,7 @@ private:
   llvm::Value *symbolSlot(llvm::IRBuilder<> &builder, SymbolId symbol,
                           llvm::Value *symbols = nullptr);
   void emitOutputDims();
-  void emitErrorCheck(const std::string &message);
+  void emitErrorCheck(const std::vector<std::string> &checks);
   void emitDispatcher(const std::vector<std::vector<llvm::Function *>> &runs);
   void tagVariant(llvm::Function *function) const;
   uint64_t weightsOffset(const Value *constant);

@@ -1,5 +1,6 @@
 #include "cuvil/frontend/OnnxImporter.h"
 
+#include "FunctionInliner.h"
 #include "OpsetAdapters.h"
 #include "TensorProtoReader.h"
 #include "cuvil/ir/OpSchema.h"
@@ -50,11 +51,15 @@ std::string nodeLabel(const onnx::NodeProto &node, int index) {
 
 class Importer {
 public:
-  Importer(const onnx::ModelProto &model, std::string modelDir, const ImportOptions &options)
+  Importer(onnx::ModelProto &model, std::string modelDir, const ImportOptions &options)
       : model_(model), modelDir_(std::move(modelDir)), options_(options) {}
 
   Expected<std::unique_ptr<Graph>> run(const std::string &name) {
     CUVIL_TRY(readOpset());
+    Expected<std::vector<int64_t>> opsets = inlineFunctions(
+        model_, opset_, [&](const onnx::NodeProto &node) { return isNative(node); });
+    CUVIL_TRY(opsets.status());
+    nodeOpsets_ = opsets.take();
     CUVIL_TRY(checkNodes());
     adaptContext_.opset = opset_;
     if (opset_ < 7)
@@ -67,9 +72,11 @@ public:
       bind(initializer.name(), graph_->addConstant(initializer.name(), tensor.take()));
     }
     CUVIL_TRY(importInputs());
-    int index = 0;
-    for (const onnx::NodeProto &node : graph.node())
-      CUVIL_TRY(importNode(node).withContext(nodeLabel(node, index++)));
+    for (int index = 0; index < graph.node_size(); ++index) {
+      const onnx::NodeProto &node = graph.node(index);
+      adaptContext_.opset = nodeOpsets_[size_t(index)];
+      CUVIL_TRY(importNode(node).withContext(nodeLabel(node, index)));
+    }
     // Every node is in its newest opset's form now: give it the attribute
     // defaults its schema declares, so that nothing downstream repeats them.
     for (const auto &node : graph_->nodes())
@@ -107,8 +114,7 @@ private:
       std::string label = nodeLabel(node, index++);
       if (!isDefaultDomain(node.domain()))
         problems.push_back(fmt::format("{}: domain '{}' is not supported", label, node.domain()));
-      else if (node.op_type() != "Constant" && !OpRegistry::instance().find(node.op_type()) &&
-               !adaptsAway(node.op_type(), opset_))
+      else if (!isNative(node))
         problems.push_back(fmt::format("{}: operator not supported", label));
       for (const onnx::AttributeProto &attr : node.attribute()) {
         if (attr.type() == onnx::AttributeProto::GRAPH ||
@@ -124,6 +130,14 @@ private:
     for (const std::string &problem : problems)
       message += "\n  " + problem;
     return Status::error(message);
+  }
+
+  // Whether the IR has the node's op (or an adapter rewrites it into ops
+  // the IR has).
+  bool isNative(const onnx::NodeProto &node) const {
+    return isDefaultDomain(node.domain()) &&
+           (node.op_type() == "Constant" || OpRegistry::instance().find(node.op_type()) ||
+            adaptsAway(node.op_type(), opset_));
   }
 
   void bind(const std::string &name, Value *value) { values_[name] = value; }
@@ -377,10 +391,11 @@ private:
     return Status::success();
   }
 
-  const onnx::ModelProto &model_;
+  onnx::ModelProto &model_;
   std::string modelDir_;
   const ImportOptions &options_;
   int64_t opset_ = 0;
+  std::vector<int64_t> nodeOpsets_; // the opset each node's form follows
   AdaptContext adaptContext_;
   std::unique_ptr<Graph> graph_;
   std::map<std::string, Value *> values_;

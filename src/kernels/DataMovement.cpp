@@ -68,16 +68,96 @@ CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_COPY)
 #define CUVIL_DEFINE_GATHERS(size, T) CUVIL_GATHER_INDEX_TYPES(CUVIL_DEFINE_GATHER, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHERS)
 
+// GatherElements over rank 6, a task per row of the last dim (indices dims
+// off the axis checked against data's first):
+//   for each row (i0..i4): base = sum over d < 5, d != axis of i_d stride_d
+//     for j: k = indices[row, j] (checked); out[row, j] =
+//       data[base + k stride_axis + (axis == 5 ? 0 : j stride_5)]
+namespace {
+template <typename T, typename I>
+CUVIL_INLINE void gatherElementRows(const T *data, const I *indices, T *out, int64_t *error,
+                                    const cuvil_gather_elements_params *p, int64_t begin,
+                                    int64_t end) {
+  constexpr int kLast = CUVIL_MAX_RANK - 1;
+  const int64_t width = p->shape[kLast], axis = p->axis;
+  for (int d = 0; d < CUVIL_MAX_RANK; ++d)
+    if (d != axis && p->shape[d] > p->data_shape[d])
+      return raiseError(error, 2, p->shape[d]);
+  for (int64_t row = begin; row < end; ++row) {
+    int64_t base = 0, remaining = row;
+    for (int d = kLast - 1; d >= 0; --d) {
+      int64_t coordinate = remaining % p->shape[d];
+      remaining /= p->shape[d];
+      base += d == axis ? 0 : coordinate * p->data_strides[d];
+    }
+    for (int64_t j = 0; j < width; ++j) {
+      int64_t k = checkedIndex(indices[row * width + j], p->axis_dim, error);
+      if (k < 0)
+        return;
+      int64_t inner = axis == kLast ? 0 : j * p->data_strides[kLast];
+      out[row * width + j] = data[base + k * p->data_strides[axis] + inner];
+    }
+  }
+}
+} // namespace
+
+#define CUVIL_DEFINE_GATHER_ELEMENTS(size, T, index, I)                                            \
+  CUVIL_KERNEL void cuvil_gather_elements_##size##_##index(                                        \
+      const T *data, const I *indices, T *out, int64_t *error,                                     \
+      const cuvil_gather_elements_params *p, int64_t begin, int64_t end) {                         \
+    gatherElementRows<T, I>(data, indices, out, error, p, begin, end);                             \
+  }
+#define CUVIL_DEFINE_GATHER_ELEMENTS_ALL(size, T)                                                  \
+  CUVIL_GATHER_INDEX_TYPES(CUVIL_DEFINE_GATHER_ELEMENTS, size, T)
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHER_ELEMENTS_ALL)
+
 // Cast between element types; a task is one element. Float to integer
-// truncates toward zero like ONNX Runtime. bool is stored as u8 0/1: casts
-// from bool use the u8 kernels, casts to bool compare with zero.
-#define CUVIL_DEFINE_CAST(from, From, to, To, toBool)                                              \
+// truncates toward zero like ONNX Runtime; half and bfloat16 go through
+// float (f64 to half rounds twice, as ONNX Runtime does). bool is stored as
+// u8 0/1: casts from bool use the u8 kernels, casts to bool compare with
+// zero.
+namespace {
+
+enum Codec { kNative = 0, kHalf = 1, kBfloat = 2, kBool = 3 };
+
+template <int C, typename S> CUVIL_INLINE auto decodeElement(S stored) {
+  if constexpr (C == kHalf)
+    return float(__builtin_bit_cast(_Float16, stored));
+  else if constexpr (C == kBfloat)
+    return __builtin_bit_cast(float, uint32_t(stored) << 16);
+  else
+    return stored;
+}
+
+// float to bfloat16 rounding to nearest even; nan stays a (quiet) nan.
+CUVIL_INLINE uint16_t toBfloat16(float value) {
+  uint32_t bits = __builtin_bit_cast(uint32_t, value);
+  if (value != value)
+    return uint16_t((bits >> 16) | 0x40);
+  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
+}
+
+template <int C, typename D, typename V> CUVIL_INLINE D encodeElement(V value) {
+  if constexpr (C == kHalf)
+    return __builtin_bit_cast(uint16_t, _Float16(float(value)));
+  else if constexpr (C == kBfloat)
+    return toBfloat16(float(value));
+  else if constexpr (C == kBool)
+    return D(value != V(0));
+  else
+    return D(value);
+}
+
+} // namespace
+
+#define CUVIL_DEFINE_CAST(from, From, fromCodec, to, To, toCodec)                                  \
   CUVIL_KERNEL void cuvil_cast_##from##_##to(const From *src, To *dst, int64_t begin,              \
                                              int64_t end) {                                        \
     for (int64_t i = begin; i < end; ++i)                                                          \
-      dst[i] = toBool ? To(src[i] != From(0)) : To(src[i]);                                        \
+      dst[i] = encodeElement<toCodec, To>(decodeElement<fromCodec>(src[i]));                       \
   }
-#define CUVIL_DEFINE_CASTS_FROM(from, From) CUVIL_CAST_TARGET_TYPES(CUVIL_DEFINE_CAST, from, From)
+#define CUVIL_DEFINE_CASTS_FROM(from, From, fromCodec)                                             \
+  CUVIL_CAST_TARGET_TYPES(CUVIL_DEFINE_CAST, from, From, fromCodec)
 CUVIL_CAST_SOURCE_TYPES(CUVIL_DEFINE_CASTS_FROM)
 
 // dst[i] = the low bytes of `bits`; a task is one element.

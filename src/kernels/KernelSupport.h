@@ -43,19 +43,22 @@ template <> struct IntOf<v8> {
 };
 
 // Refuses the kernel's data through the run's error cell (KernelArg::error):
-// the offending value, then the flag the generated code tests after the
-// call. Tasks on several threads may both raise; either value is true.
-CUVIL_INLINE void raiseError(int64_t *error, int64_t value) {
+// the offending value, then the number (from 1) of the check that failed,
+// which the generated code tests after the call. Tasks on several threads
+// may both raise; either report is true.
+CUVIL_INLINE void raiseError(int64_t *error, int64_t check, int64_t value) {
   __atomic_store_n(&error[1], value, __ATOMIC_RELAXED);
-  __atomic_store_n(&error[0], 1, __ATOMIC_RELEASE);
+  __atomic_store_n(&error[0], check, __ATOMIC_RELEASE);
 }
 
 // An index into an axis of `extent` elements, negative ones counting from
-// the end; out of range raises `error` and gives -1.
-template <typename I> CUVIL_INLINE int64_t checkedIndex(I index, int64_t extent, int64_t *error) {
+// the end; out of range raises check `check` (default the first) and gives
+// -1.
+template <typename I>
+CUVIL_INLINE int64_t checkedIndex(I index, int64_t extent, int64_t *error, int64_t check = 1) {
   int64_t i = int64_t(index) < 0 ? int64_t(index) + extent : int64_t(index);
   if (i < 0 || i >= extent) {
-    raiseError(error, int64_t(index));
+    raiseError(error, check, int64_t(index));
     return -1;
   }
   return i;

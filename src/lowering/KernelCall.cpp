@@ -34,7 +34,7 @@ void checkArgument(const KernelParam &param, const KernelArg &arg, size_t index,
       return;
     if (arg.kind() != KernelArg::Kind::Pointer)
       return mismatch(kindName(arg.kind()));
-    if (arg.symbol() || arg.errorMessage()) {
+    if (arg.symbol() || arg.isErrorCell()) {
       if (!param.writable || param.elementBytes != sizeof(int64_t))
         mismatch(arg.symbol() ? "the slot of a symbol (an int64_t the kernel writes)"
                               : "the error cell (int64_t[2] the kernel writes)");

@@ -43,6 +43,7 @@
   X(FusedConv)                                                                                     \
   X(FusedMatMul)                                                                                   \
   X(Gather)                                                                                        \
+  X(GatherElements)                                                                                \
   X(Gelu)                                                                                          \
   X(Gemm)                                                                                          \
   X(GlobalAveragePool)                                                                             \
@@ -93,6 +94,7 @@
   X(Silu)                                                                                          \
   X(Sin)                                                                                           \
   X(Sinh)                                                                                          \
+  X(Size)                                                                                          \
   X(Slice)                                                                                         \
   X(Softmax)                                                                                       \
   X(Softplus)                                                                                      \

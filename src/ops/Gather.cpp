@@ -80,9 +80,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
   return ctx.callKernel(
       **kernel,
       {KernelArg::pointer(data), KernelArg::pointer(indices), KernelArg::pointer(node.output(0)),
-       KernelArg::error(fmt::format("index {{}} is out of range for a "
-                                    "dimension of {}",
-                                    g.axisDim.str())),
+       KernelArg::error(
+           {fmt::format("index {{}} is out of range for a dimension of {}", g.axisDim.str())}),
        KernelArg::constant(g.axisDim), KernelArg::constant(g.inner), KernelArg::constant(count)},
       g.outer * count);
 }

@@ -129,12 +129,23 @@ const std::vector<Instance<GatherKey>> kGather = [] {
   return list;
 }();
 
+const std::vector<Instance<GatherKey>> kGatherElements = [] {
+  std::vector<Instance<GatherKey>> list;
+#define CUVIL_GATHER_ELEMENTS_ENTRY(size, T, index, I)                                             \
+  list.push_back({{size, #index}, CUVIL_KERNEL_REF(cuvil_gather_elements_##size##_##index)});
+#define CUVIL_GATHER_ELEMENTS_ENTRIES(size, T)                                                     \
+  CUVIL_GATHER_INDEX_TYPES(CUVIL_GATHER_ELEMENTS_ENTRY, size, T)
+  CUVIL_ELEMENT_SIZES(CUVIL_GATHER_ELEMENTS_ENTRIES)
+  return list;
+}();
+
 using CastKey = std::pair<std::string_view, std::string_view>;
 const std::vector<Instance<CastKey>> kCast = [] {
   std::vector<Instance<CastKey>> list;
-#define CUVIL_CAST_ENTRY(from, From, to, To, toBool)                                               \
+#define CUVIL_CAST_ENTRY(from, From, fromCodec, to, To, toCodec)                                   \
   list.push_back({{#from, #to}, CUVIL_KERNEL_REF(cuvil_cast_##from##_##to)});
-#define CUVIL_CAST_ENTRIES(from, From) CUVIL_CAST_TARGET_TYPES(CUVIL_CAST_ENTRY, from, From)
+#define CUVIL_CAST_ENTRIES(from, From, fromCodec)                                                  \
+  CUVIL_CAST_TARGET_TYPES(CUVIL_CAST_ENTRY, from, From, fromCodec)
   CUVIL_CAST_SOURCE_TYPES(CUVIL_CAST_ENTRIES)
   return list;
 }();
@@ -211,6 +222,10 @@ Expected<const KernelRef *> whereKernel(size_t bytes) {
 }
 Expected<const KernelRef *> gatherKernel(size_t bytes, DType indices) {
   return find(kGather, GatherKey{bytes, dtypeName(indices)}, "gather",
+              fmt::format("{}-byte elements and {} indices", bytes, dtypeName(indices)));
+}
+Expected<const KernelRef *> gatherElementsKernel(size_t bytes, DType indices) {
+  return find(kGatherElements, GatherKey{bytes, dtypeName(indices)}, "gather-elements",
               fmt::format("{}-byte elements and {} indices", bytes, dtypeName(indices)));
 }
 Expected<const KernelRef *> castKernel(DType from, DType to) {

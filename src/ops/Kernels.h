@@ -40,6 +40,7 @@ Expected<const KernelRef *> whereKernel(size_t elementBytes);
 Expected<const KernelRef *> compressKernel(size_t elementBytes);
 // By element size and index type (i32, i64).
 Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
+Expected<const KernelRef *> gatherElementsKernel(size_t elementBytes, DType indices);
 // By source and target type (bool is stored as u8).
 Expected<const KernelRef *> castKernel(DType from, DType to);
 // Arithmetic ops by element type; comparisons and logical ops (writing

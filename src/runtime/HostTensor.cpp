@@ -67,4 +67,12 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return text;
 }
 
+void HostTensor::reinterpretAs(int32_t dtype) {
+  const DTypeInfo *info = findDType(dtype);
+  if (!info || info->size != dtypeInfo().size)
+    throw std::runtime_error("cannot read " + std::string(dtypeInfo().name) + " data as " +
+                             (info ? std::string(info->name) : std::to_string(dtype)));
+  dtype_ = dtype;
+}
+
 } // namespace cuvil::runtime

@@ -38,6 +38,8 @@ public:
   /// Gives the tensor a shape of at most as many elements, keeping the
   /// buffer: an output allocated at its largest, once its extent is known.
   void shrinkTo(std::vector<int64_t> shape);
+  /// Reads the same bytes as another element type of the same size.
+  void reinterpretAs(int32_t dtype);
 
 private:
   struct AlignedDelete {

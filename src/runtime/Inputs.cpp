@@ -155,6 +155,9 @@ std::vector<HostTensor> loadInputs(const std::vector<InputArg> &args,
     } catch (const std::runtime_error &error) {
       throw std::runtime_error("input '" + names[i] + "': " + error.what());
     }
+    // numpy has no bfloat16: bf16 data travels as the uint16 bits.
+    if (info.dtype == CUVIL_DTYPE_BF16 && tensor.dtype() == CUVIL_DTYPE_U16)
+      tensor.reinterpretAs(CUVIL_DTYPE_BF16);
     bool matches = tensor.dtype() == info.dtype && tensor.shape().size() == size_t(info.rank);
     for (int32_t d = 0; matches && d < info.rank; ++d)
       matches = isSymbolic(info, d) || tensor.shape()[size_t(d)] == info.dims[d];

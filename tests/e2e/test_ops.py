@@ -420,6 +420,40 @@ def math_function_cases():
                 {"x": In((2, 16, 9), gen=scaled(2))}, ["y"], dict(two=scalar(2.0)))
 
 
+def function_cases():
+    """Ops ONNX defines by a function body, which the importer inlines: the losses (every reduction,
+    weights, ignore_index, the log_prob output), Celu, MeanVarianceNormalization; and a model-local
+    function with an attribute reference and a default taken from the call."""
+    scores, labels = In((3, 5, 2)), In((3, 2), I64, gen=lambda r, s: r.integers(0, 5, s))
+    weights = np.array([0.5, 1.0, 2.0, 0.1, 1.5], F32)
+    for reduction in ["mean", "sum", "none"]:
+        yield single(f"nllloss/{reduction}", "NegativeLogLikelihoodLoss", [scores, labels], dict(reduction=reduction))
+        yield single(f"nllloss/{reduction}_weight_ignore_index", "NegativeLogLikelihoodLoss",
+                     [scores, labels, weights], dict(reduction=reduction, ignore_index=2))
+        yield single(f"softmaxcrossentropyloss/{reduction}", "SoftmaxCrossEntropyLoss", [scores, labels],
+                     dict(reduction=reduction))
+    yield single("softmaxcrossentropyloss/log_prob_weight_2d", "SoftmaxCrossEntropyLoss",
+                 [In((4, 6)), In((4,), I64, gen=lambda r, s: r.integers(0, 6, s)), np.linspace(0.5, 2, 6)],
+                 dict(reduction="mean"), outputs=2)
+    yield single("celu/alpha", "Celu", [In((2, 3, 5), gen=scaled(3))], dict(alpha=0.7))
+    yield single("meanvariancenormalization/axes_0_2", "MeanVarianceNormalization", [In((2, 3, 4, 5))],
+                 dict(axes=[0, 2]))
+
+    # local.ScaledTanh(x) = Tanh(x) * scale, scale = the call's `factor`.
+    scale = helper.make_node("Constant", [], ["scale"])
+    scale.attribute.append(onnx.AttributeProto(name="value_float", ref_attr_name="factor",
+                                               type=onnx.AttributeProto.FLOAT))
+    function = helper.make_function("local", "ScaledTanh", ["x"], ["y"],
+                                    [scale, node("Tanh", ["x"], ["t"]), node("Mul", ["t", "scale"], ["y"])],
+                                    [helper.make_opsetid("", 17)], attributes=["factor"])
+    model = make_model([node("ScaledTanh", ["x"], ["h"], domain="local", factor=2.5), node("Relu", ["h"], ["y"])],
+                       {"x": In((3, 4), gen=scaled(2))}, ["y"], opsets=[("local", 1)], infer=False,
+                       output_types={"y": (F32, (3, 4))})
+    model.functions.append(function)
+    yield Case("function/model_local_with_attribute", model, feeds_for("function/model_local_with_attribute",
+                                                                       {"x": In((3, 4), gen=scaled(2))}))
+
+
 def relu_clip_cases():
     """Relu on several ranks; Clip with attributes (opsets 7, 9) and inputs (11, 13); Elu, Selu,
     Softplus, Softsign."""
@@ -686,6 +720,20 @@ def gather_concat_cases():
     yield single("gather/int64_data", "Gather", [In((6, 3), I64), In((4,), I64, gen=indices(6))], dict(axis=0))
     yield single("gather/repeated_indices", "Gather", [In((3, 4)), i64(1, 1, 1, 0, 2, 2)], dict(axis=1))
 
+    yield single("gatherelements/axis0", "GatherElements", [In((4, 3)), In((2, 3), I64, gen=indices(4))],
+                 dict(axis=0))
+    yield single("gatherelements/axis1_i32_smaller", "GatherElements",
+                 [In((3, 5)), In((2, 4), I32, gen=indices(5))], dict(axis=1))
+    yield single("gatherelements/axis_minus1_3d", "GatherElements",
+                 [In((2, 3, 6)), In((2, 3, 4), I64, gen=indices(6))], dict(axis=-1))
+    yield single("gatherelements/axis1_rank7_merged", "GatherElements",
+                 [In((2, 4, 2, 3, 1, 2, 3)), In((2, 1, 2, 3, 1, 2, 3), I64, gen=indices(4))], dict(axis=1))
+    yield single("gatherelements/int64_data_constant_indices", "GatherElements",
+                 [In((3, 3), I64), np.array([[2, 0, -1], [1, 1, 0]], I64)], dict(axis=0))
+    yield single("size/4d", "Size", [In((2, 3, 4, 5))])
+    yield graph("size/in_arithmetic", [node("Size", ["x"], ["n"]), node("Cast", ["n"], ["f"], to=1),
+                                       node("Div", ["x", "f"], ["y"])], {"x": In((3, 7))}, ["y"])
+
     concats = [
         ("axis0_2inputs", [(2, 3), (4, 3)], 0),
         ("axis1_3inputs_3d", [(2, 1, 4), (2, 3, 4), (2, 2, 4)], 1),
@@ -884,9 +932,23 @@ def cast_where_equal_cases():
         ("i64_to_i32", In((5,), I64), T.INT32),
         ("i32_to_i64", In((5,), I32), T.INT64),
         ("f32_to_f32", In((5,)), T.FLOAT),
+        ("f32_to_f16", In((3, 7), gen=scaled(100)), T.FLOAT16),
+        ("f16_to_f32", In((3, 7), np.float16, gen=scaled(100)), T.FLOAT),
+        ("f64_to_f16", In((3, 7), np.float64, gen=scaled(10)), T.FLOAT16),
+        ("f16_to_i64", In((3, 7), np.float16, gen=scaled(100)), T.INT64),
+        ("u8_to_f16", In((9,), np.uint8, gen=lambda r, s: r.integers(0, 256, s)), T.FLOAT16),
+        ("i16_to_u32", In((9,), np.int16, gen=lambda r, s: r.integers(-3000, 3000, s)), T.UINT32),
+        ("u64_to_f64", In((9,), np.uint64, gen=lambda r, s: r.integers(0, 2**62, s, dtype=np.uint64)), T.DOUBLE),
     ]
     for name, x, to in casts:
         yield single(f"cast/{name}", "Cast", [x], dict(to=to))
+    # bf16 has no numpy type: round trips through it, ORT as the reference
+    # of the rounding (to nearest even, nan kept).
+    yield graph("cast/f32_bf16_f32_round_trip", [node("Cast", ["x"], ["b"], to=T.BFLOAT16),
+                                                 node("Cast", ["b"], ["y"], to=T.FLOAT)],
+                {"x": In((4, 9), gen=scaled(1000))}, ["y"])
+    yield graph("cast/i32_bf16_f32", [node("Cast", ["x"], ["b"], to=T.BFLOAT16), node("Cast", ["b"], ["y"], to=T.FLOAT)],
+                {"x": In((4, 9), I32, gen=lambda r, s: r.integers(-70000, 70000, s))}, ["y"])
 
     wheres = [("same_shape", (3, 4), (3, 4), (3, 4)), ("broadcast_all", (3, 1), (1, 4), ()),
               ("cond_1d", (4,), (2, 3, 4), (3, 1)), ("cond_scalar", (), (2, 3), (2, 3))]
@@ -1100,6 +1162,11 @@ def negative_cases():
         feeds = {"table": good.reshape(-1)[:15].reshape(5, 3), "ids": np.array(ids, I64)}
         yield Case(f"bad_input/{name}", model, feeds, kind="bad_input",
                    expect=("Gather node 'lookup'", f"index {ids[1]} is out of range"))
+    model = make_model([node("GatherElements", ["table", "ids"], ["picked"], name="pick", axis=1)],
+                       {"table": In((2, 3)), "ids": In((2, 2), I64)}, ["picked"])
+    feeds = {"table": good.reshape(-1)[:6].reshape(2, 3), "ids": np.array([[0, 1], [-4, 2]], I64)}
+    yield Case("bad_input/gatherelements_index_out_of_range", model, feeds, kind="bad_input",
+               expect=("GatherElements node 'pick'", "index -4 is out of range"))
 
 
 # Cases where onnx.reference (onnx 1.19) deviates from the ONNX spec; ORT was
@@ -1117,6 +1184,8 @@ REFERENCE_BUGS = {
     "softmax/opset11_default_axis_3d": _SOFTMAX_OPSET11,
     "reducemean/opset18_empty_axes_noop": "reduces over all axes for an empty axes tensor with noop_with_empty_axes=1",
     "pad/opset13_negative_crops": "rejects negative pads (numpy.pad cannot crop)",
+    "gatherelements/axis1_i32_smaller": "requires indices dims equal to data's off the axis (the spec allows smaller)",
+    "gatherelements/axis_minus1_3d": "requires indices dims equal to data's off the axis (the spec allows smaller)",
 }
 
 # --------------------------------------------------------------------------
@@ -1231,8 +1300,8 @@ def symbolic_variants(case):
     return variants
 
 
-FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, pool_cases,
-            elementwise_cases, gemm_matmul_cases,
+FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, function_cases,
+            pool_cases, elementwise_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             data_dependent_cases,

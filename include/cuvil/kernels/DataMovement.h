@@ -25,21 +25,53 @@ CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_COPY)
 #define CUVIL_DECLARE_GATHERS(size, T) CUVIL_GATHER_INDEX_TYPES(CUVIL_DECLARE_GATHER, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHERS)
 
-/* Casts between element types (name, C type); a cast to bool (stored as u8
- * 0/1, the last entry's 1) compares with zero, one from bool reads it as
- * u8. */
+/* GatherElements: out[i] = data[i with i[axis] replaced by indices[i]],
+ * over the shapes right-aligned in rank 6 (leading dims of size 1); a task
+ * is one row of the last dim. Raises `error` check 1 for an index outside
+ * [-axis_dim, axis_dim), check 2 for an indices dim off the axis larger
+ * than data's. */
+struct cuvil_gather_elements_params {
+  int64_t shape[CUVIL_MAX_RANK];        /* of indices and out */
+  int64_t data_shape[CUVIL_MAX_RANK];   /* of data */
+  int64_t data_strides[CUVIL_MAX_RANK]; /* in elements */
+  int64_t axis, axis_dim;
+};
+#define CUVIL_DECLARE_GATHER_ELEMENTS(size, T, index, I)                                           \
+  CUVIL_KERNEL_DECL void cuvil_gather_elements_##size##_##index(                                   \
+      const T *data, const I *indices, T *out, int64_t *error,                                     \
+      const struct cuvil_gather_elements_params *p, int64_t begin, int64_t end);
+#define CUVIL_DECLARE_GATHER_ELEMENTS_ALL(size, T)                                                 \
+  CUVIL_GATHER_INDEX_TYPES(CUVIL_DECLARE_GATHER_ELEMENTS, size, T)
+CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHER_ELEMENTS_ALL)
+
+/* Casts between element types: (name, C type it is stored as, codec), codec
+ * 0 for the C type's own value, 1 for IEEE half and 2 for bfloat16 (both
+ * stored as their bits), 3 for bool (stored as u8 0/1: a cast to bool
+ * compares with zero, one from bool reads the u8 kernels). */
 #define CUVIL_CAST_SOURCE_TYPES(X)                                                                 \
-  X(f32, float) X(f64, double) X(i8, int8_t) X(u8, uint8_t) X(i32, int32_t) X(i64, int64_t)
-#define CUVIL_CAST_TARGET_TYPES(X, from, From)                                                     \
-  X(from, From, f32, float, 0)                                                                     \
-  X(from, From, f64, double, 0)                                                                    \
-  X(from, From, i8, int8_t, 0)                                                                     \
-  X(from, From, u8, uint8_t, 0)                                                                    \
-  X(from, From, i32, int32_t, 0) X(from, From, i64, int64_t, 0) X(from, From, bool, uint8_t, 1)
-#define CUVIL_DECLARE_CAST(from, From, to, To, toBool)                                             \
+  X(f32, float, 0)                                                                                 \
+  X(f64, double, 0) X(f16, uint16_t, 1) X(bf16, uint16_t, 2) X(i8, int8_t, 0) X(u8, uint8_t, 0)    \
+      X(i16, int16_t, 0) X(u16, uint16_t, 0) X(i32, int32_t, 0) X(u32, uint32_t, 0)                \
+          X(i64, int64_t, 0) X(u64, uint64_t, 0)
+#define CUVIL_CAST_TARGET_TYPES(X, from, From, fromCodec)                                          \
+  X(from, From, fromCodec, f32, float, 0)                                                          \
+  X(from, From, fromCodec, f64, double, 0)                                                         \
+  X(from, From, fromCodec, f16, uint16_t, 1)                                                       \
+  X(from, From, fromCodec, bf16, uint16_t, 2)                                                      \
+  X(from, From, fromCodec, i8, int8_t, 0)                                                          \
+  X(from, From, fromCodec, u8, uint8_t, 0)                                                         \
+  X(from, From, fromCodec, i16, int16_t, 0)                                                        \
+  X(from, From, fromCodec, u16, uint16_t, 0)                                                       \
+  X(from, From, fromCodec, i32, int32_t, 0)                                                        \
+  X(from, From, fromCodec, u32, uint32_t, 0)                                                       \
+  X(from, From, fromCodec, i64, int64_t, 0)                                                        \
+  X(from, From, fromCodec, u64, uint64_t, 0)                                                       \
+  X(from, From, fromCodec, bool, uint8_t, 3)
+#define CUVIL_DECLARE_CAST(from, From, fromCodec, to, To, toCodec)                                 \
   CUVIL_KERNEL_DECL void cuvil_cast_##from##_##to(const From *src, To *dst, int64_t begin,         \
                                                   int64_t end);
-#define CUVIL_DECLARE_CASTS_FROM(from, From) CUVIL_CAST_TARGET_TYPES(CUVIL_DECLARE_CAST, from, From)
+#define CUVIL_DECLARE_CASTS_FROM(from, From, fromCodec)                                            \
+  CUVIL_CAST_TARGET_TYPES(CUVIL_DECLARE_CAST, from, From, fromCodec)
 CUVIL_CAST_SOURCE_TYPES(CUVIL_DECLARE_CASTS_FROM)
 
 /* dst[i] = the low bytes of `bits`. */

@@ -177,13 +177,14 @@ public:
     return arg;
   }
   // A pointer to the run's error cell, an int64_t[2] through which a kernel
-  // refuses its data: it stores the offending value in [1], then 1 in [0]
-  // (src/kernels/KernelSupport.h's raiseError), and the run stops after the
-  // call with `message` (which names the problem, "index {} is out of
-  // range"; the runtime puts the value at "{}" and the node before it).
-  static KernelArg error(std::string message) {
+  // refuses its data: it stores the offending value in [1], then in [0] the
+  // number (from 1) of the check that failed (src/kernels/KernelSupport.h's
+  // raiseError), and the run stops after the call with that check's
+  // message. Each message names a problem ("index {} is out of range"); the
+  // runtime puts the value at "{}" and the node before it.
+  static KernelArg error(std::vector<std::string> messages) {
     KernelArg arg(Kind::Pointer);
-    arg.errorMessage_ = std::move(message);
+    arg.errorMessages_ = std::move(messages);
     return arg;
   }
   // A pointer to an optional input, null when it is omitted.
@@ -224,8 +225,9 @@ public:
   // error cell.
   const Value *value() const { return value_; }
   std::optional<SymbolId> symbol() const { return symbol_; }
-  // Pointer to the error cell: the message of the check.
-  const std::optional<std::string> &errorMessage() const { return errorMessage_; }
+  // Pointer to the error cell: the messages of its checks, in check order.
+  const std::vector<std::string> &errorMessages() const { return errorMessages_; }
+  bool isErrorCell() const { return !errorMessages_.empty(); }
   const Dim &byteOffset() const { return byteOffset_; }
   const Dim &i64() const { return i64_; }
   float f32() const { return f32_; }
@@ -238,10 +240,10 @@ public:
 private:
   explicit KernelArg(Kind kind) : kind_(kind) {}
   Kind kind_;
-  const Value *value_ = nullptr;            // Pointer
-  std::optional<SymbolId> symbol_;          // Pointer to a symbol's slot
-  std::optional<std::string> errorMessage_; // Pointer to the error cell
-  Dim byteOffset_;                          // Pointer: offset into the value's buffer
+  const Value *value_ = nullptr;           // Pointer
+  std::optional<SymbolId> symbol_;         // Pointer to a symbol's slot
+  std::vector<std::string> errorMessages_; // Pointer to the error cell
+  Dim byteOffset_;                         // Pointer: offset into the value's buffer
   Dim i64_;
   float f32_ = 0;
   std::vector<uint8_t> bytes_; // Block
