@@ -165,6 +165,18 @@ Status legacyBroadcast(Graph &graph, Node &node, std::vector<Value *> &results,
   return Status::success();
 }
 
+// PRelu before opset 7 applied a slope of C values per channel (axis 1),
+// one value to all: the legacy broadcast at axis 1.
+Status legacyPreluSlope(Graph &graph, Node &node, std::vector<Value *> &results,
+                        const AdaptContext &context) {
+  const Value *slope = node.input(1);
+  if (slope && slope->isConstant() && slope->constant().numElements() == 1)
+    return Status::success();
+  node.setAttr("broadcast", int64_t(1));
+  node.setAttr("axis", int64_t(1));
+  return legacyBroadcast(graph, node, results, context);
+}
+
 // Gemm before opset 7 marked C's broadcasting, which is now implied.
 Status dropBroadcastAttribute(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
   node.removeAttr("broadcast");
@@ -193,7 +205,7 @@ struct Adapter {
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 35> kAdapters = {{
+constexpr std::array<Adapter, 36> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -227,6 +239,7 @@ constexpr std::array<Adapter, 35> kAdapters = {{
     {"Greater", 7, legacyBroadcast},
     {"Less", 7, legacyBroadcast},
     {"Gemm", 7, dropBroadcastAttribute},
+    {"PRelu", 7, legacyPreluSlope},
     {"Reshape", 5, reshapeAttribute},
     {"Concat", 4, concatDefaultAxis},
 }};

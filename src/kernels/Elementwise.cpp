@@ -67,6 +67,26 @@ template <typename T> CUVIL_INLINE T binaryArith(int64_t op, T a, T b) {
     return a > b ? a : b;
   case CUVIL_BINARY_MIN:
     return a < b ? a : b;
+  case CUVIL_BINARY_MOD:
+  case CUVIL_BINARY_FMOD: {
+    // By zero gives 0, and so does the most negative value by -1 (whose
+    // quotient overflows), instead of trapping.
+    if (b == T(0) || (T(-1) < T(0) && b == T(-1)))
+      return T(0);
+    T r = T(a % b);
+    bool divisorSign = op == CUVIL_BINARY_MOD && r != T(0) && ((r < T(0)) != (b < T(0)));
+    return divisorSign ? T(r + b) : r;
+  }
+  case CUVIL_BINARY_SHIFT_LEFT:
+    return b >= T(8 * sizeof(T)) ? T(0) : T(a << b);
+  case CUVIL_BINARY_SHIFT_RIGHT:
+    return b >= T(8 * sizeof(T)) ? T(0) : T(a >> b);
+  case CUVIL_BINARY_PRELU:
+    if (a < T(0))
+      __builtin_mul_overflow(a, b, &result);
+    else
+      result = a;
+    return result;
   case CUVIL_BINARY_POW: {
     // By squaring: a huge exponent takes 64 steps, not 2^63. A negative
     // one gives 1, as the loop ONNX Runtime runs does.
@@ -84,8 +104,10 @@ template <typename T> CUVIL_INLINE T binaryArith(int64_t op, T a, T b) {
   }
 }
 
-template <>
-inline __attribute__((always_inline)) float binaryArith<float>(int64_t op, float a, float b) {
+// Floating point: fmod as a - trunc(a / b) b with one rounding (exact
+// while the quotient fits the mantissa), and Python's mod from it. f64 pow
+// goes through f32's.
+template <typename F> CUVIL_INLINE F floatBinaryArith(int64_t op, F a, F b) {
   switch (op) {
   case CUVIL_BINARY_ADD:
     return a + b;
@@ -100,10 +122,26 @@ inline __attribute__((always_inline)) float binaryArith<float>(int64_t op, float
   case CUVIL_BINARY_MIN:
     return minf(a, b);
   case CUVIL_BINARY_POW:
-    return powf(a, b);
+    return F(powf(float(a), float(b)));
+  case CUVIL_BINARY_MOD:
+  case CUVIL_BINARY_FMOD: {
+    F r = __builtin_elementwise_fma(-__builtin_elementwise_trunc(a / b), b, a);
+    bool divisorSign = op == CUVIL_BINARY_MOD && r != F(0) && ((r < F(0)) != (b < F(0)));
+    return divisorSign ? r + b : r;
+  }
+  case CUVIL_BINARY_PRELU:
+    return a < F(0) ? a * b : a;
   default:
     return a;
   }
+}
+template <>
+inline __attribute__((always_inline)) float binaryArith<float>(int64_t op, float a, float b) {
+  return floatBinaryArith(op, a, b);
+}
+template <>
+inline __attribute__((always_inline)) double binaryArith<double>(int64_t op, double a, double b) {
+  return floatBinaryArith(op, a, b);
 }
 
 template <typename T> CUVIL_INLINE uint8_t compare(int64_t op, T a, T b) {

@@ -10,6 +10,7 @@ const UnaryTraits kTraits{
     .kernel = CUVIL_UNARY_ABS,
     .reference = [](double x, std::span<const float>) -> double { return std::fabs(x); },
     .finiteAtZero = true,
+    .integers = true,
 };
 } // namespace
 extern const OpDefinition kAbsOp = UnaryOp<kTraits>::definition();

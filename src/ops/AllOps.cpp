@@ -18,6 +18,7 @@
   X(Atanh)                                                                                         \
   X(AveragePool)                                                                                   \
   X(BatchNormalization)                                                                            \
+  X(BitShift)                                                                                      \
   X(Cast)                                                                                          \
   X(Ceil)                                                                                          \
   X(Clip)                                                                                          \
@@ -64,10 +65,12 @@
   X(Max)                                                                                           \
   X(MaxPool)                                                                                       \
   X(Min)                                                                                           \
+  X(Mod)                                                                                           \
   X(Mul)                                                                                           \
   X(Neg)                                                                                           \
   X(NonZero)                                                                                       \
   X(Or)                                                                                            \
+  X(PRelu)                                                                                         \
   X(PackConvWeights)                                                                               \
   X(PackGemmPanels)                                                                                \
   X(Pad)                                                                                           \

@@ -33,7 +33,8 @@ const UnaryTraits kTraits{.name = "Clip",
                           .readParams = bounds,
                           .paramCount = 2,
                           .finiteAtZero = true,
-                          .maxInputs = 3};
+                          .maxInputs = 3,
+                          .integers = true};
 } // namespace
 extern const OpDefinition kClipOp = UnaryOp<kTraits>::definition();
 } // namespace cuvil::ops

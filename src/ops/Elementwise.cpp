@@ -15,6 +15,13 @@ Status inferFloatElementwise(InferContext &ctx) {
   return Status::success();
 }
 
+Status inferNumericElementwise(InferContext &ctx) {
+  if (ctx.inputDType(0) == DType::Bool)
+    return ctx.error("expects a number tensor, got bool");
+  ctx.setOutput(0, ctx.inputType(0));
+  return Status::success();
+}
+
 Expected<std::vector<float>> unaryParams(const Node &node, const OpSchema &schema) {
   std::optional<std::vector<float>> params = elementwiseParams(node, schema);
   if (!params)

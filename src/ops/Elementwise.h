@@ -36,9 +36,14 @@ struct UnaryTraits {
   bool finiteAtZero = false;
   std::vector<AttrSpec> extraAttributes = {};
   int maxInputs = 1;
+  // Integer inputs too (the reference is exact on them); canonicalize
+  // rewrites the integer forms into binary ops, the kernel being f32.
+  bool integers = false;
 };
 
 Status inferFloatElementwise(InferContext &ctx);
+// Any number type (not bool).
+Status inferNumericElementwise(InferContext &ctx);
 // The kernel function of unary op `op` with its parameters.
 cuvil_unary unaryKernelOf(const OpDefinition &op, std::span<const float> params);
 // The op's parameters when they are compile-time constants, else an error.
@@ -52,7 +57,7 @@ template <const UnaryTraits &Traits> struct UnaryOp {
   static Status infer(InferContext &ctx) {
     if (Traits.validate)
       CUVIL_TRY(Traits.validate(ctx.node()));
-    return inferFloatElementwise(ctx);
+    return Traits.integers ? inferNumericElementwise(ctx) : inferFloatElementwise(ctx);
   }
   static Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
     Expected<std::vector<float>> params = unaryParams(node, schema());

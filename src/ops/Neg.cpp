@@ -8,6 +8,7 @@ const UnaryTraits kTraits{
     .kernel = CUVIL_UNARY_NEG,
     .reference = [](double x, std::span<const float>) -> double { return -x; },
     .finiteAtZero = true,
+    .integers = true,
 };
 } // namespace
 extern const OpDefinition kNegOp = UnaryOp<kTraits>::definition();

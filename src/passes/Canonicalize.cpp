@@ -118,12 +118,13 @@ Status rewriteBatchNorm(Graph &graph, Node &bn) {
   return Status::success();
 }
 
-// Clip with bounds known only at run time: Min(Max(x, min), max).
+// Clip with bounds known only at run time, or of integers (the kernel is
+// f32): Min(Max(x, min), max).
 Status rewriteClip(Graph &graph, Node &clip) {
   bool constantBounds = true;
   for (size_t i = 1; i < clip.numInputs(); ++i)
     constantBounds &= !clip.hasInput(i) || clip.input(i)->isConstant();
-  if (constantBounds)
+  if (constantBounds && clip.input(0)->type().dtype == DType::F32)
     return Status::success();
   std::string base = clip.output(0)->name();
   Value *result = clip.input(0);
@@ -137,6 +138,42 @@ Status rewriteClip(Graph &graph, Node &clip) {
   }
   graph.replaceAllUsesWith(clip.output(0), result);
   graph.eraseNode(&clip);
+  return Status::success();
+}
+
+// Neg and Abs of integers (the unary kernel is f32): 0 - x, max(x, 0 - x).
+Status rewriteIntegerNegAbs(Graph &graph, Node &node) {
+  Value *x = node.input(0);
+  DType dtype = x->type().dtype;
+  if (isFloat(dtype))
+    return Status::success();
+  std::string base = node.output(0)->name();
+  Tensor zero(TensorType{dtype, {}});
+  Expected<Value *> negated =
+      insertNode(graph, "Sub", {graph.addConstant(base + ".zero", zero), x}, &node, base + ".neg");
+  CUVIL_TRY(negated.status());
+  Value *result = *negated;
+  if (node.op() == "Abs") {
+    Expected<Value *> magnitude = insertNode(graph, "Max", {x, result}, &node, base + ".abs");
+    CUVIL_TRY(magnitude.status());
+    result = *magnitude;
+  }
+  graph.replaceAllUsesWith(node.output(0), result);
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
+// Pow whose run-time exponent has another type than the base: the
+// exponent cast to the base's type first (the binary kernel takes one).
+Status rewritePow(Graph &graph, Node &pow) {
+  Value *exponent = pow.input(1);
+  DType base = pow.input(0)->type().dtype;
+  if (exponent->isConstant() || exponent->type().dtype == base)
+    return Status::success();
+  Node *cast = graph.addNode("Cast", {exponent}, {pow.output(0)->name() + ".exponent"}, &pow);
+  cast->setAttr("to", Attribute(int64_t(dtypeOnnxCode(base))));
+  CUVIL_TRY(inferNodeTypes(*cast));
+  pow.setInput(1, cast->output(0));
   return Status::success();
 }
 
@@ -242,9 +279,12 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 6> kRewrites = {{
+constexpr std::array<Rewrite, 9> kRewrites = {{
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
+    {"Neg", rewriteIntegerNegAbs},
+    {"Abs", rewriteIntegerNegAbs},
+    {"Pow", rewritePow},
     {"Identity", forwardInput},
     {"Dropout", forwardInput},
     {"Gemm", rewriteGemm},

@@ -545,6 +545,48 @@ def pool_cases():
         yield single(f"globalaveragepool/{'x'.join(map(str, shape))}", "GlobalAveragePool", [In(shape)])
 
 
+def nonzero_ints(dtype, lo, hi):
+    """Integers in [lo, hi) without 0 (divisors)."""
+    def gen(rng, shape):
+        value = rng.integers(lo, hi, shape)
+        return np.where(value == 0, 1, value).astype(dtype)
+    return gen
+
+
+def integer_binary_cases():
+    """Mod (both signs, fmod 0 and 1, ints and floats), BitShift, PRelu (per channel, ints), f64
+    arithmetic, Neg/Abs/Clip of integers, Pow with an exponent of another type."""
+    for dtype in [I64, I32, np.int8]:
+        a, b = In((3, 8), dtype, gen=lambda r, s: r.integers(-100, 100, s)), In((8,), dtype, gen=nonzero_ints(dtype, -9, 9))
+        name = np.dtype(dtype).name
+        yield single(f"mod/{name}_python_sign", "Mod", [a, b])
+        yield single(f"mod/{name}_fmod", "Mod", [a, b], dict(fmod=1))
+    yield single("mod/f32_fmod", "Mod", [In((3, 8), gen=scaled(20)), In((8,), gen=uniform(0.5, 4))], dict(fmod=1))
+    yield single("mod/f64_fmod_negative_divisor", "Mod", [In((3, 8), np.float64, gen=scaled(20)),
+                                                          In((3, 1), np.float64, gen=uniform(-4, -0.5))], dict(fmod=1))
+    for dtype in [np.uint8, np.uint32, np.uint64]:
+        name = np.dtype(dtype).name
+        x = In((2, 6), dtype, gen=lambda r, s: r.integers(0, 200, s))
+        shifts = In((6,), dtype, gen=lambda r, s: r.integers(0, 9, s))
+        yield single(f"bitshift/{name}_left", "BitShift", [x, shifts], dict(direction="LEFT"))
+        yield single(f"bitshift/{name}_right", "BitShift", [x, shifts], dict(direction="RIGHT"))
+    yield single("prelu/per_channel", "PRelu", [In((2, 3, 4, 5)), np.array([0.1, 0.2, -0.5], F32).reshape(3, 1, 1)])
+    yield single("prelu/scalar_slope", "PRelu", [In((2, 7)), scalar(0.25)])
+    yield single("prelu/runtime_slope", "PRelu", [In((2, 7)), In((7,))])
+    yield single("prelu/int64", "PRelu", [In((3, 4), I64), In((4,), I64, gen=lambda r, s: r.integers(-3, 4, s))])
+    for op in ["Add", "Sub", "Mul", "Div", "Max", "Min"]:
+        yield single(f"{op.lower()}/f64", op, [In((2, 3, 4), np.float64), In((3, 1), np.float64, gen=uniform(0.5, 2))])
+    yield single("neg/int64", "Neg", [In((3, 5), I64)])
+    yield single("abs/int32", "Abs", [In((3, 5), I32)])
+    yield single("abs/int8_most_negative", "Abs", [np.array([-128, -5, 0, 7], np.int8)])
+    yield single("clip/int8_constant_bounds", "Clip", [In((3, 5), np.int8), scalar(-5, np.int8), scalar(6, np.int8)])
+    yield single("clip/int64_min_only", "Clip", [In((3, 5), I64), scalar(-3, I64)])
+    yield single("pow/f32_base_i64_exponent", "Pow", [In((2, 5), gen=uniform(0.5, 2)),
+                                                     In((5,), I64, gen=lambda r, s: r.integers(0, 4, s))])
+    yield single("pow/i32_base_f32_exponent", "Pow", [In((2, 5), I32, gen=lambda r, s: r.integers(-4, 5, s)),
+                                                     In((5,), gen=lambda r, s: r.integers(0, 4, s))])
+
+
 def elementwise_cases():
     """Add/Sub/Mul/Div (float and int), Pow, Sqrt, Erf, Tanh with broadcasting."""
     rng = np.random.default_rng(3)
@@ -1301,7 +1343,7 @@ def symbolic_variants(case):
 
 
 FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, function_cases,
-            pool_cases, elementwise_cases, gemm_matmul_cases,
+            pool_cases, elementwise_cases, integer_binary_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             data_dependent_cases,

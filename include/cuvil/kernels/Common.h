@@ -87,7 +87,12 @@ enum cuvil_binary_op {
   CUVIL_BINARY_GREATER_EQUAL = 11,
   CUVIL_BINARY_AND = 12,
   CUVIL_BINARY_OR = 13,
-  CUVIL_BINARY_XOR = 14
+  CUVIL_BINARY_XOR = 14,
+  CUVIL_BINARY_MOD = 15,         /* the remainder with the divisor's sign (Python's %) */
+  CUVIL_BINARY_FMOD = 16,        /* the remainder with the dividend's sign (C's fmod) */
+  CUVIL_BINARY_SHIFT_LEFT = 17,  /* a << b, 0 once b reaches the width */
+  CUVIL_BINARY_SHIFT_RIGHT = 18, /* a >> b, 0 once b reaches the width */
+  CUVIL_BINARY_PRELU = 19        /* a < 0 ? a b : a */
 };
 
 /* A cuvil_unary_op with its parameters: an elementwise kernel's function,

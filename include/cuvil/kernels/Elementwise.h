@@ -18,6 +18,7 @@ struct cuvil_binary_params {
  * ops write bool (u8), by operand type. */
 #define CUVIL_BINARY_TYPES(X)                                                                      \
   X(f32, float)                                                                                    \
+  X(f64, double)                                                                                   \
   X(i64, int64_t)                                                                                  \
   X(i32, int32_t) X(i16, int16_t) X(i8, int8_t) X(u64, uint64_t) X(u32, uint32_t) X(u16, uint16_t) \
       X(u8, uint8_t)
