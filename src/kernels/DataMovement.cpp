@@ -111,6 +111,23 @@ CUVIL_INLINE void gatherElementRows(const T *data, const I *indices, T *out, int
   CUVIL_GATHER_INDEX_TYPES(CUVIL_DEFINE_GATHER_ELEMENTS, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHER_ELEMENTS_ALL)
 
+// Trilu, a task per matrix row r: y[r, j] = keep(j - r) ? x[r, j] : 0.
+#define CUVIL_DEFINE_TRILU(size, T)                                                                \
+  CUVIL_KERNEL void cuvil_trilu_##size(const T *x, const int64_t *k, T *y,                         \
+                                       const cuvil_trilu_params *p, int64_t begin, int64_t end) {  \
+    const int64_t diagonal = k ? *k : 0;                                                           \
+    for (int64_t task = begin; task < end; ++task) {                                               \
+      int64_t r = task % p->rows;                                                                  \
+      const T *from = x + task * p->cols;                                                          \
+      T *to = y + task * p->cols;                                                                  \
+      for (int64_t j = 0; j < p->cols; ++j) {                                                      \
+        bool keep = p->upper ? j - r >= diagonal : j - r <= diagonal;                              \
+        to[j] = keep ? from[j] : T(0);                                                             \
+      }                                                                                            \
+    }                                                                                              \
+  }
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_TRILU)
+
 // Cast between element types; a task is one element. Float to integer
 // truncates toward zero like ONNX Runtime; half and bfloat16 go through
 // float (f64 to half rounds twice, as ONNX Runtime does). bool is stored as

@@ -97,3 +97,36 @@ CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, const cuvil_reduce_
     return reduceTasks<v16>(x, y, p, begin, end);
   reduceTasks<float>(x, y, p, begin, end);
 }
+
+// ArgMax / ArgMin, a task per output element:
+//   for k in [0, axis_dim): v = x[o, k, i]; keep k if v beats the best
+//   (strictly, or also on ties with select_last)
+namespace {
+template <typename T>
+CUVIL_INLINE void argReduce(const T *x, int64_t *y, const cuvil_arg_reduce_params *p, int64_t begin,
+                            int64_t end) {
+  for (int64_t e = begin; e < end; ++e) {
+    int64_t o = e / p->inner, i = e % p->inner;
+    const T *column = x + o * p->axis_dim * p->inner + i;
+    T best = column[0];
+    int64_t bestIndex = 0;
+    for (int64_t k = 1; k < p->axis_dim; ++k) {
+      T v = column[k * p->inner];
+      bool beats = p->minimum ? (v < best || (p->select_last && v == best))
+                              : (v > best || (p->select_last && v == best));
+      if (beats) {
+        best = v;
+        bestIndex = k;
+      }
+    }
+    y[e] = bestIndex;
+  }
+}
+} // namespace
+
+#define CUVIL_DEFINE_ARG_REDUCE(name, T)                                                           \
+  CUVIL_KERNEL void cuvil_arg_reduce_##name(                                                       \
+      const T *x, int64_t *y, const cuvil_arg_reduce_params *p, int64_t begin, int64_t end) {      \
+    argReduce<T>(x, y, p, begin, end);                                                             \
+  }
+CUVIL_ARG_REDUCE_TYPES(CUVIL_DEFINE_ARG_REDUCE)

@@ -12,6 +12,8 @@
   X(Acosh)                                                                                         \
   X(Add)                                                                                           \
   X(And)                                                                                           \
+  X(ArgMax)                                                                                        \
+  X(ArgMin)                                                                                        \
   X(Asin)                                                                                          \
   X(Asinh)                                                                                         \
   X(Atan)                                                                                          \
@@ -111,6 +113,7 @@
   X(ThresholdedRelu)                                                                               \
   X(ToNCHWc)                                                                                       \
   X(Transpose)                                                                                     \
+  X(Trilu)                                                                                         \
   X(Unsqueeze)                                                                                     \
   X(Where)                                                                                         \
   X(WinogradWeights)                                                                               \

@@ -109,6 +109,7 @@ Expected<const KernelRef *> find(const std::vector<Instance<Key>> &instances, co
 #define CUVIL_COPY_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_copy_##size)});
 #define CUVIL_FILL_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_fill_##size)});
 #define CUVIL_PAD_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_pad_##size)});
+#define CUVIL_TRILU_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_trilu_##size)});
 #define CUVIL_WHERE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_where_##size)});
 #define CUVIL_COMPRESS_ENTRY(size, T)                                                              \
   list.push_back({size, CUVIL_KERNEL_REF(cuvil_compress_##size)});
@@ -117,6 +118,7 @@ const std::vector<Instance<size_t>> kCopy = CUVIL_SIZE_INSTANCE(COPY);
 const std::vector<Instance<size_t>> kFill = CUVIL_SIZE_INSTANCE(FILL);
 const std::vector<Instance<size_t>> kPad = CUVIL_SIZE_INSTANCE(PAD);
 const std::vector<Instance<size_t>> kWhere = CUVIL_SIZE_INSTANCE(WHERE);
+const std::vector<Instance<size_t>> kTrilu = CUVIL_SIZE_INSTANCE(TRILU);
 const std::vector<Instance<size_t>> kCompress = CUVIL_SIZE_INSTANCE(COMPRESS);
 
 using GatherKey = std::pair<size_t, std::string_view>;
@@ -136,6 +138,14 @@ const std::vector<Instance<GatherKey>> kGatherElements = [] {
 #define CUVIL_GATHER_ELEMENTS_ENTRIES(size, T)                                                     \
   CUVIL_GATHER_INDEX_TYPES(CUVIL_GATHER_ELEMENTS_ENTRY, size, T)
   CUVIL_ELEMENT_SIZES(CUVIL_GATHER_ELEMENTS_ENTRIES)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kArgReduce = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_ARG_REDUCE_ENTRY(name, T)                                                            \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_arg_reduce_##name)});
+  CUVIL_ARG_REDUCE_TYPES(CUVIL_ARG_REDUCE_ENTRY)
   return list;
 }();
 
@@ -220,6 +230,9 @@ Expected<const KernelRef *> padKernel(size_t bytes) {
 Expected<const KernelRef *> whereKernel(size_t bytes) {
   return find(kWhere, bytes, "where", fmt::format("{}-byte elements", bytes));
 }
+Expected<const KernelRef *> triluKernel(size_t bytes) {
+  return find(kTrilu, bytes, "trilu", fmt::format("{}-byte elements", bytes));
+}
 Expected<const KernelRef *> gatherKernel(size_t bytes, DType indices) {
   return find(kGather, GatherKey{bytes, dtypeName(indices)}, "gather",
               fmt::format("{}-byte elements and {} indices", bytes, dtypeName(indices)));
@@ -227,6 +240,10 @@ Expected<const KernelRef *> gatherKernel(size_t bytes, DType indices) {
 Expected<const KernelRef *> gatherElementsKernel(size_t bytes, DType indices) {
   return find(kGatherElements, GatherKey{bytes, dtypeName(indices)}, "gather-elements",
               fmt::format("{}-byte elements and {} indices", bytes, dtypeName(indices)));
+}
+Expected<const KernelRef *> argReduceKernel(DType dtype) {
+  return find(kArgReduce, dtypeName(dtype), "arg-reduce",
+              fmt::format("element type {}", dtypeName(dtype)));
 }
 Expected<const KernelRef *> castKernel(DType from, DType to) {
   return find(kCast, CastKey{storedName(from), dtypeName(to)}, "cast",

@@ -38,6 +38,7 @@ Expected<const KernelRef *> fillKernel(size_t elementBytes);
 Expected<const KernelRef *> padKernel(size_t elementBytes);
 Expected<const KernelRef *> whereKernel(size_t elementBytes);
 Expected<const KernelRef *> compressKernel(size_t elementBytes);
+Expected<const KernelRef *> triluKernel(size_t elementBytes);
 // By element size and index type (i32, i64).
 Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
 Expected<const KernelRef *> gatherElementsKernel(size_t elementBytes, DType indices);
@@ -47,6 +48,8 @@ Expected<const KernelRef *> castKernel(DType from, DType to);
 // bool) by operand type.
 Expected<const KernelRef *> binaryKernel(DType dtype);
 Expected<const KernelRef *> compareKernel(DType dtype);
+// ArgMax / ArgMin by element type.
+Expected<const KernelRef *> argReduceKernel(DType dtype);
 // By element type: how its elements compare with zero.
 Expected<const KernelRef *> nonZeroKernel(DType dtype);
 

@@ -587,6 +587,24 @@ def integer_binary_cases():
                                                      In((5,), gen=lambda r, s: r.integers(0, 4, s))])
 
 
+def index_reduction_cases():
+    """ArgMax/ArgMin (axes, keepdims, ties first and last, integer inputs); Trilu (upper, lower,
+    k constant, run-time and omitted, batched)."""
+    ties = In((3, 6), gen=lambda r, s: r.integers(0, 3, s).astype(np.float64))
+    for op in ["ArgMax", "ArgMin"]:
+        yield single(f"{op.lower()}/axis0_keepdims", op, [In((4, 5))], dict(axis=0))
+        yield single(f"{op.lower()}/axis_minus1_no_keepdims", op, [In((2, 3, 7))], dict(axis=-1, keepdims=0))
+        yield single(f"{op.lower()}/ties_first", op, [ties], dict(axis=1))
+        yield single(f"{op.lower()}/ties_last", op, [ties], dict(axis=1, select_last_index=1))
+        yield single(f"{op.lower()}/int32_axis1", op, [In((2, 9, 3), I32)], dict(axis=1))
+    for upper in [1, 0]:
+        name = "triu" if upper else "tril"
+        yield single(f"trilu/{name}_default_k", "Trilu", [In((4, 6))], dict(upper=upper))
+        yield single(f"trilu/{name}_constant_k", "Trilu", [In((2, 5, 3)), scalar(-1, I64)], dict(upper=upper))
+        yield single(f"trilu/{name}_runtime_k", "Trilu", [In((3, 3, 4), I64), In((), I64, gen=lambda r, s: 1)],
+                     dict(upper=upper))
+
+
 def elementwise_cases():
     """Add/Sub/Mul/Div (float and int), Pow, Sqrt, Erf, Tanh with broadcasting."""
     rng = np.random.default_rng(3)
@@ -1343,7 +1361,7 @@ def symbolic_variants(case):
 
 
 FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, function_cases,
-            pool_cases, elementwise_cases, integer_binary_cases, gemm_matmul_cases,
+            pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             data_dependent_cases,

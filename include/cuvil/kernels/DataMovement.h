@@ -44,6 +44,20 @@ struct cuvil_gather_elements_params {
   CUVIL_GATHER_INDEX_TYPES(CUVIL_DECLARE_GATHER_ELEMENTS, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHER_ELEMENTS_ALL)
 
+/* Trilu: the upper (j - i >= k) or lower (j - i <= k) triangle of every
+ * rows x cols matrix of x, zeros elsewhere; k is read from `k` (null: 0).
+ * A task is one row of one matrix. By element size. */
+struct cuvil_trilu_params {
+  int64_t rows, cols;
+  int64_t upper; /* 1: keep the upper triangle */
+  int64_t unused;
+};
+#define CUVIL_DECLARE_TRILU(size, T)                                                               \
+  CUVIL_KERNEL_DECL void cuvil_trilu_##size(const T *x, const int64_t *k, T *y,                    \
+                                            const struct cuvil_trilu_params *p, int64_t begin,     \
+                                            int64_t end);
+CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_TRILU)
+
 /* Casts between element types: (name, C type it is stored as, codec), codec
  * 0 for the C type's own value, 1 for IEEE half and 2 for bfloat16 (both
  * stored as their bits), 3 for bool (stored as u8 0/1: a cast to bool

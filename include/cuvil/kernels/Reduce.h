@@ -28,4 +28,21 @@ CUVIL_KERNEL_DECL void cuvil_reduce_f32(const float *x, float *y,
                                         const struct cuvil_reduce_params *p, int64_t begin,
                                         int64_t end);
 
+/* ArgMax / ArgMin along one axis of x viewed as [outer, axis_dim, inner]:
+ * y[o, i] = the k of the largest (smallest) x[o, k, i], the first such k
+ * or with select_last the last; a task is one output element. By element
+ * type (name, C type). */
+struct cuvil_arg_reduce_params {
+  int64_t axis_dim, inner;
+  int64_t minimum;     /* 1: ArgMin */
+  int64_t select_last; /* 1: the last index of ties */
+};
+#define CUVIL_ARG_REDUCE_TYPES(X)                                                                  \
+  X(f32, float) X(f64, double) X(i8, int8_t) X(u8, uint8_t) X(i32, int32_t) X(i64, int64_t)
+#define CUVIL_DECLARE_ARG_REDUCE(name, T)                                                          \
+  CUVIL_KERNEL_DECL void cuvil_arg_reduce_##name(const T *x, int64_t *y,                           \
+                                                 const struct cuvil_arg_reduce_params *p,          \
+                                                 int64_t begin, int64_t end);
+CUVIL_ARG_REDUCE_TYPES(CUVIL_DECLARE_ARG_REDUCE)
+
 #endif /* CUVIL_KERNELS_REDUCE_H */
