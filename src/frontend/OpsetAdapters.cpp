@@ -124,6 +124,46 @@ Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results,
   return Status::success();
 }
 
+// ReduceLogSum(x) = Log(ReduceSum(x)); ReduceLogSumExp(x) = m +
+// Log(ReduceSum(Exp(x - m))) with m = ReduceMax(x) over the same axes, so
+// that Exp cannot overflow. The nodes take the axes as an input.
+Status logSumReduction(Graph &graph, Node &node, std::vector<Value *> &results,
+                       const AdaptContext &) {
+  intsAttributeToInput(graph, node, "axes", 1);
+  std::string base = node.output(0)->name();
+  int64_t keepdims = node.getInt("keepdims", 1);
+  auto reduce = [&](const char *op, Value *x, int64_t keep, const std::string &name) {
+    std::vector<Value *> inputs = {x};
+    if (node.hasInput(1))
+      inputs.push_back(node.input(1));
+    Node *reduction = graph.addNode(op, inputs, {name}, &node);
+    reduction->setAttr("keepdims", keep);
+    if (node.hasAttr("noop_with_empty_axes"))
+      reduction->setAttr("noop_with_empty_axes", node.getInt("noop_with_empty_axes", 0));
+    return reduction->output(0);
+  };
+  auto apply = [&](const char *op, std::vector<Value *> inputs, const std::string &name) {
+    return graph.addNode(op, inputs, {name}, &node)->output(0);
+  };
+  Value *x = node.input(0), *result;
+  if (node.op() == "ReduceLogSum") {
+    result = apply("Log", {reduce("ReduceSum", x, keepdims, base + ".sum")}, base + ".log");
+  } else {
+    Value *peak = reduce("ReduceMax", x, 1, base + ".max");
+    Value *shifted = apply("Exp", {apply("Sub", {x, peak}, base + ".shifted")}, base + ".exp");
+    Value *log =
+        apply("Log", {reduce("ReduceSum", shifted, keepdims, base + ".sum")}, base + ".log");
+    Value *offset = keepdims ? peak : reduce("ReduceMax", x, 0, base + ".max_dropped");
+    result = apply("Add", {log, offset}, base + ".lse");
+  }
+  Node *producer = result->producer();
+  producer->setName(node.name());
+  graph.replaceAllUsesWith(node.output(0), result);
+  graph.eraseNode(&node);
+  results = {result};
+  return Status::success();
+}
+
 // Before opset 7, elementwise ops broadcast only with broadcast=1, and
 // then B's dims match A's from `axis` on (default: A's trailing dims).
 // Trailing 1-dims appended to B say the same in numpy's rules.
@@ -205,7 +245,7 @@ struct Adapter {
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 36> kAdapters = {{
+constexpr std::array<Adapter, 38> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -224,6 +264,8 @@ constexpr std::array<Adapter, 36> kAdapters = {{
     {"LogSoftmax", 13, legacySoftmax},
     {"BatchNormalization", 9, batchNormSpatial},
     {"Dropout", 12, dropRatioAttribute},
+    {"ReduceLogSum", kEveryOpset, logSumReduction},
+    {"ReduceLogSumExp", kEveryOpset, logSumReduction},
     {"Max", kEveryOpset, variadicToBinary},
     {"Min", kEveryOpset, variadicToBinary},
     {"Sum", kEveryOpset, variadicToBinary},

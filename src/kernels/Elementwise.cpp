@@ -208,6 +208,12 @@ CUVIL_KERNEL void cuvil_unary_f32(const float *x, float *y, const cuvil_unary *f
     y[i] = applyUnary(*f, x[i]);
 }
 
+CUVIL_KERNEL void cuvil_unary_f64(const double *x, double *y, const cuvil_unary *f, int64_t begin,
+                                  int64_t end) {
+  for (int64_t i = begin; i < end; ++i)
+    y[i] = double(applyUnary(*f, float(x[i])));
+}
+
 #define CUVIL_DEFINE_BINARY(name, T)                                                               \
   CUVIL_KERNEL void cuvil_binary_##name(                                                           \
       const T *a, const T *b, T *y, const cuvil_binary_params *p, int64_t begin, int64_t end) {    \

@@ -53,18 +53,19 @@ template <typename T> CUVIL_INLINE T reduceStep(int64_t op, T acc, T v) {
 template <typename T> CUVIL_INLINE T reduceFinish(int64_t op, T acc, int64_t count) {
   switch (op) {
   case CUVIL_REDUCE_MEAN:
-    return acc / float(count);
+    return acc / decltype(acc)(count);
   case CUVIL_REDUCE_L2:
     return __builtin_elementwise_sqrt(acc);
   default:
     return acc;
   }
 }
-// T = float: a task is one output; T = v16: 16 consecutive outputs.
-template <typename T>
-CUVIL_INLINE void reduceTasks(const float *x, float *y, const cuvil_reduce_params *p, int64_t begin,
+// T = E (float, double): a task is one output; T = v16 (E = float): 16
+// consecutive outputs.
+template <typename E, typename T>
+CUVIL_INLINE void reduceTasks(const E *x, E *y, const cuvil_reduce_params *p, int64_t begin,
                               int64_t end) {
-  constexpr int64_t kLanes = sizeof(T) / sizeof(float);
+  constexpr int64_t kLanes = sizeof(T) / sizeof(E);
   const int64_t op = p->op;
   const int64_t *rs = p->reduced_shape;
   const int64_t *rt = p->reduced_strides;
@@ -81,12 +82,19 @@ CUVIL_INLINE void reduceTasks(const float *x, float *y, const cuvil_reduce_param
         for (int64_t i2 = 0; i2 < rs[2]; ++i2)
           for (int64_t i3 = 0; i3 < rs[3]; ++i3)
             for (int64_t i4 = 0; i4 < rs[4]; ++i4) {
-              const float *xr =
+              const E *xr =
                   x + base + i0 * rt[0] + i1 * rt[1] + i2 * rt[2] + i3 * rt[3] + i4 * rt[4];
-              for (int64_t i5 = 0; i5 < rs[5]; ++i5)
-                acc = reduceStep<T>(op, acc, loadV<T>(xr + i5 * rt[5]));
+              for (int64_t i5 = 0; i5 < rs[5]; ++i5) {
+                if constexpr (kLanes == 1)
+                  acc = reduceStep<T>(op, acc, xr[i5 * rt[5]]);
+                else
+                  acc = reduceStep<T>(op, acc, loadV<T>(xr + i5 * rt[5]));
+              }
             }
-    storeV(y + out, reduceFinish<T>(op, acc, p->count));
+    if constexpr (kLanes == 1)
+      y[out] = reduceFinish<T>(op, acc, p->count);
+    else
+      storeV(y + out, reduceFinish<T>(op, acc, p->count));
   }
 }
 } // namespace
@@ -94,8 +102,13 @@ CUVIL_INLINE void reduceTasks(const float *x, float *y, const cuvil_reduce_param
 CUVIL_KERNEL void cuvil_reduce_f32(const float *x, float *y, const cuvil_reduce_params *p,
                                    int64_t begin, int64_t end) {
   if (p->inner_vector)
-    return reduceTasks<v16>(x, y, p, begin, end);
-  reduceTasks<float>(x, y, p, begin, end);
+    return reduceTasks<float, v16>(x, y, p, begin, end);
+  reduceTasks<float, float>(x, y, p, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_reduce_f64(const double *x, double *y, const cuvil_reduce_params *p,
+                                   int64_t begin, int64_t end) {
+  reduceTasks<double, double>(x, y, p, begin, end);
 }
 
 // ArgMax / ArgMin, a task per output element:

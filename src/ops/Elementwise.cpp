@@ -56,10 +56,10 @@ cuvil_unary unaryKernelOf(const OpDefinition &op, std::span<const float> params)
 
 Status lowerUnaryKernel(const Node &node, LoweringContext &ctx, const cuvil_unary &f) {
   DType dtype = node.input(0)->type().dtype;
-  if (dtype != DType::F32)
+  if (dtype != DType::F32 && dtype != DType::F64)
     return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
   return ctx.callKernel(
-      kUnaryKernel,
+      dtype == DType::F32 ? kUnaryKernel : kUnaryF64Kernel,
       {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)), KernelArg::params(f)},
       node.output(0)->type().numElements());
 }

@@ -210,6 +210,8 @@ const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
 const BlockedKernels kPoolNCHWcKernels = {CUVIL_KERNEL_REF(cuvil_pool_nchw16c_f32),
                                           CUVIL_KERNEL_REF(cuvil_pool_nchw8c_f32)};
 const KernelRef kReduceKernel = CUVIL_KERNEL_REF(cuvil_reduce_f32);
+const KernelRef kReduceF64Kernel = CUVIL_KERNEL_REF(cuvil_reduce_f64);
+const KernelRef kUnaryF64Kernel = CUVIL_KERNEL_REF(cuvil_unary_f64);
 const KernelRef kUnaryKernel = CUVIL_KERNEL_REF(cuvil_unary_f32);
 const KernelRef kElementwiseChainKernel =
     CUVIL_KERNEL_REF(cuvil_elementwise_chain_f32).checkedBy(checkChain);

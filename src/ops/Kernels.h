@@ -26,7 +26,9 @@ extern const KernelRef kGemmKernel;
 extern const KernelRef kPool2dKernel;
 extern const BlockedKernels kPoolNCHWcKernels;
 extern const KernelRef kReduceKernel;
+extern const KernelRef kReduceF64Kernel;
 extern const KernelRef kUnaryKernel;
+extern const KernelRef kUnaryF64Kernel; // f64 data, f32 math
 extern const KernelRef kElementwiseChainKernel;
 extern const KernelRef kSoftmaxKernel;
 extern const KernelRef kLayerNormKernel;

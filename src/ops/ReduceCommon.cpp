@@ -162,8 +162,9 @@ constexpr int64_t kReduceLanes = 16;
 
 Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &axes,
                    cuvil_reduce_op op, LoweringContext &ctx) {
-  if (x->type().dtype != DType::F32)
-    return Status::error("only f32 is supported");
+  DType dtype = x->type().dtype;
+  if (dtype != DType::F32 && dtype != DType::F64)
+    return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
   ReduceSplit split = splitDims(x->type().shape, axes);
   if (split.keptShape.size() > CUVIL_MAX_RANK || split.redShape.size() > CUVIL_MAX_RANK)
     return Status::error("too many non-contiguous dimensions to reduce");
@@ -182,10 +183,11 @@ Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &a
   params.set(params->count, numElements(split.redShape));
   // Outputs contiguous in x in runs of 16 (a global pool over blocked
   // channels) are reduced a vector at a time.
-  bool innerVector = !split.keptShape.empty() && split.keptStrides.back().is(1) &&
+  bool innerVector = dtype == DType::F32 && !split.keptShape.empty() &&
+                     split.keptStrides.back().is(1) &&
                      mod(split.keptShape.back(), kReduceLanes).is(0);
   params->inner_vector = innerVector ? 1 : 0;
-  return ctx.callKernel(kReduceKernel,
+  return ctx.callKernel(dtype == DType::F32 ? kReduceKernel : kReduceF64Kernel,
                         {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::params(params)},
                         floorDiv(y->type().numElements(), innerVector ? kReduceLanes : 1));
 }

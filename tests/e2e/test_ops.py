@@ -588,8 +588,8 @@ def integer_binary_cases():
 
 
 def index_reduction_cases():
-    """ArgMax/ArgMin (axes, keepdims, ties first and last, integer inputs); Trilu (upper, lower,
-    k constant, run-time and omitted, batched)."""
+    """ArgMax/ArgMin (axes, keepdims, ties first and last, integer inputs); ReduceLogSum(Exp) and
+    f64 reductions; Trilu (upper, lower, k constant, run-time and omitted, batched)."""
     ties = In((3, 6), gen=lambda r, s: r.integers(0, 3, s).astype(np.float64))
     for op in ["ArgMax", "ArgMin"]:
         yield single(f"{op.lower()}/axis0_keepdims", op, [In((4, 5))], dict(axis=0))
@@ -597,6 +597,16 @@ def index_reduction_cases():
         yield single(f"{op.lower()}/ties_first", op, [ties], dict(axis=1))
         yield single(f"{op.lower()}/ties_last", op, [ties], dict(axis=1, select_last_index=1))
         yield single(f"{op.lower()}/int32_axis1", op, [In((2, 9, 3), I32)], dict(axis=1))
+    # ReduceLogSum(Exp) become ReduceSum/Log (with the max shifted out of the exponent).
+    big = In((2, 3, 5), gen=scaled(40))
+    for op in ["ReduceLogSum", "ReduceLogSumExp"]:
+        x = In((2, 3, 5), gen=uniform(0.5, 3)) if op == "ReduceLogSum" else big
+        yield single(f"{op.lower()}/axes1_keepdims", op, [x, i64(1)], opset=18)
+        yield single(f"{op.lower()}/all_axes_no_keepdims", op, [x], dict(keepdims=0), opset=18)
+        yield single(f"{op.lower()}/opset13_attribute_axes", op, [x], dict(axes=[0, 2], keepdims=0), opset=13)
+    yield single("reducelogsumexp/f64", "ReduceLogSumExp", [In((3, 4), np.float64, gen=scaled(50)), i64(-1)], opset=18)
+    yield single("reducesum/f64", "ReduceSum", [In((3, 4, 5), np.float64), i64(0, 2)], opset=18)
+    yield single("exp/f64", "Exp", [In((3, 4), np.float64, gen=scaled(3))])
     for upper in [1, 0]:
         name = "triu" if upper else "tril"
         yield single(f"trilu/{name}_default_k", "Trilu", [In((4, 6))], dict(upper=upper))

@@ -9,6 +9,9 @@
 /* y[i] = f(x[i]); tasks are elements. */
 CUVIL_KERNEL_DECL void cuvil_unary_f32(const float *x, float *y, const struct cuvil_unary *f,
                                        int64_t begin, int64_t end);
+/* The same on f64 data, computed in f32 (the functions are f32's). */
+CUVIL_KERNEL_DECL void cuvil_unary_f64(const double *x, double *y, const struct cuvil_unary *f,
+                                       int64_t begin, int64_t end);
 
 struct cuvil_binary_params {
   int64_t op; /* cuvil_binary_op */

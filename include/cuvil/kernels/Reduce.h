@@ -27,6 +27,10 @@ struct cuvil_reduce_params {
 CUVIL_KERNEL_DECL void cuvil_reduce_f32(const float *x, float *y,
                                         const struct cuvil_reduce_params *p, int64_t begin,
                                         int64_t end);
+/* The same in f64, one output per task (inner_vector must be 0). */
+CUVIL_KERNEL_DECL void cuvil_reduce_f64(const double *x, double *y,
+                                        const struct cuvil_reduce_params *p, int64_t begin,
+                                        int64_t end);
 
 /* ArgMax / ArgMin along one axis of x viewed as [outer, axis_dim, inner]:
  * y[o, i] = the k of the largest (smallest) x[o, k, i], the first such k
