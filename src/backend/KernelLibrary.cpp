@@ -17,7 +17,10 @@ Expected<std::unique_ptr<llvm::Module>> loadKernelLibrary(llvm::LLVMContext &con
     return Status::error(fmt::format("no kernels were built for {}", triple));
   llvm::MemoryBufferRef buffer(
       llvm::StringRef(cuvil_kernels_x86_64, size_t(cuvil_kernels_x86_64_size)), "kernels");
-  llvm::Expected<std::unique_ptr<llvm::Module>> module = llvm::parseBitcodeFile(buffer, context);
+  // Lazily: a function's body is read only when the link needs it, so a
+  // small model does not pay for parsing every kernel (27 MB of bitcode).
+  llvm::Expected<std::unique_ptr<llvm::Module>> module =
+      llvm::getLazyBitcodeModule(buffer, context);
   if (!module)
     return Status::error("corrupt embedded kernel bitcode: " + llvm::toString(module.takeError()));
   return std::move(*module);

@@ -10,7 +10,8 @@
 
 namespace cuvil {
 
-// Parses the kernels compiled for `triple` into `context`.
+// The kernels compiled for `triple`, in `context`; function bodies are
+// materialised on demand (the kernel link does it for the ones it needs).
 Expected<std::unique_ptr<llvm::Module>> loadKernelLibrary(llvm::LLVMContext &context,
                                                           std::string_view triple);
 
