@@ -32,6 +32,7 @@
   X(ConvWinograd)                                                                                  \
   X(Cos)                                                                                           \
   X(Cosh)                                                                                          \
+  X(DepthToSpace)                                                                                  \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
   X(ElementwiseChain)                                                                              \
@@ -40,6 +41,7 @@
   X(Erf)                                                                                           \
   X(Exp)                                                                                           \
   X(Expand)                                                                                        \
+  X(EyeLike)                                                                                       \
   X(Flatten)                                                                                       \
   X(Floor)                                                                                         \
   X(FromNCHWc)                                                                                     \
@@ -104,6 +106,7 @@
   X(Softmax)                                                                                       \
   X(Softplus)                                                                                      \
   X(Softsign)                                                                                      \
+  X(SpaceToDepth)                                                                                  \
   X(Split)                                                                                         \
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \

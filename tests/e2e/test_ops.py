@@ -589,7 +589,8 @@ def integer_binary_cases():
 
 def index_reduction_cases():
     """ArgMax/ArgMin (axes, keepdims, ties first and last, integer inputs); ReduceLogSum(Exp) and
-    f64 reductions; Trilu (upper, lower, k constant, run-time and omitted, batched)."""
+    f64 reductions; DepthToSpace (both modes), SpaceToDepth, EyeLike; Trilu (upper, lower, k
+    constant, run-time and omitted, batched)."""
     ties = In((3, 6), gen=lambda r, s: r.integers(0, 3, s).astype(np.float64))
     for op in ["ArgMax", "ArgMin"]:
         yield single(f"{op.lower()}/axis0_keepdims", op, [In((4, 5))], dict(axis=0))
@@ -607,6 +608,13 @@ def index_reduction_cases():
     yield single("reducelogsumexp/f64", "ReduceLogSumExp", [In((3, 4), np.float64, gen=scaled(50)), i64(-1)], opset=18)
     yield single("reducesum/f64", "ReduceSum", [In((3, 4, 5), np.float64), i64(0, 2)], opset=18)
     yield single("exp/f64", "Exp", [In((3, 4), np.float64, gen=scaled(3))])
+    for mode in ["DCR", "CRD"]:
+        yield single(f"depthtospace/{mode.lower()}_b2", "DepthToSpace", [In((2, 8, 3, 4))], dict(blocksize=2, mode=mode))
+    yield single("depthtospace/dcr_b3", "DepthToSpace", [In((1, 18, 2, 2))], dict(blocksize=3))
+    yield single("spacetodepth/b2", "SpaceToDepth", [In((2, 3, 4, 6))], dict(blocksize=2))
+    yield single("spacetodepth/b3", "SpaceToDepth", [In((1, 2, 6, 3))], dict(blocksize=3))
+    yield single("eyelike/k1_i64", "EyeLike", [In((4, 5))], dict(k=1, dtype=onnx.TensorProto.INT64))
+    yield single("eyelike/k_minus2_same_type", "EyeLike", [In((5, 3))], dict(k=-2))
     for upper in [1, 0]:
         name = "triu" if upper else "tril"
         yield single(f"trilu/{name}_default_k", "Trilu", [In((4, 6))], dict(upper=upper))
