@@ -128,6 +128,16 @@ CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHER_ELEMENTS_ALL)
   }
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_TRILU)
 
+// EyeLike, a task per row r: y[r, j] = j - r == k ? one : 0.
+#define CUVIL_DEFINE_EYE(size, T)                                                                  \
+  CUVIL_KERNEL void cuvil_eye_##size(T *y, const cuvil_eye_params *p, int64_t begin,               \
+                                     int64_t end) {                                                \
+    for (int64_t r = begin; r < end; ++r)                                                          \
+      for (int64_t j = 0; j < p->cols; ++j)                                                        \
+        y[r * p->cols + j] = j - r == p->k ? T(p->one_bits) : T(0);                                \
+  }
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_EYE)
+
 // Cast between element types; a task is one element. Float to integer
 // truncates toward zero like ONNX Runtime; half and bfloat16 go through
 // float (f64 to half rounds twice, as ONNX Runtime does). bool is stored as

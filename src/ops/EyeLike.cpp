@@ -1,7 +1,11 @@
 // EyeLike: a 2-D tensor of the input's shape with ones on diagonal k (0 the
 // main one, positive above) and zeros elsewhere, of type `dtype` (default
-// the input's). It needs only the input's type: static shapes fold.
+// the input's). It needs only the input's type: static shapes fold, symbolic
+// ones run the eye kernel.
 #include "OpSupport.h"
+#include "cuvil/kernels/DataMovement.h"
+
+#include <cstring>
 
 namespace cuvil::ops {
 namespace {
@@ -33,8 +37,20 @@ Status eval(const Node &node, std::span<const Tensor *const>, std::span<Tensor> 
   return Status::success();
 }
 
-Status lower(const Node &, LoweringContext &) {
-  return Status::error("the input's shape must be known at compile time");
+// Shapes known only at run time: the eye kernel, `one` as the bits of 1 in
+// the result's type.
+Status lower(const Node &node, LoweringContext &ctx) {
+  const Value *y = node.output(0);
+  Expected<const KernelRef *> kernel = eyeKernel(dtypeSize(y->type().dtype));
+  CUVIL_TRY(kernel.status());
+  Tensor one(TensorType{y->type().dtype, {}});
+  one.setDouble(0, 1.0);
+  ParamBlock<cuvil_eye_params> params;
+  params.set(params->cols, y->type().shape[1]);
+  params->k = node.getInt("k", 0);
+  std::memcpy(&params->one_bits, one.bytes(), dtypeSize(y->type().dtype));
+  return ctx.callKernel(**kernel, {KernelArg::pointer(y), KernelArg::params(params)},
+                        y->type().shape[0]);
 }
 
 } // namespace

@@ -109,6 +109,7 @@ Expected<const KernelRef *> find(const std::vector<Instance<Key>> &instances, co
 #define CUVIL_COPY_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_copy_##size)});
 #define CUVIL_FILL_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_fill_##size)});
 #define CUVIL_PAD_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_pad_##size)});
+#define CUVIL_EYE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_eye_##size)});
 #define CUVIL_TRILU_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_trilu_##size)});
 #define CUVIL_WHERE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_where_##size)});
 #define CUVIL_COMPRESS_ENTRY(size, T)                                                              \
@@ -119,6 +120,7 @@ const std::vector<Instance<size_t>> kFill = CUVIL_SIZE_INSTANCE(FILL);
 const std::vector<Instance<size_t>> kPad = CUVIL_SIZE_INSTANCE(PAD);
 const std::vector<Instance<size_t>> kWhere = CUVIL_SIZE_INSTANCE(WHERE);
 const std::vector<Instance<size_t>> kTrilu = CUVIL_SIZE_INSTANCE(TRILU);
+const std::vector<Instance<size_t>> kEye = CUVIL_SIZE_INSTANCE(EYE);
 const std::vector<Instance<size_t>> kCompress = CUVIL_SIZE_INSTANCE(COMPRESS);
 
 using GatherKey = std::pair<size_t, std::string_view>;
@@ -231,6 +233,9 @@ Expected<const KernelRef *> padKernel(size_t bytes) {
 }
 Expected<const KernelRef *> whereKernel(size_t bytes) {
   return find(kWhere, bytes, "where", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> eyeKernel(size_t bytes) {
+  return find(kEye, bytes, "eye", fmt::format("{}-byte elements", bytes));
 }
 Expected<const KernelRef *> triluKernel(size_t bytes) {
   return find(kTrilu, bytes, "trilu", fmt::format("{}-byte elements", bytes));

@@ -41,6 +41,7 @@ Expected<const KernelRef *> padKernel(size_t elementBytes);
 Expected<const KernelRef *> whereKernel(size_t elementBytes);
 Expected<const KernelRef *> compressKernel(size_t elementBytes);
 Expected<const KernelRef *> triluKernel(size_t elementBytes);
+Expected<const KernelRef *> eyeKernel(size_t elementBytes);
 // By element size and index type (i32, i64).
 Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
 Expected<const KernelRef *> gatherElementsKernel(size_t elementBytes, DType indices);

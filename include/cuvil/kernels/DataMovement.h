@@ -58,6 +58,16 @@ struct cuvil_trilu_params {
                                             int64_t end);
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_TRILU)
 
+/* EyeLike: y[r, j] = one_bits' low bytes where j - r = k, else 0; a task is
+ * one row. By element size. */
+struct cuvil_eye_params {
+  int64_t cols, k, one_bits, unused;
+};
+#define CUVIL_DECLARE_EYE(size, T)                                                                 \
+  CUVIL_KERNEL_DECL void cuvil_eye_##size(T *y, const struct cuvil_eye_params *p, int64_t begin,   \
+                                          int64_t end);
+CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_EYE)
+
 /* Casts between element types: (name, C type it is stored as, codec), codec
  * 0 for the C type's own value, 1 for IEEE half and 2 for bfloat16 (both
  * stored as their bits), 3 for bool (stored as u8 0/1: a cast to bool
