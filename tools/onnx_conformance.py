@@ -122,11 +122,17 @@ def run_case(case, directory, cuvil, workdir, compile_args):
         return Result(case, "unsupported I/O", "sequence or optional inputs or outputs", ops)
     os.makedirs(workdir, exist_ok=True)
     exe = os.path.join(workdir, "case.bin")
-    try:
-        proc = e2e.run_process([cuvil, "compile", "-q", "--input", model_path, "--output", exe,
-                                *compile_args], timeout=COMPILE_TIMEOUT_S)
-    except Exception:  # noqa: BLE001 (subprocess.TimeoutExpired)
-        return Result(case, "timeout", f"cuvil compile ran past {COMPILE_TIMEOUT_S} s", ops)
+    value_args = []
+    while True:
+        try:
+            proc = e2e.run_process([cuvil, "compile", "-q", "--input", model_path, "--output", exe,
+                                    *compile_args, *value_args], timeout=COMPILE_TIMEOUT_S)
+        except Exception:  # noqa: BLE001 (subprocess.TimeoutExpired)
+            return Result(case, "timeout", f"cuvil compile ran past {COMPILE_TIMEOUT_S} s", ops)
+        fixed = value_option(proc, directory, inputs, value_args)
+        if not fixed:
+            break
+        value_args += fixed
     if proc.returncode == 1:
         return Result(case, "compile error", first_line(proc.stderr).replace(f"error: {model_path}: ", ""),
                       ops)
@@ -165,7 +171,25 @@ def run_case(case, directory, cuvil, workdir, compile_args):
             ok, detail = compare(np.load(ours_path, allow_pickle=False), expected, rtol, atol)
             if not ok:
                 return Result(case, "wrong result", f"{data_set} output '{output.name}': {detail}", ops)
-    return Result(case, "pass", "", ops)
+    return Result(case, "pass", " ".join(value_args), ops)
+
+
+def value_option(proc, directory, inputs, given):
+    """Where the compiler asks for the values of an integer graph input (a shape,
+    axes or pads the case feeds as data where exporters write a constant), the
+    `--value NAME=...` a user would add: the first data set's values (as
+    ONNX-MLIR's runner makes such inputs constants). infer.bin then checks every
+    data set against them. [] when the compile needs nothing of the kind."""
+    match = re.search(r"fix the values of graph input '([^']*)' with --value", proc.stderr or "")
+    if proc.returncode != 1 or not match:
+        return []
+    name = match.group(1)
+    index = next((i for i, v in enumerate(inputs) if v.name == name), None)
+    path = os.path.join(directory, "test_data_set_0", f"input_{index}.pb")
+    if index is None or not os.path.exists(path) or any(a.startswith(f"{name}=") for a in given):
+        return []
+    values = numpy_helper.to_array(read_tensor(path)).ravel()
+    return ["--value", f"{name}=" + ",".join(str(int(v)) for v in values)]
 
 
 def run_case_safely(case, directory, cuvil, workdir, compile_args, keep):
@@ -217,7 +241,10 @@ def markdown(results, args, command):
              f"({', '.join(f'{counts[o]} {o}' for o in outcomes if counts.get(o))}).", "",
              f"Data: `{args.data}` (Debian's libonnx-testdata); cases compiled with "
              f"`cuvil compile {' '.join(args.compile_arg)}`, run on every test data set, outputs compared "
-             f"exactly (integers, bool, strings) or within rtol {RTOL:g}, atol {ATOL:g}.", "",
+             f"exactly (integers, bool, strings) or within rtol {RTOL:g}, atol {ATOL:g}. A pass whose "
+             "detail gives `--value NAME=...`: the case feeds a shape, axes or pads as a graph input, "
+             "and the compile error asked for its values; the case was compiled again with those of its "
+             "first data set, and infer.bin checked every data set against them.", "",
              f"- Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; {date}",
              f"- Command: `{command}`", "",
              "## By suite", "", "| suite | cases | " + " | ".join(outcomes) + " |",

@@ -19,7 +19,9 @@ public:
   explicit ModelInfoEmitter(llvm::Module &module)
       : module_(module), context_(module.getContext()), i32_(llvm::Type::getInt32Ty(context_)),
         i64_(llvm::Type::getInt64Ty(context_)), ptr_(llvm::PointerType::get(context_, 0)),
-        tensorInfo_(llvm::StructType::get(context_, {ptr_, i32_, i32_, ptr_, ptr_, ptr_})) {}
+        tensorInfo_(llvm::StructType::get(context_,
+                                          {ptr_, i32_, i32_, ptr_, ptr_, ptr_, i32_, ptr_, ptr_})) {
+  }
 
   llvm::Constant *string(const std::string &text) {
     llvm::IRBuilder<> builder(context_);
@@ -46,6 +48,16 @@ public:
         llvm::ConstantArray::get(llvm::ArrayType::get(ptr_, values.size()), values), name);
   }
 
+  // CUVIL_DIM_CONSTANT, the index of the symbol `dim` is, or
+  // CUVIL_DIM_EXPRESSION.
+  static int32_t symbolCode(const Dim &dim, const std::map<SymbolId, int32_t> &symbolIndex) {
+    std::vector<SymbolId> symbols = dim.symbols();
+    bool isSymbol = symbols.size() == 1 && dim == Dim::symbol(symbols[0]);
+    return dim.isConstant() ? CUVIL_DIM_CONSTANT
+           : isSymbol       ? symbolIndex.at(symbols[0])
+                            : CUVIL_DIM_EXPRESSION;
+  }
+
   // cuvil_tensor_info[] for the given values and names.
   llvm::Constant *tensorInfos(const std::vector<Value *> &values,
                               const std::vector<std::string> &names,
@@ -58,19 +70,25 @@ public:
       std::vector<llvm::Constant *> exprs;
       for (const Dim &dim : type.shape) {
         dims.push_back(uint64_t(dim.max()));
-        std::vector<SymbolId> symbols = dim.symbols();
-        bool isSymbol = symbols.size() == 1 && dim == Dim::symbol(symbols[0]);
-        int32_t code = dim.isConstant() ? CUVIL_DIM_CONSTANT
-                       : isSymbol       ? symbolIndex.at(symbols[0])
-                                        : CUVIL_DIM_EXPRESSION;
-        dimSymbols.push_back(uint32_t(code));
+        dimSymbols.push_back(uint32_t(symbolCode(dim, symbolIndex)));
         exprs.push_back(
             stringOrNull(dim.isConstant() ? std::nullopt : std::optional<std::string>(dim.str())));
       }
+      // An input's values as --value / --value-range gave them.
+      std::vector<uint64_t> given;
+      std::vector<uint32_t> givenSymbols;
+      if (const std::vector<Dim> *dimValues =
+              values[i]->isGraphInput() ? values[i]->dimValues() : nullptr)
+        for (const Dim &value : *dimValues) {
+          given.push_back(uint64_t(value.max()));
+          givenSymbols.push_back(uint32_t(symbolCode(value, symbolIndex)));
+        }
       entries.push_back(llvm::ConstantStruct::get(
           tensorInfo_, {string(names[i]), llvm::ConstantInt::get(i32_, dtypeOnnxCode(type.dtype)),
                         llvm::ConstantInt::get(i32_, type.shape.size()), array(dims, "dims"),
-                        array(dimSymbols, "dim_symbols"), pointerArray(exprs, "dim_exprs")}));
+                        array(dimSymbols, "dim_symbols"), pointerArray(exprs, "dim_exprs"),
+                        llvm::ConstantInt::get(i32_, given.size()),
+                        array(givenSymbols, "value_symbols"), array(given, "values")}));
     }
     auto *arrayType = llvm::ArrayType::get(tensorInfo_, entries.size());
     return privateGlobal(llvm::ConstantArray::get(arrayType, entries), "tensor_infos");

@@ -187,8 +187,71 @@ private:
                                          tensorType.elem_type()));
       Expected<Shape> shape = inputShape(input, tensorType);
       CUVIL_TRY(shape.status());
-      bind(input.name(), graph_->addInput(input.name(), TensorType{*dtype, *shape}));
+      Value *value = graph_->addInput(input.name(), TensorType{*dtype, *shape});
+      bind(input.name(), value);
+      if (auto values = options_.inputValues.find(input.name());
+          values != options_.inputValues.end())
+        CUVIL_TRY(defineValues(*value, values->second));
     }
+    return checkOptionNames();
+  }
+
+  // Every input an option names exists: a misspelt name would otherwise
+  // compile the model without the option.
+  Status checkOptionNames() const {
+    std::vector<std::string> problems, names;
+    for (const Value *input : graph_->inputs())
+      names.push_back("'" + input->name() + "'");
+    auto check = [&](const auto &map, const char *option) {
+      for (const auto &entry : map)
+        if (!graph_->findValue(entry.first) || !graph_->findValue(entry.first)->isGraphInput())
+          problems.push_back(fmt::format("{} names '{}', which is not an input of the model",
+                                         option, entry.first));
+    };
+    check(options_.inputShapes, "--shape");
+    check(options_.inputRanges, "--shape-range");
+    check(options_.inputValues, "--value or --value-range");
+    if (problems.empty())
+      return Status::success();
+    return Status::error(
+        fmt::format("{} (its inputs: {})", fmt::join(problems, "; "),
+                    names.empty() ? "none" : fmt::format("{}", fmt::join(names, ", "))));
+  }
+
+  // An integer input's values as dims: its fixed elements constants, its
+  // ranged ones symbols <input>_value<k>.
+  Status defineValues(Value &input, const ValueRange &range) {
+    const std::string &name = input.name();
+    const TensorType &type = input.type();
+    size_t count = range.min.size();
+    if (range.opt.size() != count || range.max.size() != count)
+      return Status::error(
+          fmt::format("--value-range {}: MIN, OPT and MAX must have as many values", name));
+    if ((type.dtype != DType::I64 && type.dtype != DType::I32) || !type.isStatic() ||
+        type.numElements().constant() != int64_t(count) || count > size_t(64))
+      return Status::error(fmt::format(
+          "--value {}: gives {} values, but the input is {} (a value option takes an int64 or "
+          "int32 input of static shape, at most 64 elements, one value per element)",
+          name, count, type.str()));
+    std::vector<Dim> dims;
+    for (size_t k = 0; k < count; ++k) {
+      int64_t lo = range.min[k], opt = range.opt[k], hi = range.max[k];
+      if (lo == hi && opt == lo) {
+        dims.push_back(Dim(lo));
+        continue;
+      }
+      if (!(0 <= lo && lo <= opt && opt <= hi))
+        return Status::error(fmt::format(
+            "--value-range {}: element {} must have 0 <= MIN <= OPT <= MAX, not {}:{}:{}", name, k,
+            lo, opt, hi));
+      std::string symbol = symbolNameFrom(fmt::format("{}_value{}", name, k));
+      if (graph_->findSymbol(symbol))
+        return Status::error(
+            fmt::format("--value-range {}: the symbol '{}' exists already", name, symbol));
+      dims.push_back(
+          Dim::symbol(graph_->addSymbol({.name = symbol, .min = lo, .opt = opt, .max = hi})));
+    }
+    input.setDimValues(std::move(dims));
     return Status::success();
   }
 

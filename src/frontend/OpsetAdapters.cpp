@@ -237,6 +237,18 @@ Status concatDefaultAxis(Graph &, Node &node, std::vector<Value *> &, const Adap
   return Status::success();
 }
 
+// TopK before opset 10: k is an attribute; the K input since.
+Status topKAttribute(Graph &graph, Node &node, std::vector<Value *> &results,
+                     const AdaptContext &) {
+  if (!node.hasAttr("k"))
+    return Status::error("attribute k is required before opset 10");
+  int64_t k = node.getInt("k", 0);
+  node.removeAttr("k");
+  node.setInput(1, graph.addConstant(fmt::format("{}.k", node.output(0)->name()),
+                                     Tensor::fromInt64s(std::vector<int64_t>{k}, {1})));
+  return Status::success();
+}
+
 struct Adapter {
   std::string_view op;
   int64_t untilOpset; // applies to models with opset < untilOpset
@@ -245,7 +257,7 @@ struct Adapter {
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 38> kAdapters = {{
+constexpr std::array<Adapter, 39> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -284,6 +296,7 @@ constexpr std::array<Adapter, 38> kAdapters = {{
     {"PRelu", 7, legacyPreluSlope},
     {"Reshape", 5, reshapeAttribute},
     {"Concat", 4, concatDefaultAxis},
+    {"TopK", 10, topKAttribute},
 }};
 
 } // namespace

@@ -40,7 +40,10 @@ public:
       CUVIL_TRY(parseTensorType(type));
       if (graph->findValue(name))
         return error(fmt::format("redefinition of %{}", name));
-      CUVIL_TRY(parseStorage(graph->addInput(name, type)));
+      Value *input = graph->addInput(name, type);
+      CUVIL_TRY(parseStorage(input));
+      if (token_.kind == Tok::Ident && token_.text == "values")
+        CUVIL_TRY(parseInputValues(*input));
       CUVIL_TRY(expectSeparator(')'));
     }
     consume();
@@ -242,6 +245,28 @@ private:
       return error(
           fmt::format("unknown symbol '{}' (declare it in the graph's symbols(...))", name));
     dim = Dim::symbol(*symbol);
+    return Status::success();
+  }
+
+  // values [dim, ...]: what the run's data of an integer input is (fixed
+  // elements and symbols, from --value / --value-range).
+  Status parseInputValues(Value &input) {
+    consume();
+    CUVIL_TRY(expectPunct('['));
+    std::vector<Dim> values;
+    while (!isPunct(']')) {
+      Dim dim;
+      CUVIL_TRY(parseDim(dim));
+      values.push_back(dim);
+      CUVIL_TRY(expectSeparator(']'));
+    }
+    consume();
+    const TensorType &type = input.type();
+    if ((type.dtype != DType::I64 && type.dtype != DType::I32) || !type.isStatic() ||
+        type.numElements().constant() != int64_t(values.size()))
+      return error(fmt::format("{} values for input %{} of type {}", values.size(), input.name(),
+                               type.str()));
+    input.setDimValues(std::move(values));
     return Status::success();
   }
 

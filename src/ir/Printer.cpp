@@ -167,6 +167,8 @@ void printGraph(const Graph &graph, std::ostream &os, const PrintOptions &option
   for (size_t i = 0; i < graph.inputs().size(); ++i) {
     const Value *input = graph.inputs()[i];
     os << (i ? ", " : "") << valueRef(input) << ": " << typeText(input);
+    if (const std::vector<Dim> *values = input->dimValues())
+      os << " values [" << shapeToString(*values) << "]";
   }
   os << ") {\n";
   for (const Value *constant : graph.constants())

@@ -143,3 +143,110 @@ CUVIL_INLINE void argReduce(const T *x, int64_t *y, const cuvil_arg_reduce_param
     argReduce<T>(x, y, p, begin, end);                                                             \
   }
 CUVIL_ARG_REDUCE_TYPES(CUVIL_DEFINE_ARG_REDUCE)
+
+// TopK, a task per line (o, i), with the outputs' k slots of the line as
+// the heap (no scratch): slot 0 holds the worst element kept.
+//   n = 0
+//   for a in [0, axis_dim): c = (x[o, a, i], a)
+//     if n < k: push c                      (sift up)
+//     elif c beats slot 0: slot 0 = c       (sift down)
+//   heap sort in place: swap slot 0 (the worst) to the end, shrink, sift
+//   down; the slots end best first
+// "Beats": larger (smaller) value, or the same value and a smaller index.
+namespace {
+// Always false for integers.
+template <typename T> CUVIL_INLINE bool isNaN(T value) { return value != value; }
+
+template <typename T> struct TopKLine {
+  T *values;
+  int64_t *indices;
+  int64_t stride;
+  bool largest;
+
+  // Whether (v, a) ranks before (w, b).
+  __attribute__((always_inline)) bool beats(T v, int64_t a, T w, int64_t b) const {
+    bool vn = isNaN(v), wn = isNaN(w);
+    if (vn || wn) {
+      if (vn && wn)
+        return a < b;
+      return largest ? vn : wn;
+    }
+    if (v != w)
+      return largest ? v > w : v < w;
+    return a < b;
+  }
+  __attribute__((always_inline)) bool slotBeats(int64_t s, int64_t t) const {
+    return beats(values[s * stride], indices[s * stride], values[t * stride], indices[t * stride]);
+  }
+  __attribute__((always_inline)) void swap(int64_t s, int64_t t) {
+    T v = values[s * stride];
+    values[s * stride] = values[t * stride];
+    values[t * stride] = v;
+    int64_t a = indices[s * stride];
+    indices[s * stride] = indices[t * stride];
+    indices[t * stride] = a;
+  }
+  // The worst of slots [0, n) at the root: a parent never beats a child.
+  __attribute__((always_inline)) void siftDown(int64_t s, int64_t n) {
+    for (;;) {
+      int64_t child = 2 * s + 1;
+      if (child >= n)
+        return;
+      if (child + 1 < n && slotBeats(child, child + 1))
+        ++child; // the worse child
+      if (!slotBeats(s, child))
+        return;
+      swap(s, child);
+      s = child;
+    }
+  }
+  __attribute__((always_inline)) void siftUp(int64_t s) {
+    while (s > 0) {
+      int64_t parent = (s - 1) / 2;
+      if (!slotBeats(parent, s))
+        return;
+      swap(parent, s);
+      s = parent;
+    }
+  }
+};
+
+template <typename T>
+CUVIL_INLINE void topK(const T *x, T *values, int64_t *indices, int64_t *error,
+                       const cuvil_topk_params *p, int64_t begin, int64_t end) {
+  int64_t k = p->k, inner = p->inner, axisDim = p->axis_dim;
+  if (k > axisDim) {
+    raiseError(error, 1, k);
+    return;
+  }
+  for (int64_t e = begin; e < end; ++e) {
+    int64_t o = e / inner, i = e % inner;
+    const T *line = x + o * axisDim * inner + i;
+    TopKLine<T> heap{values + o * k * inner + i, indices + o * k * inner + i, inner,
+                     p->largest != 0};
+    for (int64_t a = 0; a < axisDim; ++a) {
+      T v = line[a * inner];
+      if (a < k) {
+        heap.values[a * inner] = v;
+        heap.indices[a * inner] = a;
+        heap.siftUp(a);
+      } else if (k > 0 && heap.beats(v, a, heap.values[0], heap.indices[0])) {
+        heap.values[0] = v;
+        heap.indices[0] = a;
+        heap.siftDown(0, k);
+      }
+    }
+    for (int64_t n = k - 1; n > 0; --n) {
+      heap.swap(0, n);
+      heap.siftDown(0, n);
+    }
+  }
+}
+} // namespace
+
+#define CUVIL_DEFINE_TOPK(name, T)                                                                 \
+  CUVIL_KERNEL void cuvil_topk_##name(const T *x, T *values, int64_t *indices, int64_t *error,     \
+                                      const cuvil_topk_params *p, int64_t begin, int64_t end) {    \
+    topK<T>(x, values, indices, error, p, begin, end);                                             \
+  }
+CUVIL_TOPK_TYPES(CUVIL_DEFINE_TOPK)

@@ -115,6 +115,7 @@
   X(Tanh)                                                                                          \
   X(ThresholdedRelu)                                                                               \
   X(ToNCHWc)                                                                                       \
+  X(TopK)                                                                                          \
   X(Transpose)                                                                                     \
   X(Trilu)                                                                                         \
   X(Unsqueeze)                                                                                     \

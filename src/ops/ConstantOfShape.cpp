@@ -14,7 +14,7 @@ Tensor fillValue(const Node &node) {
 }
 
 Status infer(InferContext &ctx) {
-  Expected<std::vector<Dim>> shape = dimsInput(ctx, 0, "the shape");
+  Expected<std::vector<Dim>> shape = dimsInput(ctx.node(), 0, "the shape");
   CUVIL_TRY(shape.status());
   for (const Dim &dim : *shape)
     if (dim.min() < 0)

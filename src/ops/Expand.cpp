@@ -7,7 +7,7 @@ namespace cuvil::ops {
 namespace {
 
 Status infer(InferContext &ctx) {
-  Expected<std::vector<Dim>> target = dimsInput(ctx, 1, "the target shape");
+  Expected<std::vector<Dim>> target = dimsInput(ctx.node(), 1, "the target shape");
   CUVIL_TRY(target.status());
   Expected<Shape> out = broadcastShapes(ctx.inputShape(0), *target);
   CUVIL_TRY(out.status());

@@ -151,6 +151,13 @@ const std::vector<Instance<std::string_view>> kArgReduce = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kTopK = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_TOPK_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_topk_##name)});
+  CUVIL_TOPK_TYPES(CUVIL_TOPK_ENTRY)
+  return list;
+}();
+
 using CastKey = std::pair<std::string_view, std::string_view>;
 const std::vector<Instance<CastKey>> kCast = [] {
   std::vector<Instance<CastKey>> list;
@@ -251,6 +258,9 @@ Expected<const KernelRef *> gatherElementsKernel(size_t bytes, DType indices) {
 Expected<const KernelRef *> argReduceKernel(DType dtype) {
   return find(kArgReduce, dtypeName(dtype), "arg-reduce",
               fmt::format("element type {}", dtypeName(dtype)));
+}
+Expected<const KernelRef *> topKKernel(DType dtype) {
+  return find(kTopK, dtypeName(dtype), "TopK", fmt::format("element type {}", dtypeName(dtype)));
 }
 Expected<const KernelRef *> castKernel(DType from, DType to) {
   return find(kCast, CastKey{storedName(from), dtypeName(to)}, "cast",

@@ -53,6 +53,7 @@ Expected<const KernelRef *> binaryKernel(DType dtype);
 Expected<const KernelRef *> compareKernel(DType dtype);
 // ArgMax / ArgMin by element type.
 Expected<const KernelRef *> argReduceKernel(DType dtype);
+Expected<const KernelRef *> topKKernel(DType dtype);
 // By element type: how its elements compare with zero.
 Expected<const KernelRef *> nonZeroKernel(DType dtype);
 

@@ -135,14 +135,46 @@ void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t
   }
 }
 
-Expected<std::vector<int64_t>> constantInts(const InferContext &ctx, size_t input,
-                                            const char *what) {
-  const Tensor *tensor = ctx.constantInput(input);
-  if (!tensor)
-    return Status::error(fmt::format("{} (input {}) must be known at compile time; it is "
-                                     "computed from run-time data",
-                                     what, input));
-  return tensor->toInt64s();
+namespace {
+
+// Why input `input` of `node` cannot be read at compile time, with the fix
+// when it is a graph input (its values fixed or ranged, as TensorRT's
+// profiles do for shape tensors).
+Status notKnown(const Node &node, size_t input, const char *what, bool rangeWorks) {
+  std::string message =
+      fmt::format("{} (input {}) must be known at compile time; it is computed from run-time data",
+                  what, input);
+  const Value *value = node.input(input);
+  if (value && value->isGraphInput())
+    message += fmt::format(": fix the values of graph input '{}' with --value {}=V,V,...{}",
+                           value->name(), value->name(),
+                           rangeWorks ? fmt::format(" or give their range with --value-range "
+                                                    "{}=MIN,..:OPT,..:MAX,..",
+                                                    value->name())
+                                      : "");
+  return Status::error(message);
+}
+
+} // namespace
+
+Expected<std::vector<int64_t>> constantInts(const Node &node, size_t input, const char *what) {
+  const Value *value = node.input(input);
+  if (value && value->isConstant())
+    return value->constant().toInt64s();
+  if (const std::vector<Dim> *dims = value ? value->dimValues() : nullptr; dims && isStatic(*dims))
+    return staticDims(*dims);
+  return notKnown(node, input, what, /*rangeWorks=*/false);
+}
+
+Expected<std::vector<Dim>> dimsInput(const Node &node, size_t input, const char *what) {
+  const Value *value = node.input(input);
+  if (const std::vector<Dim> *dims = value ? value->dimValues() : nullptr)
+    return *dims;
+  if (value && value->isConstant()) {
+    std::vector<int64_t> values = value->constant().toInt64s();
+    return std::vector<Dim>(values.begin(), values.end());
+  }
+  return notKnown(node, input, what, /*rangeWorks=*/true);
 }
 
 std::optional<std::vector<Dim>> inputDimValues(const InferContext &ctx, size_t i) {
@@ -173,14 +205,6 @@ void forwardDimValues(InferContext &ctx) {
   const std::vector<Dim> &dims = *ctx.inputDims(0);
   if (int64_t(dims.size()) == ctx.node().output(0)->type().numElements().constant())
     ctx.setOutputDims(0, dims);
-}
-
-Expected<std::vector<Dim>> dimsInput(const InferContext &ctx, size_t input, const char *what) {
-  if (const std::vector<Dim> *dims = ctx.inputDims(input))
-    return *dims;
-  Expected<std::vector<int64_t>> values = constantInts(ctx, input, what);
-  CUVIL_TRY(values.status());
-  return std::vector<Dim>(values->begin(), values->end());
 }
 
 } // namespace cuvil::ops

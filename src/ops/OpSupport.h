@@ -127,12 +127,14 @@ void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t
                  Tensor &dst, int64_t dstOffset, const std::vector<int64_t> &dstStrides,
                  const std::vector<int64_t> &shape);
 
-// Values of an input that must be a compile-time constant (axes, ...).
-Expected<std::vector<int64_t>> constantInts(const InferContext &ctx, size_t input,
-                                            const char *what);
+// Values of an input that must be known at compile time (axes, pads, ...):
+// a constant's, or constant dim values (a shape computation on static
+// dims, a graph input fixed by --value). The error names the input, and
+// for a graph input the option that fixes it.
+Expected<std::vector<int64_t>> constantInts(const Node &node, size_t input, const char *what);
 // Values of an integer input that are dims (a target shape, repeats, ...):
-// a constant's, or the dims a shape computation carries.
-Expected<std::vector<Dim>> dimsInput(const InferContext &ctx, size_t input, const char *what);
+// a constant's, or the dims a shape computation or a --value-range carries.
+Expected<std::vector<Dim>> dimsInput(const Node &node, size_t input, const char *what);
 
 // Shape computations: the elements of small integer tensors that depend on
 // symbolic dims (Shape's result, and Gather, Concat, Unsqueeze, arithmetic

@@ -21,17 +21,15 @@ struct PadGeometry {
 constexpr std::array<std::string_view, 4> kModes = {"constant", "reflect", "edge", "wrap"};
 
 Expected<PadGeometry> geometry(const Node &node, const Shape &in) {
-  const Value *padsValue = node.input(1);
-  if (!padsValue || !padsValue->isConstant())
-    return Status::error("pads must be known at compile time");
-  std::vector<int64_t> pads = padsValue->constant().toInt64s();
+  Expected<std::vector<int64_t>> padsGiven = constantInts(node, 1, "pads");
+  CUVIL_TRY(padsGiven.status());
+  const std::vector<int64_t> &pads = *padsGiven;
   int64_t rank = int64_t(in.size());
   std::vector<int64_t> axes;
   if (node.hasInput(3)) {
-    if (!node.input(3)->isConstant())
-      return Status::error("axes must be known at compile time");
-    Expected<std::vector<int64_t>> normalized =
-        normalizeAxes(node.input(3)->constant().toInt64s(), rank);
+    Expected<std::vector<int64_t>> given = constantInts(node, 3, "axes");
+    CUVIL_TRY(given.status());
+    Expected<std::vector<int64_t>> normalized = normalizeAxes(*given, rank);
     CUVIL_TRY(normalized.status());
     axes = *normalized;
   } else {

@@ -13,9 +13,9 @@ std::vector<AttrSpec> reduceAttributes() {
 Expected<std::vector<int64_t>> reduceAxes(const Node &node, int64_t rank) {
   std::vector<int64_t> axes;
   if (node.hasInput(1)) {
-    if (!node.input(1)->isConstant())
-      return Status::error("axes must be known at compile time");
-    axes = node.input(1)->constant().toInt64s();
+    Expected<std::vector<int64_t>> given = constantInts(node, 1, "axes");
+    CUVIL_TRY(given.status());
+    axes = *given;
   }
   if (axes.empty()) {
     if (node.getInt("noop_with_empty_axes", 0))

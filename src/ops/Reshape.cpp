@@ -7,7 +7,7 @@ namespace cuvil::ops {
 namespace {
 
 Status infer(InferContext &ctx) {
-  Expected<std::vector<Dim>> requested = dimsInput(ctx, 1, "the target shape");
+  Expected<std::vector<Dim>> requested = dimsInput(ctx.node(), 1, "the target shape");
   CUVIL_TRY(requested.status());
   const Shape &in = ctx.inputShape(0);
   bool allowZero = ctx.node().getInt("allowzero", 0) != 0;

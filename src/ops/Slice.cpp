@@ -31,31 +31,19 @@ Expected<Dim> fromEnd(const Dim &index, const Dim &dim) {
 
 Expected<SliceGeometry> geometry(const Node &node, const Shape &in) {
   int64_t rank = int64_t(in.size());
-  auto constantInput = [&](size_t i) -> Expected<std::vector<int64_t>> {
-    const Value *value = node.input(i);
-    if (!value->isConstant())
-      return Status::error(fmt::format("input {} of Slice must be known at compile time", i));
-    return value->constant().toInt64s();
-  };
-  auto dimsInput = [&](size_t i) -> Expected<std::vector<Dim>> {
-    if (const std::vector<Dim> *dims = node.input(i)->dimValues())
-      return *dims;
-    Expected<std::vector<int64_t>> values = constantInput(i);
-    CUVIL_TRY(values.status());
-    return std::vector<Dim>(values->begin(), values->end());
-  };
-  Expected<std::vector<Dim>> starts = dimsInput(1), ends = dimsInput(2);
+  Expected<std::vector<Dim>> starts = dimsInput(node, 1, "starts"),
+                             ends = dimsInput(node, 2, "ends");
   CUVIL_TRY(starts.status());
   CUVIL_TRY(ends.status());
   std::vector<int64_t> axes(starts->size()), steps(starts->size(), 1);
   std::iota(axes.begin(), axes.end(), 0);
   if (node.hasInput(3)) {
-    Expected<std::vector<int64_t>> given = constantInput(3);
+    Expected<std::vector<int64_t>> given = constantInts(node, 3, "axes");
     CUVIL_TRY(given.status());
     axes = *given;
   }
   if (node.hasInput(4)) {
-    Expected<std::vector<int64_t>> given = constantInput(4);
+    Expected<std::vector<int64_t>> given = constantInts(node, 4, "steps");
     CUVIL_TRY(given.status());
     steps = *given;
   }

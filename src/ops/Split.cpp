@@ -8,10 +8,9 @@ namespace {
 Expected<std::vector<Dim>> splitSizes(const Node &node, const Dim &dim) {
   size_t parts = node.numOutputs();
   if (node.hasInput(1)) {
-    const Value *split = node.input(1);
-    if (!split->isConstant())
-      return Status::error("the split sizes must be known at compile time");
-    std::vector<int64_t> sizes = split->constant().toInt64s();
+    Expected<std::vector<int64_t>> given = constantInts(node, 1, "the split sizes");
+    CUVIL_TRY(given.status());
+    const std::vector<int64_t> &sizes = *given;
     int64_t total = 0;
     for (int64_t size : sizes)
       total += size;

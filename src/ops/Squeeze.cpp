@@ -12,7 +12,7 @@ Status infer(InferContext &ctx) {
   const Shape &in = ctx.inputShape(0);
   std::vector<int64_t> axes;
   if (ctx.hasInput(1)) {
-    Expected<std::vector<int64_t>> given = constantInts(ctx, 1, "axes");
+    Expected<std::vector<int64_t>> given = constantInts(ctx.node(), 1, "axes");
     CUVIL_TRY(given.status());
     Expected<std::vector<int64_t>> normalized = normalizeAxes(*given, int64_t(in.size()));
     CUVIL_TRY(normalized.status());

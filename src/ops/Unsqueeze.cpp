@@ -9,7 +9,7 @@ namespace {
 
 Status infer(InferContext &ctx) {
   const Shape &in = ctx.inputShape(0);
-  Expected<std::vector<int64_t>> given = constantInts(ctx, 1, "axes");
+  Expected<std::vector<int64_t>> given = constantInts(ctx.node(), 1, "axes");
   CUVIL_TRY(given.status());
   int64_t outRank = int64_t(in.size() + given->size());
   Expected<std::vector<int64_t>> axes = normalizeAxes(*given, outRank);

@@ -4,6 +4,7 @@
 #include "NpyFormat.h"
 #include "TensorProtoReader.h"
 
+#include <cstring>
 #include <stdexcept>
 #include <string_view>
 
@@ -57,36 +58,80 @@ bool isSymbolic(const cuvil_tensor_info &info, int32_t d) {
 
 } // namespace
 
-std::vector<int64_t> bindSymbols(const cuvil_model_info &model,
-                                 const std::vector<HostTensor> &inputs) {
-  std::vector<int64_t> values(model.num_symbols, 0);
-  // Where each symbol got its value: "input 'x' dim 0".
-  std::vector<std::string> boundBy(model.num_symbols);
-  for (uint32_t i = 0; i < model.num_inputs; ++i) {
-    const cuvil_tensor_info &info = model.inputs[i];
-    for (int32_t d = 0; d < info.rank; ++d) {
-      if (!isSymbolic(info, d))
-        continue;
-      const cuvil_symbol_info &symbol = model.symbols[info.dim_symbols[d]];
-      int64_t value = inputs[i].shape()[size_t(d)];
-      std::string where = "input '" + std::string(info.name) + "' dim " + std::to_string(d);
-      if (value < symbol.min || value > symbol.max)
-        throw std::runtime_error(where + " is " + std::to_string(value) + ", outside the range [" +
-                                 std::to_string(symbol.min) + ", " + std::to_string(symbol.max) +
-                                 "] of '" + symbol.name + "' the model was compiled for");
-      std::string &first = boundBy[size_t(info.dim_symbols[d])];
-      int64_t &bound = values[size_t(info.dim_symbols[d])];
-      if (first.empty()) {
-        first = where;
-        bound = value;
-      } else if (bound != value) {
-        throw std::runtime_error(where + " is " + std::to_string(value) + ", but " + first +
-                                 " is " + std::to_string(bound) + ": both are '" + symbol.name +
-                                 "'");
-      }
+namespace {
+
+// Element k of an int64 or int32 input.
+int64_t integerElement(const HostTensor &tensor, int32_t k) {
+  if (tensor.dtype() == CUVIL_DTYPE_I32) {
+    int32_t value;
+    std::memcpy(&value, tensor.data() + size_t(k) * sizeof value, sizeof value);
+    return value;
+  }
+  int64_t value;
+  std::memcpy(&value, tensor.data() + size_t(k) * sizeof value, sizeof value);
+  return value;
+}
+
+// Binds symbols to the values inputs give, each checked against its range
+// and against the other places that give the same symbol.
+class SymbolBinder {
+public:
+  explicit SymbolBinder(const cuvil_model_info &model)
+      : model_(model), values_(model.num_symbols, 0), boundBy_(model.num_symbols) {}
+
+  // `where` ("input 'x' dim 0") gives symbol s the value `value`.
+  void bind(int32_t s, int64_t value, const std::string &where) {
+    const cuvil_symbol_info &symbol = model_.symbols[s];
+    if (value < symbol.min || value > symbol.max)
+      throw std::runtime_error(where + " is " + std::to_string(value) + ", outside the range [" +
+                               std::to_string(symbol.min) + ", " + std::to_string(symbol.max) +
+                               "] of '" + symbol.name + "' the model was compiled for");
+    std::string &first = boundBy_[size_t(s)];
+    int64_t &bound = values_[size_t(s)];
+    if (first.empty()) {
+      first = where;
+      bound = value;
+    } else if (bound != value) {
+      throw std::runtime_error(where + " is " + std::to_string(value) + ", but " + first + " is " +
+                               std::to_string(bound) + ": both are '" + symbol.name + "'");
     }
   }
-  return values;
+
+  std::vector<int64_t> take() { return std::move(values_); }
+
+private:
+  const cuvil_model_info &model_;
+  std::vector<int64_t> values_;
+  // Where each symbol got its value.
+  std::vector<std::string> boundBy_;
+};
+
+} // namespace
+
+std::vector<int64_t> bindSymbols(const cuvil_model_info &model,
+                                 const std::vector<HostTensor> &inputs) {
+  SymbolBinder binder(model);
+  for (uint32_t i = 0; i < model.num_inputs; ++i) {
+    const cuvil_tensor_info &info = model.inputs[i];
+    std::string input = "input '" + std::string(info.name) + "'";
+    for (int32_t d = 0; d < info.rank; ++d)
+      if (isSymbolic(info, d))
+        binder.bind(info.dim_symbols[d], inputs[i].shape()[size_t(d)],
+                    input + " dim " + std::to_string(d));
+    // The values a --value / --value-range compile gave the input's data
+    // (loadInputs checked its dtype and element count).
+    for (int32_t k = 0; k < info.num_values; ++k) {
+      int64_t value = integerElement(inputs[i], k);
+      std::string where = input + " element " + std::to_string(k);
+      if (info.value_symbols[k] >= 0)
+        binder.bind(info.value_symbols[k], value, where);
+      else if (value != info.values[k])
+        throw std::runtime_error(where + " is " + std::to_string(value) +
+                                 ", but the model was compiled for " +
+                                 std::to_string(info.values[k]) + " (--value)");
+    }
+  }
+  return binder.take();
 }
 
 const cuvil_path_info &selectPath(const cuvil_model_info &model,

@@ -33,8 +33,30 @@ std::string jsonString(std::string_view s) {
   return quoted + '"';
 }
 
+// The values a --value / --value-range compile gave an input, each a
+// number or a symbol's name (as JSON strings when `json`); empty if none.
+std::vector<std::string> givenValues(const cuvil_model_info &model, const cuvil_tensor_info &info,
+                                     bool json) {
+  std::vector<std::string> values;
+  for (int32_t k = 0; k < info.num_values; ++k) {
+    int32_t s = info.value_symbols[k];
+    values.push_back(s < 0  ? std::to_string(info.values[k])
+                     : json ? jsonString(text(model.symbols[s].name))
+                            : std::string(text(model.symbols[s].name)));
+  }
+  return values;
+}
+
+std::string joined(const std::vector<std::string> &parts) {
+  std::string text;
+  for (const std::string &part : parts)
+    text += (text.empty() ? "" : ", ") + part;
+  return text;
+}
+
 // A symbolic dim is its expression, as a string.
-std::string jsonTensor(const cuvil_tensor_info &info, bool isOutput) {
+std::string jsonTensor(const cuvil_model_info &model, const cuvil_tensor_info &info,
+                       bool isOutput) {
   std::string shape;
   for (int32_t d = 0; d < info.rank; ++d) {
     const char *expr = info.dim_exprs ? info.dim_exprs[d] : nullptr;
@@ -43,6 +65,8 @@ std::string jsonTensor(const cuvil_tensor_info &info, bool isOutput) {
   std::string json = "{\"name\": " + jsonString(text(info.name)) +
                      ", \"dtype\": " + jsonString(dtypeName(info.dtype)) + ", \"shape\": [" +
                      shape + "]";
+  if (info.num_values > 0)
+    json += ", \"values\": [" + joined(givenValues(model, info, true)) + "]";
   if (isOutput) {
     json += ", \"file\": " + jsonString(outputFileName(text(info.name)));
     if (const DTypeInfo *dtype = findDType(info.dtype))
@@ -51,10 +75,11 @@ std::string jsonTensor(const cuvil_tensor_info &info, bool isOutput) {
   return json + "}";
 }
 
-std::string jsonTensors(const cuvil_tensor_info *infos, uint32_t count, bool isOutput) {
+std::string jsonTensors(const cuvil_model_info &model, const cuvil_tensor_info *infos,
+                        uint32_t count, bool isOutput) {
   std::string json = "[";
   for (uint32_t i = 0; i < count; ++i)
-    json += (i ? ", " : "") + jsonTensor(infos[i], isOutput);
+    json += (i ? ", " : "") + jsonTensor(model, infos[i], isOutput);
   return json + "]";
 }
 
@@ -111,9 +136,12 @@ std::string jsonPaths(const cuvil_model_info &model) {
   return json + "]";
 }
 
-void printTensorLine(std::FILE *out, const cuvil_tensor_info &info, bool isOutput) {
+void printTensorLine(std::FILE *out, const cuvil_model_info &model, const cuvil_tensor_info &info,
+                     bool isOutput) {
   std::string line = "  " + std::string(text(info.name)) + ": " + dtypeName(info.dtype) + " " +
                      describeShape(info);
+  if (info.num_values > 0)
+    line += " values [" + joined(givenValues(model, info, false)) + "]";
   if (isOutput) {
     line += " -> " + outputFileName(text(info.name));
     if (info.dtype == CUVIL_DTYPE_BF16)
@@ -137,8 +165,8 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
         model.abi_version, (unsigned long long)model.arena_bytes,
         (unsigned long long)model.weights_bytes, jsonString(text(model.isa_variants)).c_str(),
         jsonString(selectedVariant(model)).c_str(), jsonSymbols(model).c_str(),
-        jsonPaths(model).c_str(), jsonTensors(model.inputs, model.num_inputs, false).c_str(),
-        jsonTensors(model.outputs, model.num_outputs, true).c_str());
+        jsonPaths(model).c_str(), jsonTensors(model, model.inputs, model.num_inputs, false).c_str(),
+        jsonTensors(model, model.outputs, model.num_outputs, true).c_str());
     return;
   }
   std::fprintf(out,
@@ -172,10 +200,10 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
                  (unsigned long long)model.paths[p].arena_bytes);
   std::fprintf(out, "inputs:\n");
   for (uint32_t i = 0; i < model.num_inputs; ++i)
-    printTensorLine(out, model.inputs[i], false);
+    printTensorLine(out, model, model.inputs[i], false);
   std::fprintf(out, "outputs:\n");
   for (uint32_t i = 0; i < model.num_outputs; ++i)
-    printTensorLine(out, model.outputs[i], true);
+    printTensorLine(out, model, model.outputs[i], true);
 }
 
 void printBenchReport(std::FILE *out, const cuvil_model_info &model, const cuvil_path_info &path,

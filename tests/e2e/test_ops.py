@@ -115,6 +115,7 @@ class Case:
     rtol: float = e2e.DEFAULT_RTOL
     expect: tuple = ()
     extra_args: tuple = ()
+    compile_args: tuple = ()  # for compile_error and bad_input cases
     reference_bug: str = ""  # filled in from REFERENCE_BUGS
 
 
@@ -1116,6 +1117,32 @@ def sparse(rng, shape):
     return values
 
 
+def topk_cases():
+    """TopK: values and i64 indices along any axis, largest and smallest, ties by the
+    smaller index (coarse integers make many), every element type the kernel has; k a
+    constant, the whole axis, the opset-1 attribute, or a shape computation."""
+    ties = lambda rng, shape: rng.integers(-3, 4, shape)  # noqa: E731
+    for name, x, k, attrs in [("f32_last_axis", In((3, 11)), 4, {}),
+                              ("f32_axis0_smallest", In((9, 2, 3)), 3, dict(axis=0, largest=0)),
+                              ("f32_middle_axis_ties", In((2, 7, 5), gen=ties), 5, dict(axis=1)),
+                              ("f32_smallest_ties", In((4, 13), gen=ties), 6, dict(largest=0)),
+                              ("f32_whole_axis", In((2, 6)), 6, dict(axis=-1)),
+                              ("f32_k1", In((5, 40)), 1, {}),
+                              ("f32_long_axis", In((2, 300)), 17, {}),
+                              ("f64", In((3, 8), np.float64), 3, {}),
+                              ("i64_ties", In((3, 10), I64, gen=ties), 4, dict(largest=0)),
+                              ("i32", In((2, 9), I32), 2, dict(axis=1)),
+                              ("u8", In((12,), np.uint8, gen=lambda rng, shape: rng.integers(0, 255, shape)), 5, {}),
+                              ("i8", In((6, 3), np.int8), 2, dict(axis=0))]:
+        yield single(f"topk/{name}", "TopK", [x, i64(k)], attrs, outputs=2, opset=11)
+    yield single("topk/opset1_attribute", "TopK", [In((3, 6))], dict(k=2), outputs=2, opset=1)
+    # k from the input's shape: min(4, axis length), as exporters write it.
+    yield graph("topk/k_from_shape", [
+        node("Shape", ["x"], ["s"]), node("Gather", ["s", "last"], ["n"], axis=0),
+        node("Min", ["n", "four"], ["k"]), node("TopK", ["x", "k"], ["v", "i"])],
+        {"x": In((2, 3))}, ["v", "i"], dict(last=i64(1), four=i64(4)), opset=13)
+
+
 def data_dependent_cases():
     """NonZero and Compress: an extent computed from data at run time, bounded by the input's
     size; the cases check the extent itself (the output's shape) and the ops downstream that
@@ -1157,6 +1184,57 @@ def data_dependent_cases():
         node("NonZero", ["c"], ["nz"]), node("Cast", ["nz"], ["f"], to=onnx.TensorProto.FLOAT),
         node("ReduceSum", ["f"], ["s"], keepdims=0), node("Add", ["x", "s"], ["y"])],
         {"x": In((2,))}, ["y", "nz"], dict(c=np.array([[0, 3], [1, 0]], dtype=I64)))
+
+
+def value_range_cases():
+    """Integer inputs that are shapes, axes or pads, compiled with --value (fixed) or
+    --value-range (each ranged element a symbol, read from the input's data at run
+    time, as TensorRT's profiles treat shape tensors); run at OPT (the static path)
+    and at other values in range, each compared with ORT. infer.bin refuses data
+    outside the range or unequal to a fixed value."""
+    rng = np.random.default_rng(12)
+
+    def ranged(name, nodes, inputs, outputs, compile_args, runs, inits=None, opset=17, output_types=None):
+        model = make_model(nodes, inputs, outputs, inits, opset, output_types=output_types)
+        feeds = []
+        for values in runs:
+            feed = {n: spec.sample(rng) for n, spec in inputs.items() if n not in values}
+            feed.update({n: np.asarray(v, dtype=inputs[n].dtype) for n, v in values.items()})
+            feeds.append(feed)
+        return SymbolicCase(name, model, feeds, tuple(compile_args))
+
+    shape = In((2,), I64)
+    yield ranged("values/expand_ranged_rows", [node("Expand", ["x", "shape"], ["y"])],
+                 {"x": In((1, 4)), "shape": shape}, ["y"], ["--value-range", "shape=1,4:3,4:8,4"],
+                 [{"shape": [3, 4]}, {"shape": [1, 4]}, {"shape": [8, 4]}, {"shape": [5, 4]}])
+    # An Expand whose result feeds a reduction and a binary op at the run's extent.
+    yield ranged("values/expand_then_reduce", [
+        node("Expand", ["x", "shape"], ["y"]), node("Mul", ["y", "y"], ["sq"]),
+        node("ReduceSum", ["sq"], ["total"], axes=[0], keepdims=0)],
+        {"x": In((3, 1)), "shape": shape}, ["total", "sq"], ["--value-range", "shape=3,1:3,6:3,17"],
+        [{"shape": [3, 6]}, {"shape": [3, 1]}, {"shape": [3, 17]}, {"shape": [3, 11]}], opset=12)
+    yield ranged("values/constantofshape_both_ranged",
+                 [node("ConstantOfShape", ["shape"], ["y"],
+                       value=numpy_helper.from_array(np.array([2.5], F32))),
+                  node("Add", ["y", "bias"], ["z"])],
+                 {"shape": shape}, ["z"], ["--value-range", "shape=0,1:2,3:5,6"],
+                 [{"shape": [2, 3]}, {"shape": [0, 1]}, {"shape": [5, 6]}, {"shape": [4, 2]}],
+                 inits=dict(bias=scalar(1.0)))
+    yield ranged("values/slice_ranged_bounds", [node("Slice", ["x", "starts", "ends"], ["y"])],
+                 {"x": In((10, 3)), "starts": In((1,), I32), "ends": In((1,), I32)}, ["y"],
+                 ["--value-range", "starts=0:2:4", "--value-range", "ends=5:7:12"],
+                 [{"starts": [2], "ends": [7]}, {"starts": [0], "ends": [12]}, {"starts": [4], "ends": [5]}])
+    yield ranged("values/reshape_and_unsqueeze_fixed", [
+        node("Reshape", ["x", "shape"], ["r"]), node("Unsqueeze", ["r", "axes"], ["y"])],
+        {"x": In((2, 6)), "shape": shape, "axes": In((2,), I64)}, ["y"],
+        ["--value", "shape=3,-1", "--value", "axes=0,-1"], [{"shape": [3, -1], "axes": [0, -1]}],
+        output_types={"y": (F32, (1, 3, 4, 1))})
+    yield ranged("values/topk_runtime_k", [node("TopK", ["x", "k"], ["v", "i"], axis=1)],
+                 {"x": In((3, 10)), "k": In((1,), I64)}, ["v", "i"], ["--value-range", "k=0:4:10"],
+                 [{"k": [4]}, {"k": [0]}, {"k": [10]}, {"k": [7]}], opset=11)
+    yield ranged("values/empty_axes_reduce_all", [node("ReduceSum", ["x", "axes"], ["y"], keepdims=0)],
+                 {"x": In((3, 4)), "axes": In((0,), I64)}, ["y"], ["--value", "axes="], [{"axes": []}],
+                 output_types={"y": (F32, ())})
 
 
 def model_level_cases():
@@ -1245,6 +1323,31 @@ def negative_cases():
     feeds = {"table": good.reshape(-1)[:6].reshape(2, 3), "ids": np.array([[0, 1], [-4, 2]], I64)}
     yield Case("bad_input/gatherelements_index_out_of_range", model, feeds, kind="bad_input",
                expect=("GatherElements node 'pick'", "index -4 is out of range"))
+
+    # Shape tensors: values outside a --value-range or unequal to a --value.
+    model = make_model([node("Expand", ["x", "shape"], ["y"])], {"x": In((1, 4)), "shape": In((2,), I64)},
+                       ["y"])
+    x = good.reshape(-1)[:4].reshape(1, 4)
+    for name, values, args, expect in [
+            ("value_outside_range", [9, 4], ("--value-range", "shape=1,4:3,4:8,4"),
+             ("input 'shape' element 0 is 9", "outside the range [1, 8]", "shape_value0")),
+            ("value_unlike_fixed", [3, 2], ("--value", "shape=3,4"),
+             ("input 'shape' element 1 is 2", "compiled for 4"))]:
+        yield Case(f"bad_input/{name}", model, {"x": x, "shape": np.array(values, I64)}, kind="bad_input",
+                   compile_args=args, expect=expect)
+    topk = make_model([node("TopK", ["x", "k"], ["v", "i"], name="best", axis=0)],
+                      {"x": In((5,)), "k": In((1,), I64)}, ["v", "i"], opset=11)
+    yield Case("bad_input/topk_k_beyond_axis", topk, {"x": good.reshape(-1)[:5], "k": np.array([7], I64)},
+               kind="bad_input", compile_args=("--value-range", "k=1:2:8"),
+               expect=("TopK node 'best'", "k is 7, but axis 0 has 5 elements"))
+    yield Case("unsupported/shape_tensor_without_values", model, {}, kind="compile_error",
+               expect=("Expand", "graph input 'shape'", "--value shape=", "--value-range shape="))
+    for name, args, expect in [
+            ("value_of_float_input", ("--value", "x=1,2,3,4"), ("--value x", "f32[1,4]")),
+            ("value_of_unknown_input", ("--value-range", "shap=1,4:3,4:8,4"), ("'shap'", "not an input")),
+            ("value_count_differs", ("--value", "shape=3"), ("gives 1 values", "i64[2]")),
+            ("value_range_unordered", ("--value-range", "shape=5,4:3,4:8,4"), ("element 0", "MIN <= OPT"))]:
+        yield Case(f"bad_option/{name}", model, {}, kind="compile_error", compile_args=args, expect=expect)
 
 
 # Cases where onnx.reference (onnx 1.19) deviates from the ONNX spec; ORT was
@@ -1382,7 +1485,7 @@ FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_case
             pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
-            data_dependent_cases,
+            topk_cases, data_dependent_cases, value_range_cases,
             model_level_cases, negative_cases]
 
 
@@ -1463,6 +1566,14 @@ def run_case(case, backend, workdir):
         if backend.self_check and case.reference_bug:
             lines.insert(0, f"self-check against ORT without optimisations: onnx.reference {case.reference_bug}")
         return ok, lines
+    if case.kind == "symbolic" and backend.self_check:
+        ok, lines = True, []
+        for feed in case.feeds:
+            same, report = e2e.compare_all(backend.outputs(model_path, feed, workdir, case.reference_bug),
+                                           e2e.run_ort(model_path, feed), case.atol, case.rtol)
+            ok &= same
+            lines += report
+        return ok, lines
     if case.kind == "symbolic":
         exe = os.path.join(workdir, "infer.bin")
         if case.refused:
@@ -1484,9 +1595,9 @@ def run_case(case, backend, workdir):
         return True, ["self-check: model is valid (and loads in ORT if standard); the failure check needs cuvil"]
     exe = os.path.join(workdir, "infer.bin")
     if case.kind == "compile_error":
-        proc = e2e.compile(model_path, exe, cuvil=backend.cuvil, check=False)
+        proc = e2e.compile(model_path, exe, case.compile_args, cuvil=backend.cuvil, check=False)
         return _expect_failure("cuvil compile", proc, case.expect)
-    e2e.compile(model_path, exe, cuvil=backend.cuvil)
+    e2e.compile(model_path, exe, case.compile_args, cuvil=backend.cuvil)
     args = e2e.write_inputs(case.feeds, os.path.join(workdir, "inputs"))
     proc = e2e.run_process([exe, *args, *case.extra_args, "--output-dir", os.path.join(workdir, "outputs")])
     return _expect_failure("infer.bin", proc, case.expect)

@@ -11,6 +11,7 @@
 #include "cuvil/passes/Pipeline.h"
 
 #include <CLI/CLI.hpp>
+#include <cerrno>
 #include <chrono>
 #include <fmt/format.h>
 #include <fstream>
@@ -93,12 +94,65 @@ Status parseShapeRangeOption(const std::string &text, ImportOptions &options) {
   return Status::success();
 }
 
-// The ranged inputs fixed at their OPT shapes, for the static path.
+// "3,-1,4" (of the option `text`, for messages).
+Expected<std::vector<int64_t>> parseValues(const std::string &valuesText, const std::string &option,
+                                           const std::string &text) {
+  std::vector<int64_t> values;
+  if (valuesText.empty()) // an input of no elements (axes=)
+    return values;
+  std::stringstream stream(valuesText);
+  std::string value;
+  while (std::getline(stream, value, ',')) {
+    char *end = nullptr;
+    errno = 0;
+    long long parsed = std::strtoll(value.c_str(), &end, 10);
+    if (value.empty() || *end || errno == ERANGE)
+      return Status::error(fmt::format("{} '{}': '{}' is not an integer", option, text, value));
+    values.push_back(parsed);
+  }
+  return values;
+}
+
+// "name=3,4" (--value) or "name=1,4:3,4:8,4" (--value-range).
+Status parseValueOption(const std::string &text, bool ranged, ImportOptions &options) {
+  const char *option = ranged ? "--value-range" : "--value";
+  size_t equals = text.rfind('=');
+  std::vector<std::string> parts;
+  if (equals != std::string::npos && equals != 0) {
+    std::stringstream stream(text.substr(equals + 1));
+    std::string part;
+    while (std::getline(stream, part, ':'))
+      parts.push_back(part);
+    if (!ranged && parts.empty()) // "axes=": no elements
+      parts.push_back("");
+  }
+  if (parts.size() != (ranged ? 3u : 1u))
+    return Status::error(fmt::format("{} '{}' is not {}", option, text,
+                                     ranged ? "NAME=MIN:OPT:MAX (e.g. shape=1,4:3,4:8,4)"
+                                            : "NAME=V,V,... (e.g. axes=0,2)"));
+  ValueRange range;
+  std::vector<int64_t> *bounds[] = {&range.min, &range.opt, &range.max};
+  for (size_t i = 0; i < 3; ++i) {
+    Expected<std::vector<int64_t>> values = parseValues(parts[ranged ? i : 0], option, text);
+    CUVIL_TRY(values.status());
+    *bounds[i] = *values;
+  }
+  std::string name = text.substr(0, equals);
+  if (!options.inputValues.emplace(name, range).second)
+    return Status::error(
+        fmt::format("input '{}' has more than one --value or --value-range", name));
+  return Status::success();
+}
+
+// The ranged inputs fixed at their OPT shapes and values, for the static
+// path.
 ImportOptions atOptShapes(const ImportOptions &options) {
   ImportOptions fixed = options;
   fixed.inputRanges.clear();
   for (const auto &[name, range] : options.inputRanges)
     fixed.inputShapes[name] = Shape(range.opt.begin(), range.opt.end());
+  for (auto &[name, range] : fixed.inputValues)
+    range.min = range.max = range.opt;
   return fixed;
 }
 
@@ -120,6 +174,7 @@ struct CompileOptions {
   std::string emit = "exe";
   std::vector<std::string> shapes;
   std::vector<std::string> shapeRanges;
+  std::vector<std::string> values, valueRanges;
   std::vector<std::string> printAfter;
   bool printAfterAll = false;
   bool keepTemporaries = false;
@@ -143,6 +198,12 @@ int runCompile(const CompileOptions &options) {
       return fail(status);
   for (const std::string &range : options.shapeRanges)
     if (Status status = parseShapeRangeOption(range, importOptions); !status.ok())
+      return fail(status);
+  for (const std::string &value : options.values)
+    if (Status status = parseValueOption(value, /*ranged=*/false, importOptions); !status.ok())
+      return fail(status);
+  for (const std::string &range : options.valueRanges)
+    if (Status status = parseValueOption(range, /*ranged=*/true, importOptions); !status.ok())
       return fail(status);
   Expected<TargetConfig> target = resolveTarget(options.target, options.cpu);
   if (!target)
@@ -329,6 +390,13 @@ int main(int argc, char **argv) {
   compileCommand->add_option("--shape-range", compile.shapeRanges,
                              "let an input's shape vary: NAME=MIN:OPT:MAX, e.g. "
                              "input_ids=1x8:1x128:4x512; OPT gets a static path (repeatable)");
+  compileCommand->add_option("--value", compile.values,
+                             "fix the values of an integer input (a shape, axes, pads): "
+                             "NAME=V,V,...; infer.bin refuses others (repeatable)");
+  compileCommand->add_option("--value-range", compile.valueRanges,
+                             "let the values of an integer input that are extents vary: "
+                             "NAME=MIN:OPT:MAX, each a V,V,... list, e.g. shape=1,4:3,4:8,4 "
+                             "(repeatable)");
   compileCommand->add_option("--emit", compile.emit,
                              "stop early: cir, llvm, asm, obj (default exe)");
   compileCommand->add_option("--print-after", compile.printAfter,

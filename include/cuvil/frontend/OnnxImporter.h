@@ -19,6 +19,14 @@ struct ShapeRange {
   std::vector<int64_t> min, opt, max;
 };
 
+// The values an integer input (a shape tensor: a target shape, pads,
+// split sizes) takes at run time, element by element, as TensorRT's
+// profiles give them for shape tensors: an element whose min and max are
+// equal is that constant, any other becomes a symbol.
+struct ValueRange {
+  std::vector<int64_t> min, opt, max;
+};
+
 struct ImportOptions {
   // Static shapes for inputs with symbolic dims (--shape name=1x3x224x224).
   std::map<std::string, Shape> inputShapes;
@@ -27,6 +35,11 @@ struct ImportOptions {
   // (its dim_param) or else <input>_<dim>; inputs whose dims share a
   // dim_param share the symbol, ranges and all.
   std::map<std::string, ShapeRange> inputRanges;
+  // Values of integer inputs (--value name=3,4 fixes them, --value-range
+  // name=1,4:3,4:8,4 ranges them). Each ranged element is a symbol named
+  // <input>_value<k>; infer.bin reads it from the input's data and refuses
+  // data outside the range or unequal to a fixed element.
+  std::map<std::string, ValueRange> inputValues;
 };
 
 // On failure the message lists every problem found (all unsupported ops, not

@@ -49,4 +49,23 @@ struct cuvil_arg_reduce_params {
                                                  int64_t begin, int64_t end);
 CUVIL_ARG_REDUCE_TYPES(CUVIL_DECLARE_ARG_REDUCE)
 
+/* TopK along one axis of x viewed as [outer, axis_dim, inner]: values and
+ * indices are [outer, k, inner], the k largest (smallest) elements of each
+ * line best first, ties by the smaller index; NaN ranks above every number
+ * (largest) or below (smallest). A task is one line (o, i). k beyond
+ * axis_dim raises check 1 of `error` (k known only at run time). By element
+ * type (name, C type). */
+struct cuvil_topk_params {
+  int64_t axis_dim, inner, k;
+  int64_t largest; /* 0: the smallest */
+};
+#define CUVIL_TOPK_TYPES(X)                                                                        \
+  X(f32, float)                                                                                    \
+  X(f64, double) X(i8, int8_t) X(u8, uint8_t) X(i32, int32_t) X(i64, int64_t) X(u64, uint64_t)
+#define CUVIL_DECLARE_TOPK(name, T)                                                                \
+  CUVIL_KERNEL_DECL void cuvil_topk_##name(const T *x, T *values, int64_t *indices,                \
+                                           int64_t *error, const struct cuvil_topk_params *p,      \
+                                           int64_t begin, int64_t end);
+CUVIL_TOPK_TYPES(CUVIL_DECLARE_TOPK)
+
 #endif /* CUVIL_KERNELS_REDUCE_H */

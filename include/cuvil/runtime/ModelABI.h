@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 5u
+#define CUVIL_ABI_VERSION 6u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -33,8 +33,9 @@ enum cuvil_dtype {
 };
 
 /* A dimension known only at run time: an input's (a batch or sequence
- * length, in [min, max]) or an extent the run computes from data (NonZero's
- * count, bounded by max). */
+ * length, in [min, max]), an element of an integer input's data
+ * (cuvil_tensor_info.value_symbols) or an extent the run computes from data
+ * (NonZero's count, bounded by max). */
 typedef struct cuvil_symbol_info {
   const char *name; /* "batch", "sequence" */
   int64_t min, opt, max;
@@ -55,6 +56,14 @@ typedef struct cuvil_tensor_info {
   const int32_t *dim_symbols;
   /* rank entries: the dim's expression, NULL for a constant */
   const char *const *dim_exprs;
+  /* Inputs whose values the compile fixed or ranged (a shape tensor:
+   * --value, --value-range): its element count (int64 or int32 elements),
+   * else 0. Element k must equal values[k] when value_symbols[k] is
+   * CUVIL_DIM_CONSTANT; otherwise it gives the symbol of that index (in its
+   * range), and values[k] is the symbol's max. */
+  int32_t num_values;
+  const int32_t *value_symbols;
+  const int64_t *values;
 } cuvil_tensor_info;
 
 /* A code path of the model: a static one serves inputs whose symbols have

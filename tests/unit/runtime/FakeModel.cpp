@@ -22,12 +22,12 @@ const int32_t kConstant[] = {CUVIL_DIM_CONSTANT};
 const char *const kNoExpr[] = {nullptr};
 
 const cuvil_tensor_info kInputs[] = {
-    {"x", CUVIL_DTYPE_F32, 2, kMatrixDims, kMatrixSymbols, kMatrixExprs},
-    {"ids", CUVIL_DTYPE_I64, 1, kIdsDims, kConstant, kNoExpr},
+    {"x", CUVIL_DTYPE_F32, 2, kMatrixDims, kMatrixSymbols, kMatrixExprs, 0, nullptr, nullptr},
+    {"ids", CUVIL_DTYPE_I64, 1, kIdsDims, kConstant, kNoExpr, 0, nullptr, nullptr},
 };
 const cuvil_tensor_info kOutputs[] = {
-    {"y:0", CUVIL_DTYPE_F32, 2, kMatrixDims, kMatrixSymbols, kMatrixExprs},
-    {"ids/sum", CUVIL_DTYPE_I64, 1, kSumDims, kConstant, kNoExpr},
+    {"y:0", CUVIL_DTYPE_F32, 2, kMatrixDims, kMatrixSymbols, kMatrixExprs, 0, nullptr, nullptr},
+    {"ids/sum", CUVIL_DTYPE_I64, 1, kSumDims, kConstant, kNoExpr, 0, nullptr, nullptr},
 };
 
 // Task functions take no context, like the compiler's, so operands go through globals.

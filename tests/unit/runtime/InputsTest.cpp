@@ -4,6 +4,7 @@
 #include "NpyFormat.h"
 #include "ProtoEncoder.h"
 
+#include <cstring>
 #include <filesystem>
 #include <gtest/gtest.h>
 
@@ -13,7 +14,8 @@ namespace tf = cuvil::runtime::testing;
 namespace {
 
 const int64_t kDims[] = {3};
-const cuvil_tensor_info kSingleInput[] = {{"image", CUVIL_DTYPE_F32, 1, kDims, nullptr, nullptr}};
+const cuvil_tensor_info kSingleInput[] = {
+    {"image", CUVIL_DTYPE_F32, 1, kDims, nullptr, nullptr, 0, nullptr, nullptr}};
 // A model with the one input above (the rest of the record zero).
 cuvil_model_info singleInputModel() {
   cuvil_model_info info{};
@@ -82,8 +84,8 @@ const int64_t kSeqDims[] = {1, 512};
 const int32_t kSeqSymbols[] = {CUVIL_DIM_CONSTANT, 0};
 const char *const kSeqExprs[] = {nullptr, "seq"};
 const cuvil_tensor_info kSeqInputs[] = {
-    {"ids", CUVIL_DTYPE_I64, 2, kSeqDims, kSeqSymbols, kSeqExprs},
-    {"mask", CUVIL_DTYPE_I64, 2, kSeqDims, kSeqSymbols, kSeqExprs}};
+    {"ids", CUVIL_DTYPE_I64, 2, kSeqDims, kSeqSymbols, kSeqExprs, 0, nullptr, nullptr},
+    {"mask", CUVIL_DTYPE_I64, 2, kSeqDims, kSeqSymbols, kSeqExprs, 0, nullptr, nullptr}};
 cuvil_model_info sharedSymbolModel() {
   cuvil_model_info info{};
   info.abi_version = CUVIL_ABI_VERSION;
@@ -117,6 +119,59 @@ TEST(BindSymbols, OneValuePerSymbolWithinItsRange) {
                                        "'seq' the model was compiled for");
   EXPECT_EQ(bindError({1, 8}, {1, 513}), "input 'mask' dim 1 is 513, outside the range [8, 512] "
                                          "of 'seq' the model was compiled for");
+}
+
+// A shape tensor compiled with --value-range shape=1,4:2,4:8,4 and a
+// second input with --value axes=0,-1 (an int32 one).
+const cuvil_symbol_info kShapeValue[] = {{"shape_value0", 1, 2, 8, 0}};
+const int64_t kTwo[] = {2};
+const int32_t kConstantDim[] = {CUVIL_DIM_CONSTANT};
+const char *const kNoExpr[] = {nullptr};
+const int32_t kShapeValueSymbols[] = {0, CUVIL_DIM_CONSTANT};
+const int64_t kShapeValues[] = {8, 4};
+const int32_t kAxesValueSymbols[] = {CUVIL_DIM_CONSTANT, CUVIL_DIM_CONSTANT};
+const int64_t kAxesValues[] = {0, -1};
+const cuvil_tensor_info kValueInputs[] = {
+    {"shape", CUVIL_DTYPE_I64, 1, kTwo, kConstantDim, kNoExpr, 2, kShapeValueSymbols, kShapeValues},
+    {"axes", CUVIL_DTYPE_I32, 1, kTwo, kConstantDim, kNoExpr, 2, kAxesValueSymbols, kAxesValues}};
+
+template <typename T> HostTensor integers(int32_t dtype, std::vector<T> values) {
+  HostTensor tensor(dtype, {int64_t(values.size())});
+  std::memcpy(tensor.data(), values.data(), values.size() * sizeof(T));
+  return tensor;
+}
+
+std::string valueBindError(std::vector<int64_t> shape, std::vector<int32_t> axes,
+                           std::vector<int64_t> *bound = nullptr) {
+  cuvil_model_info model{};
+  model.abi_version = CUVIL_ABI_VERSION;
+  model.num_inputs = 2;
+  model.inputs = kValueInputs;
+  model.num_symbols = 1;
+  model.symbols = kShapeValue;
+  std::vector<HostTensor> inputs;
+  inputs.push_back(integers(CUVIL_DTYPE_I64, shape));
+  inputs.push_back(integers(CUVIL_DTYPE_I32, axes));
+  try {
+    std::vector<int64_t> symbols = bindSymbols(model, inputs);
+    if (bound)
+      *bound = symbols;
+  } catch (const std::runtime_error &error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(BindSymbols, InputValuesGiveSymbolsAndMustMatchFixedOnes) {
+  std::vector<int64_t> bound;
+  EXPECT_EQ(valueBindError({5, 4}, {0, -1}, &bound), "");
+  EXPECT_EQ(bound, (std::vector<int64_t>{5}));
+  EXPECT_EQ(valueBindError({9, 4}, {0, -1}), "input 'shape' element 0 is 9, outside the range "
+                                             "[1, 8] of 'shape_value0' the model was compiled for");
+  EXPECT_EQ(valueBindError({5, 3}, {0, -1}),
+            "input 'shape' element 1 is 3, but the model was compiled for 4 (--value)");
+  EXPECT_EQ(valueBindError({5, 4}, {0, 1}),
+            "input 'axes' element 1 is 1, but the model was compiled for -1 (--value)");
 }
 
 } // namespace
