@@ -248,3 +248,14 @@ CUVIL_INLINE void padRows(const T *src, T *dst, const cuvil_pad_params *p, int64
     padRows<T>(src, dst, p, begin, end);                                                           \
   }
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_PAD)
+
+// Range, y[i] = start + i * delta: each element from its index, so that any
+// chunk of tasks starts anywhere (ONNX Runtime accumulates; the two differ
+// by rounding only).
+#define CUVIL_DEFINE_RANGE(name, T)                                                                \
+  CUVIL_KERNEL void cuvil_range_##name(const T *start, const T *delta, T *y, int64_t begin,        \
+                                       int64_t end) {                                              \
+    for (int64_t i = begin; i < end; ++i)                                                          \
+      y[i] = T(*start + T(i) * *delta);                                                            \
+  }
+CUVIL_RANGE_TYPES(CUVIL_DEFINE_RANGE)

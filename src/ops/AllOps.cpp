@@ -81,6 +81,7 @@
   X(PadChannels)                                                                                   \
   X(PoolNCHWc)                                                                                     \
   X(Pow)                                                                                           \
+  X(Range)                                                                                         \
   X(Reciprocal)                                                                                    \
   X(ReduceL1)                                                                                      \
   X(ReduceL2)                                                                                      \
@@ -114,6 +115,7 @@
   X(Tan)                                                                                           \
   X(Tanh)                                                                                          \
   X(ThresholdedRelu)                                                                               \
+  X(Tile)                                                                                          \
   X(ToNCHWc)                                                                                       \
   X(TopK)                                                                                          \
   X(Transpose)                                                                                     \

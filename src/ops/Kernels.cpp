@@ -158,6 +158,13 @@ const std::vector<Instance<std::string_view>> kTopK = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kRange = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_RANGE_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_range_##name)});
+  CUVIL_RANGE_TYPES(CUVIL_RANGE_ENTRY)
+  return list;
+}();
+
 using CastKey = std::pair<std::string_view, std::string_view>;
 const std::vector<Instance<CastKey>> kCast = [] {
   std::vector<Instance<CastKey>> list;
@@ -258,6 +265,9 @@ Expected<const KernelRef *> gatherElementsKernel(size_t bytes, DType indices) {
 Expected<const KernelRef *> argReduceKernel(DType dtype) {
   return find(kArgReduce, dtypeName(dtype), "arg-reduce",
               fmt::format("element type {}", dtypeName(dtype)));
+}
+Expected<const KernelRef *> rangeKernel(DType dtype) {
+  return find(kRange, dtypeName(dtype), "Range", fmt::format("element type {}", dtypeName(dtype)));
 }
 Expected<const KernelRef *> topKKernel(DType dtype) {
   return find(kTopK, dtypeName(dtype), "TopK", fmt::format("element type {}", dtypeName(dtype)));

@@ -1143,6 +1143,35 @@ def topk_cases():
         {"x": In((2, 3))}, ["v", "i"], dict(last=i64(1), four=i64(4)), opset=13)
 
 
+def range_tile_cases():
+    """Range (constant bounds of every type, an empty range, negative steps, and the
+    position-ids pattern: arange over a length from Shape) and Tile (every rank to 6,
+    repeats of 0 and 1, bool and integer data, repeats from a shape computation)."""
+    for name, dtype, (start, limit, delta) in [("i64", I64, (0, 10, 3)), ("i32_negative_delta", I32, (10, -4, -3)),
+                                              ("i16", np.int16, (-5, 5, 2)), ("f32", F32, (0.5, 3.9, 0.25)),
+                                              ("f64_negative", np.float64, (1.0, -2.0, -0.3)),
+                                              ("i64_empty", I64, (5, 5, 1)), ("f32_empty", F32, (2.0, 1.0, 0.5))]:
+        consts = {k: np.array(v, dtype) for k, v in zip(("start", "limit", "delta"), (start, limit, delta))}
+        yield graph(f"range/{name}", [node("Range", ["start", "limit", "delta"], ["r"]),
+                                      node("Cast", ["r"], ["rf"], to=onnx.TensorProto.FLOAT),
+                                      node("Add", ["x", "rf"], ["y"])],
+                    {"x": In((1,))}, ["y", "r"], consts, opset=11)
+    # position ids: arange(seq) from x's shape, unsqueezed and added.
+    yield graph("range/position_ids_from_shape", [
+        node("Shape", ["x"], ["s"]), node("Gather", ["s", "one"], ["n"], axis=0),
+        node("Range", ["zero", "n", "step"], ["pos"]), node("Unsqueeze", ["pos", "axis0"], ["pos2"]),
+        node("Cast", ["pos2"], ["posf"], to=onnx.TensorProto.FLOAT), node("Add", ["x", "posf"], ["y"])],
+        {"x": In((2, 7))}, ["y", "pos2"], dict(one=scalar(1, I64), zero=scalar(0, I64), step=scalar(1, I64),
+                                                axis0=i64(0)), opset=13)
+    for name, x, reps in [("1d", In((5,)), (3,)), ("2d", In((2, 3)), (2, 4)), ("4d_all_repeated", In((2, 3, 2, 2)), (2, 2, 3, 2)),
+                          ("6d", In((1, 2, 1, 2, 1, 3)), (2, 1, 3, 1, 2, 2)), ("zero_repeats", In((3, 2)), (0, 2)),
+                          ("ones", In((3, 4)), (1, 1)), ("bool", In((2, 3), BOOL), (2, 2)),
+                          ("i64", In((3,), I64), (4,)), ("f16", In((2, 2), np.float16), (3, 1))]:
+        yield single(f"tile/{name}", "Tile", [x, i64(*reps)])
+    yield graph("tile/repeats_from_shape", [
+        node("Shape", ["x"], ["s"]), node("Tile", ["x", "s"], ["y"])], {"x": In((2, 3))}, ["y"])
+
+
 def data_dependent_cases():
     """NonZero and Compress: an extent computed from data at run time, bounded by the input's
     size; the cases check the extent itself (the output's shape) and the ops downstream that
@@ -1232,6 +1261,14 @@ def value_range_cases():
     yield ranged("values/topk_runtime_k", [node("TopK", ["x", "k"], ["v", "i"], axis=1)],
                  {"x": In((3, 10)), "k": In((1,), I64)}, ["v", "i"], ["--value-range", "k=0:4:10"],
                  [{"k": [4]}, {"k": [0]}, {"k": [10]}, {"k": [7]}], opset=11)
+    yield ranged("values/tile_runtime_repeats", [node("Tile", ["x", "reps"], ["y"])],
+                 {"x": In((2, 3)), "reps": In((2,), I64)}, ["y"], ["--value-range", "reps=0,1:2,3:4,5"],
+                 [{"reps": [2, 3]}, {"reps": [0, 1]}, {"reps": [4, 5]}, {"reps": [1, 4]}])
+    yield ranged("values/range_runtime_limit", [node("Range", ["start", "limit", "delta"], ["r"])],
+                 {"start": In((), I64), "limit": In((), I64), "delta": In((), I64)}, ["r"],
+                 ["--value", "start=2", "--value-range", "limit=2:9:30", "--value", "delta=3"],
+                 [{"start": 2, "limit": 9, "delta": 3}, {"start": 2, "limit": 2, "delta": 3},
+                  {"start": 2, "limit": 30, "delta": 3}, {"start": 2, "limit": 12, "delta": 3}], opset=11)
     yield ranged("values/empty_axes_reduce_all", [node("ReduceSum", ["x", "axes"], ["y"], keepdims=0)],
                  {"x": In((3, 4)), "axes": In((0,), I64)}, ["y"], ["--value", "axes="], [{"axes": []}],
                  output_types={"y": (F32, ())})
@@ -1485,7 +1522,7 @@ FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_case
             pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
-            topk_cases, data_dependent_cases, value_range_cases,
+            topk_cases, range_tile_cases, data_dependent_cases, value_range_cases,
             model_level_cases, negative_cases]
 
 

@@ -75,9 +75,9 @@ CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_EYE)
 #define CUVIL_CAST_SOURCE_TYPES(X)                                                                 \
   X(f32, float, 0)                                                                                 \
   X(f64, double, 0)                                                                                \
-  X(f16, uint16_t, 1) X(bf16, uint16_t, 2) X(i8, int8_t, 0) X(u8, uint8_t, 0) X(i16, int16_t, 0)   \
-      X(u16, uint16_t, 0) X(i32, int32_t, 0) X(u32, uint32_t, 0) X(i64, int64_t, 0)                \
-          X(u64, uint64_t, 0)
+  X(f16, uint16_t, 1)                                                                              \
+  X(bf16, uint16_t, 2) X(i8, int8_t, 0) X(u8, uint8_t, 0) X(i16, int16_t, 0) X(u16, uint16_t, 0)   \
+      X(i32, int32_t, 0) X(u32, uint32_t, 0) X(i64, int64_t, 0) X(u64, uint64_t, 0)
 #define CUVIL_CAST_TARGET_TYPES(X, from, From, fromCodec)                                          \
   X(from, From, fromCodec, f32, float, 0)                                                          \
   X(from, From, fromCodec, f64, double, 0)                                                         \
@@ -103,6 +103,16 @@ CUVIL_CAST_SOURCE_TYPES(CUVIL_DECLARE_CASTS_FROM)
 #define CUVIL_DECLARE_FILL(size, T)                                                                \
   CUVIL_KERNEL_DECL void cuvil_fill_##size(T *dst, int64_t bits, int64_t begin, int64_t end);
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_FILL)
+
+/* Range: y[i] = *start + i * *delta, a task per element (start and delta
+ * scalars in memory: constants, inputs or shape computations). By element
+ * type (name, C type). */
+#define CUVIL_RANGE_TYPES(X)                                                                       \
+  X(f32, float) X(f64, double) X(i16, int16_t) X(i32, int32_t) X(i64, int64_t)
+#define CUVIL_DECLARE_RANGE(name, T)                                                               \
+  CUVIL_KERNEL_DECL void cuvil_range_##name(const T *start, const T *delta, T *y, int64_t begin,   \
+                                            int64_t end);
+CUVIL_RANGE_TYPES(CUVIL_DECLARE_RANGE)
 
 /* Pad over a rank-6 space; mode 0 constant (fill_bits), 1 reflect, 2 edge,
  * 3 wrap. */
