@@ -11,8 +11,10 @@
 #include <fmt/format.h>
 #include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/io/zero_copy_stream_impl.h>
+#include <map>
 #include <onnx/onnx_pb.h>
 #include <onnx/shape_inference/implementation.h>
+#include <tuple>
 #include <unistd.h>
 
 namespace cuvil {
@@ -35,6 +37,9 @@ Expected<onnx::ModelProto> loadModelProto(const std::string &path) {
   ::close(fd);
   if (!parsed)
     return Status::error(fmt::format("{} is not a valid ONNX model (protobuf parse failed)", path));
+  if (!model.has_graph())
+    return Status::error(
+        fmt::format("{} holds no graph (an empty file, or not an ONNX model)", path));
   return model;
 }
 
@@ -67,6 +72,8 @@ public:
     graph_ = std::make_unique<Graph>(name);
     const onnx::GraphProto &graph = model_.graph();
     for (const onnx::TensorProto &initializer : graph.initializer()) {
+      if (values_.count(initializer.name()))
+        return Status::error(fmt::format("initializer '{}' is defined twice", initializer.name()));
       Expected<Tensor> tensor = readTensorProto(initializer, modelDir_);
       CUVIL_TRY(tensor.status());
       bind(initializer.name(), graph_->addConstant(initializer.name(), tensor.take()));
@@ -81,12 +88,26 @@ public:
     // defaults its schema declares, so that nothing downstream repeats them.
     for (const auto &node : graph_->nodes())
       fillDefaultAttributes(*node);
+    std::vector<std::string> missing;
     for (const onnx::ValueInfoProto &output : graph.output()) {
       auto it = values_.find(output.name());
-      if (it == values_.end())
-        return Status::error(fmt::format("graph output '{}' is never produced", output.name()));
+      if (it == values_.end()) {
+        missing.push_back("'" + output.name() + "'");
+        continue;
+      }
       graph_->addOutput(it->second, output.name());
     }
+    if (!missing.empty())
+      return Status::error(fmt::format("graph output{} {} {} never produced",
+                                       missing.size() > 1 ? "s" : "", fmt::join(missing, ", "),
+                                       missing.size() > 1 ? "are" : "is"));
+    if (graph.output_size() == 0)
+      return Status::error("the graph has no outputs");
+    for (const auto *infos : {&graph.value_info(), &graph.output()})
+      for (const onnx::ValueInfoProto &info : *infos)
+        if (auto it = values_.find(info.name());
+            it != values_.end() && it->second->producer() && !it->second->isGraphInput())
+          it->second->setDeclaredType(declaredType(info));
     return std::move(graph_);
   }
 
@@ -106,6 +127,25 @@ private:
     return Status::success();
   }
 
+  // What a value_info entry declares, if it declares a tensor type.
+  static std::optional<DeclaredType> declaredType(const onnx::ValueInfoProto &info) {
+    if (!info.type().has_tensor_type())
+      return std::nullopt;
+    const auto &type = info.type().tensor_type();
+    std::optional<DType> dtype = dtypeFromOnnxCode(type.elem_type());
+    if (!dtype)
+      return std::nullopt;
+    DeclaredType declared{*dtype, std::nullopt};
+    if (type.has_shape()) {
+      declared.dims.emplace();
+      for (const auto &dim : type.shape().dim())
+        declared.dims->push_back(dim.has_dim_value() && dim.dim_value() >= 0
+                                     ? std::optional<int64_t>(dim.dim_value())
+                                     : std::nullopt);
+    }
+    return declared;
+  }
+
   // Lists every node that cannot be compiled, so the user sees all at once.
   Status checkNodes() {
     std::vector<std::string> problems;
@@ -121,6 +161,8 @@ private:
             attr.type() == onnx::AttributeProto::GRAPHS)
           problems.push_back(
               fmt::format("{}: subgraph attribute '{}' is not supported", label, attr.name()));
+        else if (std::optional<std::string> problem = attributeKindProblem(node, attr))
+          problems.push_back(fmt::format("{}: {}", label, *problem));
       }
     }
     if (problems.empty())
@@ -130,6 +172,47 @@ private:
     for (const std::string &problem : problems)
       message += "\n  " + problem;
     return Status::error(message);
+  }
+
+  // Why an attribute of the wrong kind (strides as floats, an axis as a
+  // string) cannot be read, or nullopt: checked against the op's schema,
+  // or for the attributes that only older opsets have (the adapters read
+  // them) against their ONNX kinds.
+  static std::optional<std::string> attributeKindProblem(const onnx::NodeProto &node,
+                                                         const onnx::AttributeProto &attr) {
+    static const std::map<onnx::AttributeProto::AttributeType, AttrKind> kKinds = {
+        {onnx::AttributeProto::INT, AttrKind::Int},
+        {onnx::AttributeProto::FLOAT, AttrKind::Float},
+        {onnx::AttributeProto::STRING, AttrKind::String},
+        {onnx::AttributeProto::INTS, AttrKind::Ints},
+        {onnx::AttributeProto::FLOATS, AttrKind::Floats},
+        {onnx::AttributeProto::STRINGS, AttrKind::Strings},
+        {onnx::AttributeProto::TENSOR, AttrKind::Tensor}};
+    // Attributes later opsets made inputs or dropped: (op, name, kind).
+    static const std::vector<std::tuple<std::string_view, std::string_view, AttrKind>> kLegacy = {
+        {"", "axes", AttrKind::Ints},          {"Split", "split", AttrKind::Ints},
+        {"Slice", "starts", AttrKind::Ints},   {"Slice", "ends", AttrKind::Ints},
+        {"Clip", "min", AttrKind::Float},      {"Clip", "max", AttrKind::Float},
+        {"Pad", "pads", AttrKind::Ints},       {"Pad", "value", AttrKind::Float},
+        {"Dropout", "ratio", AttrKind::Float}, {"Reshape", "shape", AttrKind::Ints},
+        {"TopK", "k", AttrKind::Int},          {"", "broadcast", AttrKind::Int},
+        {"", "axis", AttrKind::Int},           {"", "spatial", AttrKind::Int},
+        {"", "is_test", AttrKind::Int},        {"", "consumed_inputs", AttrKind::Ints}};
+    std::optional<AttrKind> expected;
+    if (const OpSchema *schema = OpRegistry::instance().find(node.op_type()))
+      if (const AttrSpec *spec = schema->findAttribute(attr.name()))
+        expected = spec->kind;
+    for (const auto &[op, name, kind] : kLegacy)
+      if (!expected && name == attr.name() && (op.empty() || op == node.op_type()))
+        expected = kind;
+    auto given = kKinds.find(attr.type());
+    if (given == kKinds.end())
+      return fmt::format("attribute '{}' has kind {}, which no supported op takes", attr.name(),
+                         onnx::AttributeProto::AttributeType_Name(attr.type()));
+    if (!expected || *expected == given->second)
+      return std::nullopt;
+    return fmt::format("attribute '{}' must be {}, but the model gives {}", attr.name(),
+                       attrKindName(*expected), attrKindName(given->second));
   }
 
   // Whether the IR has the node's op (or an adapter rewrites it into ops
@@ -176,8 +259,11 @@ private:
         CUVIL_TRY(defineSymbols(input, range->second));
     }
     for (const onnx::ValueInfoProto &input : model_.graph().input()) {
-      if (values_.count(input.name())) // an initializer listed as input (IR < 4)
+      if (values_.count(input.name())) { // an initializer listed as input (IR < 4)
+        if (values_.at(input.name())->isGraphInput())
+          return Status::error(fmt::format("input '{}' is listed twice", input.name()));
         continue;
+      }
       if (!input.type().has_tensor_type())
         return Status::error(fmt::format("input '{}' is not a tensor", input.name()));
       const auto &tensorType = input.type().tensor_type();
@@ -187,6 +273,7 @@ private:
                                          tensorType.elem_type()));
       Expected<Shape> shape = inputShape(input, tensorType);
       CUVIL_TRY(shape.status());
+      CUVIL_TRY(checkInputSize(input.name(), *dtype, *shape));
       Value *value = graph_->addInput(input.name(), TensorType{*dtype, *shape});
       bind(input.name(), value);
       if (auto values = options_.inputValues.find(input.name());
@@ -252,6 +339,21 @@ private:
           Dim::symbol(graph_->addSymbol({.name = symbol, .min = lo, .opt = opt, .max = hi})));
     }
     input.setDimValues(std::move(dims));
+    return Status::success();
+  }
+
+  // An input whose largest size does not fit in 64 bits (infer.bin would
+  // allocate it) is refused.
+  static Status checkInputSize(const std::string &name, DType dtype, const Shape &shape) {
+    uint64_t bytes = dtypeSize(dtype);
+    for (const Dim &dim : shape) {
+      uint64_t extent = uint64_t(dim.max());
+      if (extent != 0 && bytes > (uint64_t(1) << 62) / extent)
+        return Status::error(fmt::format("input '{}' of shape [{}] has more bytes than fit in 64 "
+                                         "bits",
+                                         name, shapeToString(shape)));
+      bytes *= extent;
+    }
     return Status::success();
   }
 
@@ -343,7 +445,10 @@ private:
     Shape shape;
     for (int i = 0; i < type.shape().dim_size(); ++i) {
       const auto &dim = type.shape().dim(i);
-      if (dim.has_dim_value() && dim.dim_value() >= 0) {
+      if (dim.has_dim_value() && dim.dim_value() < 0)
+        return Status::error(fmt::format("input '{}' dim {} is {}; dims must not be negative", name,
+                                         i, dim.dim_value()));
+      if (dim.has_dim_value()) {
         shape.push_back(dim.dim_value());
         continue;
       }

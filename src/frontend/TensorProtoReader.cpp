@@ -1,48 +1,89 @@
 #include "TensorProtoReader.h"
 
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
+#include <optional>
 
 namespace cuvil {
 namespace {
 
 namespace fs = std::filesystem;
 
+// A non-negative decimal of an external_data entry.
+Expected<uint64_t> externalNumber(const std::string &key, const std::string &text) {
+  uint64_t value = 0;
+  auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), value);
+  if (error != std::errc() || end != text.data() + text.size() || text.empty())
+    return Status::error(
+        fmt::format("external data {} '{}' is not a non-negative integer", key, text));
+  return value;
+}
+
+// The `expected` bytes of an external tensor, after checking that the
+// location stays inside the model's directory (symlinks resolved) and that
+// the file holds them, before anything is allocated.
 Expected<std::vector<uint8_t>> readExternalData(const onnx::TensorProto &proto,
-                                                const std::string &modelDir, size_t expected) {
+                                                const std::string &modelDir, uint64_t expected) {
   std::string location;
   uint64_t offset = 0;
-  int64_t length = -1;
+  std::optional<uint64_t> length;
   for (const auto &entry : proto.external_data()) {
-    if (entry.key() == "location")
+    if (entry.key() == "location") {
       location = entry.value();
-    else if (entry.key() == "offset")
-      offset = std::stoull(entry.value());
-    else if (entry.key() == "length")
-      length = std::stoll(entry.value());
+    } else if (entry.key() == "offset" || entry.key() == "length") {
+      Expected<uint64_t> value = externalNumber(entry.key(), entry.value());
+      CUVIL_TRY(value.status());
+      (entry.key() == "offset" ? offset : length.emplace()) = *value;
+    }
   }
   if (location.empty())
     return Status::error("external data without a location");
-  fs::path base = fs::weakly_canonical(fs::path(modelDir.empty() ? "." : modelDir));
-  fs::path file = fs::weakly_canonical(base / location);
+  std::error_code error;
+  fs::path base = fs::weakly_canonical(fs::path(modelDir.empty() ? "." : modelDir), error);
+  fs::path file = fs::weakly_canonical(base / location, error);
   auto relative = file.lexically_relative(base);
-  if (fs::path(location).is_absolute() || relative.empty() || *relative.begin() == "..")
+  if (error || fs::path(location).is_absolute() || relative.empty() || *relative.begin() == "..")
     return Status::error(
         fmt::format("external data '{}' is outside the model's directory", location));
-  if (length >= 0 && size_t(length) != expected)
-    return Status::error(
-        fmt::format("external data length {} does not match {} bytes", length, expected));
+  if (length && *length != expected)
+    return Status::error(fmt::format("external data '{}': length {} does not match the {} bytes "
+                                     "of the tensor's type",
+                                     location, *length, expected));
+  uint64_t size = fs::is_regular_file(file, error) ? fs::file_size(file, error) : 0;
+  if (error || !fs::is_regular_file(file))
+    return Status::error(fmt::format("cannot open external data file '{}'", location));
+  if (offset > size || size - offset < expected)
+    return Status::error(fmt::format("external data file '{}' has {} bytes; the tensor needs {} "
+                                     "from offset {}",
+                                     location, size, expected, offset));
   std::ifstream in(file, std::ios::binary);
-  if (!in)
-    return Status::error(fmt::format("cannot open external data file {}", file.string()));
   in.seekg(std::streamoff(offset));
   std::vector<uint8_t> bytes(expected);
   in.read(reinterpret_cast<char *>(bytes.data()), std::streamsize(expected));
-  if (size_t(in.gcount()) != expected)
-    return Status::error(fmt::format("external data file {} is too short", file.string()));
+  if (!in || uint64_t(in.gcount()) != expected)
+    return Status::error(fmt::format("cannot read external data file '{}'", location));
   return bytes;
+}
+
+// How many values the typed field a tensor of `dtype` stores its data in
+// holds.
+size_t typedValueCount(const onnx::TensorProto &proto, DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return size_t(proto.float_data_size());
+  case DType::F64:
+    return size_t(proto.double_data_size());
+  case DType::I64:
+    return size_t(proto.int64_data_size());
+  case DType::U32:
+  case DType::U64:
+    return size_t(proto.uint64_data_size());
+  default:
+    return size_t(proto.int32_data_size());
+  }
 }
 
 template <typename Field, typename Store>
@@ -62,28 +103,43 @@ Expected<Tensor> readTensorProto(const onnx::TensorProto &proto, const std::stri
   if (!dtype)
     return Status::error(fmt::format("tensor '{}' has unsupported element type {}", proto.name(),
                                      proto.data_type()));
+  // Element count and bytes, checked for overflow before anything is
+  // allocated; every data source is then checked against them.
   Shape shape;
+  uint64_t elements = 1;
   for (int64_t dim : proto.dims()) {
     if (dim < 0)
-      return Status::error(fmt::format("tensor '{}' has a negative dimension", proto.name()));
+      return Status::error(
+          fmt::format("tensor '{}' has a negative dimension {}", proto.name(), dim));
+    if (dim != 0 && elements > (uint64_t(1) << 59) / uint64_t(dim))
+      return Status::error(fmt::format("tensor '{}': dims [{}] give more elements than fit in 64 "
+                                       "bits",
+                                       proto.name(), fmt::join(proto.dims(), ",")));
+    elements *= uint64_t(dim);
     shape.push_back(dim);
   }
-  Tensor tensor(TensorType{*dtype, shape});
-  size_t bytes = tensor.byteSize();
+  uint64_t bytes = elements * dtypeSize(*dtype);
   auto context = [&](Status status) {
     return status.withContext(fmt::format("tensor '{}'", proto.name()));
   };
-
-  if (proto.data_location() == onnx::TensorProto::EXTERNAL) {
+  bool external = proto.data_location() == onnx::TensorProto::EXTERNAL;
+  if (!external && proto.has_raw_data() && proto.raw_data().size() != bytes)
+    return context(Status::error(
+        fmt::format("raw_data has {} bytes, expected {}", proto.raw_data().size(), bytes)));
+  if (!external && !proto.has_raw_data() && typedValueCount(proto, *dtype) != elements)
+    return context(Status::error(
+        fmt::format("has {} values for {} elements", typedValueCount(proto, *dtype), elements)));
+  if (external && proto.has_raw_data())
+    return context(Status::error("has both raw_data and external data"));
+  if (external) {
     Expected<std::vector<uint8_t>> data = readExternalData(proto, modelDir, bytes);
     if (!data)
       return context(data.status());
-    return Tensor(tensor.type(), data.take());
+    return Tensor(TensorType{*dtype, shape}, data.take());
   }
+  Tensor tensor(TensorType{*dtype, shape});
+
   if (proto.has_raw_data()) {
-    if (proto.raw_data().size() != bytes)
-      return context(Status::error(
-          fmt::format("raw_data has {} bytes, expected {}", proto.raw_data().size(), bytes)));
     std::memcpy(tensor.mutableBytes(), proto.raw_data().data(), bytes);
     return tensor;
   }

@@ -60,6 +60,9 @@ Status OpSchema::checkArity(const Node &node) const {
   for (int i = 0; i < minInputs; ++i)
     if (!node.hasInput(size_t(i)))
       return Status::error(fmt::format("input {} is required", i));
+  for (const AttrSpec &spec : attributes)
+    if (spec.required && !node.hasAttr(std::string(spec.name)))
+      return Status::error(fmt::format("attribute '{}' is required", spec.name));
   return Status::success();
 }
 

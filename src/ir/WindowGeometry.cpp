@@ -28,6 +28,9 @@ Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
     return Status::error(fmt::format("kernel_shape, strides, dilations or pads do not match the "
                                      "{} spatial dimensions",
                                      rank));
+  for (int64_t pad : pads)
+    if (pad < 0)
+      return Status::error(fmt::format("pads [{}] must not be negative", fmt::join(pads, ",")));
   std::string autoPad = node.getString(attribute("auto_pad"), "NOTSET");
   for (size_t i = 0; i < rank; ++i) {
     const Dim &in = spatial[i];

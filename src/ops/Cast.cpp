@@ -40,7 +40,14 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kCastOp = {
-    OpSchema{"Cast", 1, 1, 1, 1, {{"to", AttrKind::Int}, {"saturate", AttrKind::Int}}, infer, eval},
+    OpSchema{"Cast",
+             1,
+             1,
+             1,
+             1,
+             {{"to", AttrKind::Int, std::nullopt, /*required=*/true}, {"saturate", AttrKind::Int}},
+             infer,
+             eval},
     lower};
 
 } // namespace cuvil::ops

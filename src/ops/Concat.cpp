@@ -83,6 +83,14 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kConcatOp = {
-    OpSchema{"Concat", 1, 1 << 20, 1, 1, {{"axis", AttrKind::Int}}, infer, eval}, lower};
+    OpSchema{"Concat",
+             1,
+             1 << 20,
+             1,
+             1,
+             {{"axis", AttrKind::Int, std::nullopt, /*required=*/true}},
+             infer,
+             eval},
+    lower};
 
 } // namespace cuvil::ops

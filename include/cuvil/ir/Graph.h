@@ -34,6 +34,15 @@ struct Use {
   unsigned operand;
 };
 
+// The type an ONNX model declares for a value it computes (a graph
+// output, a value_info entry): the element type and, when the model gives a
+// shape, each dim's extent (nullopt where it names a symbol or gives
+// nothing). shape-inference refuses a result that contradicts it.
+struct DeclaredType {
+  DType dtype;
+  std::optional<std::vector<std::optional<int64_t>>> dims;
+};
+
 class Value {
 public:
   const std::string &name() const { return name_; }
@@ -51,6 +60,8 @@ public:
   // symbolic shape, and arithmetic on it). Null when unknown.
   const std::vector<Dim> *dimValues() const { return dimValues_ ? &*dimValues_ : nullptr; }
   void setDimValues(std::optional<std::vector<Dim>> dims) { dimValues_ = std::move(dims); }
+  const std::optional<DeclaredType> &declaredType() const { return declared_; }
+  void setDeclaredType(std::optional<DeclaredType> declared) { declared_ = std::move(declared); }
   bool isGraphInput() const { return graphInput_; }
   bool isGraphOutput() const { return graphOutput_; }
 
@@ -67,6 +78,7 @@ private:
   std::optional<TensorType> type_;
   std::optional<Tensor> constant_;
   std::optional<std::vector<Dim>> dimValues_;
+  std::optional<DeclaredType> declared_;
   Node *producer_ = nullptr;
   unsigned resultIndex_ = 0;
   bool graphInput_ = false;

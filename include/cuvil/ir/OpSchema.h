@@ -72,6 +72,9 @@ struct AttrSpec {
   // The value ONNX defines when the attribute is absent; the importer fills
   // it in (fillDefaultAttributes), so that nothing else repeats it.
   std::optional<Attribute> defaultValue = std::nullopt;
+  // The node must give it (Cast's `to`, Concat's `axis`): checkArity says
+  // so, naming it.
+  bool required = false;
 };
 
 // An f32 elementwise op that fused kernels can apply: a step of a
