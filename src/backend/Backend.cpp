@@ -9,6 +9,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
+#include <functional>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -20,6 +21,7 @@
 #include <llvm/Transforms/Scalar/SimplifyCFG.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <set>
+#include <unistd.h>
 
 namespace cuvil {
 namespace {
@@ -98,6 +100,24 @@ Status linkKernels(llvm::Module &module, std::unique_ptr<llvm::Module> kernels,
   return Status::success();
 }
 
+// Has `write` write the output to a temporary file next to `path`, then
+// renames it over `path`: a failed or killed compile leaves the old file
+// (or none), and compiles into one directory never see each other's parts.
+Status writeAtomically(const std::string &path,
+                       const std::function<Status(const std::string &)> &write) {
+  std::string temporary = fmt::format("{}.tmp.{}", path, ::getpid());
+  Status status = write(temporary);
+  std::error_code error;
+  if (status.ok()) {
+    std::filesystem::rename(temporary, path, error);
+    if (error)
+      status = Status::error(fmt::format("cannot write {}: {}", path, error.message()));
+  }
+  if (!status.ok())
+    std::filesystem::remove(temporary, error);
+  return status;
+}
+
 std::string temporaryDirectory() {
   std::string pattern = (std::filesystem::temp_directory_path() / "cuvil-XXXXXX").string();
   return mkdtemp(pattern.data()) ? pattern : std::string();
@@ -136,11 +156,12 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
   stats.optimiseSeconds = secondsSince(start);
 
   if (options.emit == EmitKind::LLVMIR)
-    return writeLLVMIR(*module, options.outputPath);
-  if (options.emit == EmitKind::Assembly)
-    return emitMachineCode(*module, **machine, options.outputPath, /*assembly=*/true);
-  if (options.emit == EmitKind::Object)
-    return emitMachineCode(*module, **machine, options.outputPath, /*assembly=*/false);
+    return writeAtomically(options.outputPath,
+                           [&](const std::string &path) { return writeLLVMIR(*module, path); });
+  if (options.emit == EmitKind::Assembly || options.emit == EmitKind::Object)
+    return writeAtomically(options.outputPath, [&](const std::string &path) {
+      return emitMachineCode(*module, **machine, path, options.emit == EmitKind::Assembly);
+    });
 
   // The objects go next to the output when kept, else into a fresh
   // temporary directory that is removed afterwards (never anything else).
@@ -161,8 +182,9 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                                builder.weights().totalBytes, builder.weights().pieces));
   stats.codegenSeconds = secondsSince(start);
   start = Clock::now();
-  Status linked = linkExecutable(options.target, {modelObject, weightsObject}, workDir.string(),
-                                 options.outputPath);
+  Status linked = writeAtomically(options.outputPath, [&](const std::string &path) {
+    return linkExecutable(options.target, {modelObject, weightsObject}, workDir.string(), path);
+  });
   stats.linkSeconds = secondsSince(start);
   if (!options.keepTemporaries)
     std::filesystem::remove_all(workDir);

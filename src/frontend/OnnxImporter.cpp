@@ -493,8 +493,10 @@ private:
 
   // Constant nodes become IR constants directly.
   Status importConstant(const onnx::NodeProto &node) {
-    if (node.attribute_size() != 1 || node.output_size() != 1)
-      return Status::error("expects exactly one value attribute");
+    if (node.attribute_size() != 1 || node.output_size() != 1 || node.output(0).empty())
+      return Status::error("expects exactly one value attribute and one named result");
+    if (values_.count(node.output(0)))
+      return Status::error(fmt::format("value '{}' is defined twice", node.output(0)));
     const onnx::AttributeProto &attr = node.attribute(0);
     std::optional<Tensor> value;
     if (attr.name() == "value") {
@@ -539,6 +541,8 @@ private:
     int outputs = proto.output_size();
     while (outputs > 0 && proto.output(outputs - 1).empty())
       --outputs;
+    if (outputs == 0)
+      return Status::error("the node has no results (every output name is empty)");
     std::vector<std::string> outputNames;
     for (int i = 0; i < outputs; ++i)
       outputNames.push_back(proto.output(i).empty() ? proto.name() + ".unused" : proto.output(i));
@@ -577,6 +581,20 @@ Expected<std::unique_ptr<Graph>> importOnnxModel(const std::string &path,
   CUVIL_TRY(model.status());
   std::filesystem::path file(path);
   return Importer(*model, file.parent_path().string(), options).run(file.stem().string());
+}
+
+Expected<std::unique_ptr<Graph>> importOnnxModelBytes(std::string_view bytes,
+                                                      const std::string &modelDir,
+                                                      const ImportOptions &options) {
+  onnx::ModelProto model;
+  google::protobuf::io::CodedInputStream coded(reinterpret_cast<const uint8_t *>(bytes.data()),
+                                               int(std::min<size_t>(bytes.size(), INT32_MAX)));
+  coded.SetTotalBytesLimit(std::numeric_limits<int>::max());
+  if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    return Status::error("not a valid ONNX model (protobuf parse failed)");
+  if (!model.has_graph())
+    return Status::error("holds no graph (an empty file, or not an ONNX model)");
+  return Importer(model, modelDir, options).run("model");
 }
 
 } // namespace cuvil

@@ -18,6 +18,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuvil::runtime {
@@ -47,6 +48,24 @@ void runOnce(const cuvil_model_info &model, ModelRunFn runModel, std::vector<voi
   throw std::runtime_error(message);
 }
 
+// A benchmark's runs must all compute run 0's outputs: kernels have no
+// hidden state and split work the same way every run. Throws naming the
+// output and the first byte that differs.
+void checkSameOutputs(const cuvil_model_info &model, const std::vector<HostTensor> &outputs,
+                      const std::vector<std::string> &first, uint64_t run) {
+  for (size_t i = 0; i < outputs.size(); ++i) {
+    std::string_view now(reinterpret_cast<const char *>(outputs[i].data()), outputs[i].byteSize());
+    if (now == first[i])
+      continue;
+    size_t byte = 0;
+    while (byte < now.size() && byte < first[i].size() && now[byte] == first[i][byte])
+      ++byte;
+    throw std::runtime_error("run " + std::to_string(run) + " computed output '" +
+                             model.outputs[i].name + "' unlike run 0 (from byte " +
+                             std::to_string(byte) + "): the results are not stable");
+  }
+}
+
 int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelRunFn runModel) {
   // Checked before anything else reads the struct, whose layout it versions.
   if (model.abi_version != CUVIL_ABI_VERSION)
@@ -67,6 +86,9 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   std::vector<HostTensor> inputs = loadInputs(options.inputs, model);
   std::vector<int64_t> symbols = bindSymbols(model, inputs);
   std::vector<HostTensor> outputs = allocateOutputs(model);
+  std::vector<std::string> inputPaths;
+  for (const InputArg &arg : options.inputs)
+    inputPaths.push_back(arg.path);
   std::vector<void *> inputPtrs, outputPtrs;
   for (HostTensor &tensor : inputs)
     inputPtrs.push_back(tensor.data());
@@ -80,13 +102,15 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
     runOnce(model, runModel, inputPtrs, outputPtrs, symbols);
     setOutputShapes(model, symbols, outputs);
     if (options.outputDir)
-      writeOutputs(*options.outputDir, model, outputs);
+      writeOutputs(*options.outputDir, model, outputs, inputPaths);
     else
       printOutputSummary(stdout, model, outputs);
     return 0;
   }
 
   uint64_t totalRuns = options.warmupRuns + *options.benchRuns;
+  // Run 0's outputs, which every later run must reproduce bit for bit.
+  std::vector<std::string> firstOutputs;
   std::vector<double> samplesMs;
   samplesMs.reserve(*options.benchRuns);
   const cuvil_path_info &path = selectPath(model, symbols);
@@ -107,7 +131,11 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
     if (i == 0) {
       setOutputShapes(model, symbols, outputs);
       if (options.outputDir)
-        writeOutputs(*options.outputDir, model, outputs);
+        writeOutputs(*options.outputDir, model, outputs, inputPaths);
+      for (const HostTensor &tensor : outputs)
+        firstOutputs.emplace_back(reinterpret_cast<const char *>(tensor.data()), tensor.byteSize());
+    } else {
+      checkSameOutputs(model, outputs, firstOutputs, i);
     }
   }
   printBenchReport(stdout, model, path, computeBenchStats(std::move(samplesMs)), options.warmupRuns,

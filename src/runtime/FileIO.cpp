@@ -74,6 +74,30 @@ void writeFile(const std::string &path, std::string_view bytes) {
     failErrno("write", path);
 }
 
+void writeFileAtomically(const std::string &path, std::string_view bytes) {
+  // The temporary file sits next to the target (rename does not cross file
+  // systems) and is named for this process, so concurrent runs do not meet.
+  std::string temporary = path + ".tmp." + std::to_string(::getpid());
+  try {
+    writeFile(temporary, bytes);
+  } catch (...) {
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    int error = errno;
+    ::unlink(temporary.c_str());
+    errno = error;
+    failErrno("write", path);
+  }
+}
+
+bool sameFile(const std::string &a, const std::string &b) {
+  struct stat first, second;
+  return ::stat(a.c_str(), &first) == 0 && ::stat(b.c_str(), &second) == 0 &&
+         first.st_dev == second.st_dev && first.st_ino == second.st_ino;
+}
+
 void createDirectories(const std::string &dir) {
   std::error_code error;
   std::filesystem::create_directories(dir, error);

@@ -92,7 +92,8 @@ std::string outputFileName(std::string_view outputName) {
 }
 
 void writeOutputs(const std::string &dir, const cuvil_model_info &model,
-                  const std::vector<HostTensor> &outputs) {
+                  const std::vector<HostTensor> &outputs,
+                  const std::vector<std::string> &inputPaths) {
   // Sanitising can map distinct names to one file; refuse rather than let one
   // output silently overwrite another.
   std::map<std::string, std::string> ownerOf;
@@ -104,8 +105,16 @@ void writeOutputs(const std::string &dir, const cuvil_model_info &model,
                                "' would both be written to " + it->first);
   }
   createDirectories(dir);
+  for (uint32_t i = 0; i < model.num_outputs; ++i) {
+    std::string path = dir + "/" + outputFileName(model.outputs[i].name);
+    for (const std::string &input : inputPaths)
+      if (sameFile(path, input))
+        throw std::runtime_error("output '" + std::string(model.outputs[i].name) +
+                                 "' would overwrite the input file '" + input +
+                                 "'; choose another --output-dir");
+  }
   for (uint32_t i = 0; i < model.num_outputs; ++i)
-    writeFile(dir + "/" + outputFileName(model.outputs[i].name), encodeNpy(outputs[i]));
+    writeFileAtomically(dir + "/" + outputFileName(model.outputs[i].name), encodeNpy(outputs[i]));
 }
 
 void printOutputSummary(std::FILE *out, const cuvil_model_info &model,

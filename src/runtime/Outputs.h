@@ -24,10 +24,13 @@ void setOutputShapes(const cuvil_model_info &model, const std::vector<int64_t> &
 /// outside [A-Za-z0-9._-] replaced by '_', plus ".npy".
 std::string outputFileName(std::string_view outputName);
 
-/// Writes every output to dir/<outputFileName>, creating dir if needed.
-/// Throws if two outputs would share a file or a write fails.
+/// Writes every output to dir/<outputFileName>, creating dir if needed, each
+/// atomically (a temporary file renamed over it). Throws, before writing
+/// anything, if two outputs would share a file or one would overwrite one of
+/// `inputPaths`; and if a write fails.
 void writeOutputs(const std::string &dir, const cuvil_model_info &model,
-                  const std::vector<HostTensor> &outputs);
+                  const std::vector<HostTensor> &outputs,
+                  const std::vector<std::string> &inputPaths);
 
 /// Prints each output's name, dtype, shape and first few values.
 void printOutputSummary(std::FILE *out, const cuvil_model_info &model,

@@ -294,6 +294,18 @@ def _(d):
     simple(d, [helper.make_node("Relu", ["x"], [], name="r"), helper.make_node("Relu", ["x"], ["y"])])
 
 
+@case("graph/legacy_node_with_empty_output", "Add", "no results")
+def _(d):
+    simple(d, [helper.make_node("Add", ["x", "b"], [""], broadcast=1, axis=1, name="add"),
+               helper.make_node("Relu", ["x"], ["y"])], opset=6,
+           inits=[numpy_helper.from_array(np.ones(3, np.float32), "b")])
+
+
+@case("graph/constant_redefines_a_value", "'x'", "twice")
+def _(d):
+    simple(d, [helper.make_node("Constant", [], ["x"], value_float=1.0), helper.make_node("Relu", ["x"], ["y"])])
+
+
 @case("graph/input_without_type", "'x'")
 def _(d):
     simple(d, [helper.make_node("Relu", ["x"], ["y"])], inputs=[onnx.ValueInfoProto(name="x")])

@@ -13,11 +13,13 @@
 #include <CLI/CLI.hpp>
 #include <cerrno>
 #include <chrono>
+#include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <iostream>
 #include <spdlog/spdlog.h>
 #include <sstream>
+#include <unistd.h>
 
 namespace {
 
@@ -161,9 +163,19 @@ Status writeText(const std::string &path, const std::string &text) {
     std::cout << text;
     return Status::success();
   }
-  std::ofstream out(path);
+  // A temporary file renamed over the target, as for every output.
+  std::string temporary = fmt::format("{}.tmp.{}", path, ::getpid());
+  std::ofstream out(temporary);
   out << text;
-  return out ? Status::success() : Status::error(fmt::format("cannot write {}", path));
+  out.close();
+  std::error_code error;
+  if (out)
+    std::filesystem::rename(temporary, path, error);
+  if (!out || error) {
+    std::filesystem::remove(temporary, error);
+    return Status::error(fmt::format("cannot write {}", path));
+  }
+  return Status::success();
 }
 
 struct CompileOptions {

@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 
 namespace cuvil {
 
@@ -46,5 +47,10 @@ struct ImportOptions {
 // only the first), each naming the node, its op and the reason.
 Expected<std::unique_ptr<Graph>> importOnnxModel(const std::string &path,
                                                  const ImportOptions &options);
+// The same for a serialised model in memory (the fuzz target's entry);
+// external data is read relative to `modelDir`.
+Expected<std::unique_ptr<Graph>> importOnnxModelBytes(std::string_view bytes,
+                                                      const std::string &modelDir,
+                                                      const ImportOptions &options);
 
 } // namespace cuvil
