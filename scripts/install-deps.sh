@@ -4,7 +4,8 @@
 #   scripts/install-deps.sh test    the above, plus the Python tooling the tests use:
 #                                   Debian's torch/torchvision/numpy and, in .venv/,
 #                                   onnx and onnxruntime from PyPI (reference outputs),
-#                                   and the ONNX backend test suite (libonnx-testdata)
+#                                   the ONNX backend test suite (libonnx-testdata) and
+#                                   clang's sanitizer and libFuzzer runtimes
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -20,7 +21,7 @@ build_packages=(
   python3 clang-format-19
 )
 test_packages=(python3-venv python3-numpy python3-torch python3-torchvision python3-pytest
-  libonnx-testdata)
+  libonnx-testdata libclang-rt-19-dev)
 
 packages=("${build_packages[@]}")
 [[ $what == test ]] && packages+=("${test_packages[@]}")

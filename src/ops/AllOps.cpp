@@ -29,6 +29,8 @@
   X(ConstantOfShape)                                                                               \
   X(Conv)                                                                                          \
   X(ConvNCHWc)                                                                                     \
+  X(ConvTranspose)                                                                                 \
+  X(ConvTransposeCol2Im)                                                                           \
   X(ConvWinograd)                                                                                  \
   X(Cos)                                                                                           \
   X(Cosh)                                                                                          \

@@ -5,6 +5,7 @@
 //   Mul(x, Sigmoid(x))  -> cuvil.Silu
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
+//   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
 //                         the parameters are constants)
@@ -80,6 +81,58 @@ Status rewriteGemm(Graph &graph, Node &gemm) {
   }
   graph.replaceAllUsesWith(gemm.output(0), result);
   graph.eraseNode(&gemm);
+  return Status::success();
+}
+
+// ConvTranspose(x [N, C, in...], w [C, OC/G, k...], b) ->
+//   xr   = Reshape(x, [0, G, C/G, L])              L = the input's pixels
+//   xt   = Transpose(xr, [0, 1, 3, 2])             [N, G, L, C/G]
+//   wr   = Reshape(w, [G, C/G, OC/G * K])          ([C, OC/G * K] when G = 1; folds)
+//   cols = MatMul(xt, wr)                          [N, G, L, OC/G * K]: the fast GEMM
+//   y    = cuvil.ConvTransposeCol2Im(cols, x, b)   each tap scattered, bias added
+Status rewriteConvTranspose(Graph &graph, Node &node) {
+  std::string base = node.output(0)->name();
+  Value *x = node.input(0), *w = node.input(1);
+  const Shape &xs = x->type().shape, &ws = w->type().shape;
+  int64_t groups = node.getInt("group");
+  int64_t channels = xs[1].constant(), groupOut = ws[1].constant(), taps = 1;
+  std::vector<int64_t> kernel;
+  for (size_t d = 2; d < ws.size(); ++d) {
+    kernel.push_back(ws[d].constant());
+    taps *= ws[d].constant();
+  }
+  Dim pixels = numElements(std::span(xs).subspan(2));
+  auto shapeConstant = [&](std::vector<int64_t> dims, const char *suffix) {
+    return graph.addConstant(base + suffix, Tensor::fromInt64s(dims, {int64_t(dims.size())}));
+  };
+  auto add = [&](const char *op, std::vector<Value *> inputs, const char *suffix) {
+    return graph.addNode(op, inputs, {base + suffix}, &node);
+  };
+  Node *xr = add("Reshape",
+                 {x, shapeConstant({0, groups, channels / groups,
+                                    pixels.isConstant() ? pixels.constant() : -1},
+                                   ".xshape")},
+                 ".xr");
+  Node *xt = add("Transpose", {xr->output(0)}, ".xt");
+  xt->setAttr("perm", std::vector<int64_t>{0, 1, 3, 2});
+  std::vector<int64_t> wshape = {groups, channels / groups, groupOut * taps};
+  if (groups == 1)
+    wshape.erase(wshape.begin());
+  Node *wr = add("Reshape", {w, shapeConstant(wshape, ".wshape")}, ".wr");
+  Node *cols = add("MatMul", {xt->output(0), wr->output(0)}, ".cols");
+  std::vector<Value *> scatterInputs = {cols->output(0), x};
+  if (node.hasInput(2))
+    scatterInputs.push_back(node.input(2));
+  Node *scatter = add("cuvil.ConvTransposeCol2Im", scatterInputs, ".y");
+  for (const auto &[name, value] : node.attributes())
+    scatter->setAttr(name, value);
+  scatter->setAttr("kernel_extents", kernel);
+  scatter->setAttr("out_channels", groupOut * groups);
+  scatter->setName(node.name());
+  for (Node *created : {xr, xt, wr, cols, scatter})
+    CUVIL_TRY(inferNodeTypes(*created));
+  graph.replaceAllUsesWith(node.output(0), scatter->output(0));
+  graph.eraseNode(&node);
   return Status::success();
 }
 
@@ -279,7 +332,8 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 9> kRewrites = {{
+constexpr std::array<Rewrite, 10> kRewrites = {{
+    {"ConvTranspose", rewriteConvTranspose},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

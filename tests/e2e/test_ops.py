@@ -343,6 +343,35 @@ def conv_cases():
     yield inverted_residual("expand_3x3", 1, 16, 64, 16, (72, 64), expand_kernel=3, residual=True)
 
 
+def conv_transpose_cases():
+    """ConvTranspose, 1-D and 2-D: strides, dilations, pads, output_padding,
+    output_shape (including one beyond the windows), auto_pad, groups, batch,
+    bias or none, weights as a run-time input."""
+    rng = np.random.default_rng(21)
+
+    def w(*shape):
+        return (rng.standard_normal(shape) * 0.3).astype(F32)
+
+    for name, x, weights, bias, attrs in [
+            ("basic", In((1, 3, 5, 5)), w(3, 4, 3, 3), w(4), {}),
+            ("stride2_pads", In((2, 4, 6, 7)), w(4, 5, 3, 3), w(5), dict(strides=[2, 2], pads=[1, 1, 1, 1])),
+            ("stride2_output_padding", In((1, 2, 4, 4)), w(2, 3, 3, 3), None,
+             dict(strides=[2, 2], pads=[1, 1, 1, 1], output_padding=[1, 1])),
+            ("dilated", In((1, 2, 5, 6)), w(2, 2, 3, 2), w(2), dict(dilations=[2, 3])),
+            ("kernel4_stride2_upsample", In((1, 8, 8, 8)), w(8, 4, 4, 4), w(4), dict(strides=[2, 2], pads=[1, 1, 1, 1])),
+            ("asymmetric_stride_pads", In((1, 3, 4, 6)), w(3, 2, 3, 5), w(2), dict(strides=[3, 1], pads=[0, 2, 1, 1])),
+            ("groups", In((1, 6, 5, 5)), w(6, 2, 3, 3), w(6), dict(group=3, strides=[2, 2])),
+            ("depthwise", In((2, 4, 5, 5)), w(4, 1, 3, 3), w(4), dict(group=4)),
+            ("output_shape", In((1, 1, 3, 3)), w(1, 2, 3, 3), None, dict(strides=[3, 2], output_shape=[10, 8])),
+            ("same_upper", In((1, 2, 4, 5)), w(2, 3, 3, 3), w(3), dict(strides=[2, 2], auto_pad="SAME_UPPER")),
+            ("same_lower", In((1, 2, 4, 5)), w(2, 3, 4, 4), w(3), dict(strides=[2, 2], auto_pad="SAME_LOWER")),
+            ("1d", In((2, 3, 9)), w(3, 4, 5), w(4), dict(strides=[2], pads=[1, 2])),
+            ("1d_stft_like_long_kernel", In((1, 1, 40)), w(1, 2, 16), None, dict(strides=[4])),
+            ("weights_as_input", In((1, 3, 4, 4)), In((3, 2, 3, 3)), None, dict(strides=[2, 2]))]:
+        args = [x, weights] + ([bias] if bias is not None else [])
+        yield single(f"convtranspose/{name}", "ConvTranspose", args, attrs)
+
+
 def elementwise_chain_cases():
     """Chains of elementwise ops that fuse-elementwise runs in one pass."""
     rng = np.random.default_rng(11)
@@ -1404,6 +1433,8 @@ REFERENCE_BUGS = {
     "pad/opset13_negative_crops": "rejects negative pads (numpy.pad cannot crop)",
     "gatherelements/axis1_i32_smaller": "requires indices dims equal to data's off the axis (the spec allows smaller)",
     "gatherelements/axis_minus1_3d": "requires indices dims equal to data's off the axis (the spec allows smaller)",
+    "convtranspose/groups": "mishandles ConvTranspose with group > 1 (wrong channel slices)",
+    "convtranspose/depthwise": "mishandles ConvTranspose with group > 1 (wrong channel slices)",
 }
 
 # --------------------------------------------------------------------------
@@ -1430,6 +1461,7 @@ class SymbolicCase:
 # Squeeze without axes of a dim that may be 1 (the rank would vary).
 SYMBOLIC_UNSUPPORTED = {
     "conv/weights_as_input@last": "input channels, kernel and grouped output channels must be static",
+    "convtranspose/weights_as_input@last": "must be a static [C, OC/group, kernel...] tensor",
     **{f"squeeze/{case}@{where}": "would be squeezed or kept depending on the input"
        for case in ("opset13_no_axes", "opset11_no_axes") for where in ("first", "last")},
 }
@@ -1518,7 +1550,7 @@ def symbolic_variants(case):
     return variants
 
 
-FAMILIES = [conv_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, function_cases,
+FAMILIES = [conv_cases, conv_transpose_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, function_cases,
             pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,

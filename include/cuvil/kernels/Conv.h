@@ -22,6 +22,21 @@ CUVIL_KERNEL_DECL void cuvil_conv2d_nchw_f32(const float *x, const float *w, con
                                              const struct cuvil_conv2d_params *p, int64_t begin,
                                              int64_t end);
 
+/* --- Transposed convolution: the col2im scatter after its GEMM ---------- */
+
+/* cols is [N, groups, IH*IW, group_channels*KH*KW] (the GEMM of the input
+ * with the weights); y [N, out_channels, OH, OW] gets bias (null: 0) plus,
+ * for every input pixel (ih, iw) and tap (kh, kw), cols at that pixel and
+ * tap added at (ih*SH - PT + kh*DH, iw*SW - PL + kw*DW) when inside. A task
+ * is one (n, oc) plane. */
+struct cuvil_col2im_params {
+  int64_t out_channels, group_channels;
+  int64_t IH, IW, OH, OW, KH, KW, SH, SW, DH, DW, PT, PL;
+};
+CUVIL_KERNEL_DECL void cuvil_col2im_f32(const float *cols, const float *bias, float *y,
+                                        const struct cuvil_col2im_params *p, int64_t begin,
+                                        int64_t end);
+
 /* --- Blocked direct convolution ---------------------------------------- */
 
 /* A tile of P pixels x J blocks exists for P <= 14, J <= 4 and P * J
