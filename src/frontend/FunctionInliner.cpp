@@ -207,7 +207,9 @@ private:
       int before = rewritten.node_size();
       // Values inside the body get the node's name as prefix: unique in the
       // graph, and errors inside the body name the node they came from.
-      std::string label = node.name().empty() ? node.output(0) : node.name();
+      std::string label = !node.name().empty()     ? node.name()
+                          : node.output_size() > 0 ? node.output(0)
+                                                   : fmt::format("#{}", i);
       std::string prefix = fmt::format("{}/{}.{}/", label, node.op_type(), expansions_++);
       const onnx::OpSchema *op = localFunction(node) ? nullptr : schema(node, opsets[size_t(i)]);
       CUVIL_TRY(appendBody(node, expansion->first, op, prefix, rewritten)
