@@ -168,10 +168,25 @@ private:
     } else {
       if (!types_)
         types_ = valueTypes(model_);
+      // ONNX's builders read every present input's tensor type without
+      // checking it (a null or empty one crashes them): check for them.
+      if (node.input_size() < op->min_input() || node.input_size() > op->max_input() ||
+          node.output_size() < op->min_output() || node.output_size() > op->max_output())
+        return Status::error(fmt::format("node '{}' ({}): has {} inputs and {} results, the "
+                                         "op takes {} to {} and {} to {}",
+                                         node.name(), node.op_type(), node.input_size(),
+                                         node.output_size(), op->min_input(), op->max_input(),
+                                         op->min_output(), op->max_output()));
       std::vector<onnx::TypeProto> inputTypes;
       for (const std::string &input : node.input()) {
         auto it = types_->find(input);
-        inputTypes.push_back(it == types_->end() ? onnx::TypeProto() : it->second);
+        bool known = it != types_->end() && it->second.has_tensor_type() &&
+                     it->second.tensor_type().elem_type() != 0;
+        if (!input.empty() && !known)
+          return Status::error(fmt::format("node '{}' ({}): the type of input '{}' is unknown, "
+                                           "which ONNX needs to expand the op",
+                                           node.name(), node.op_type(), input));
+        inputTypes.push_back(known ? it->second : onnx::TypeProto());
       }
       onnx::FunctionBodyBuildContextImpl context(node, inputTypes);
       bool built = false;
