@@ -61,6 +61,8 @@
   X(HardSwish)                                                                                     \
   X(Identity)                                                                                      \
   X(InvertedResidualNCHWc)                                                                         \
+  X(IsInf)                                                                                         \
+  X(IsNaN)                                                                                         \
   X(LayerNormalization)                                                                            \
   X(LeakyRelu)                                                                                     \
   X(Less)                                                                                          \
@@ -75,6 +77,7 @@
   X(Mul)                                                                                           \
   X(Neg)                                                                                           \
   X(NonZero)                                                                                       \
+  X(Not)                                                                                           \
   X(Or)                                                                                            \
   X(PRelu)                                                                                         \
   X(PackConvWeights)                                                                               \

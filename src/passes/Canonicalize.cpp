@@ -6,6 +6,7 @@
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
+//   IsNaN, IsInf, Not  -> Equal / Abs / Xor with constants
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
 //                         the parameters are constants)
@@ -132,6 +133,48 @@ Status rewriteConvTranspose(Graph &graph, Node &node) {
   for (Node *created : {xr, xt, wr, cols, scatter})
     CUVIL_TRY(inferNodeTypes(*created));
   graph.replaceAllUsesWith(node.output(0), scatter->output(0));
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
+// IsNaN(x) -> Xor(Equal(x, x), true); IsInf(x) -> Equal(Abs(x), inf),
+// Equal(x, +inf), Equal(x, -inf) or false; Not(x) -> Xor(x, true).
+Status rewriteFloatClass(Graph &graph, Node &node) {
+  std::string base = node.output(0)->name();
+  Value *x = node.input(0);
+  auto boolConstant = [&](bool value, const char *suffix) {
+    Tensor t(TensorType{DType::Bool, {}});
+    t.setInt(0, value);
+    return graph.addConstant(base + suffix, std::move(t));
+  };
+  auto infinity = [&](double sign, const char *suffix) {
+    return graph.addConstant(base + suffix,
+                             Tensor::scalarF32(float(sign * INFINITY)).castTo(x->type().dtype));
+  };
+  Expected<Value *> result = nullptr;
+  if (node.op() == "Not") {
+    result = insertNode(graph, "Xor", {x, boolConstant(true, ".true")}, &node, base + ".not");
+  } else if (node.op() == "IsNaN") {
+    Expected<Value *> same = insertNode(graph, "Equal", {x, x}, &node, base + ".same");
+    CUVIL_TRY(same.status());
+    result = insertNode(graph, "Xor", {*same, boolConstant(true, ".true")}, &node, base + ".nan");
+  } else {
+    bool positive = node.getInt("detect_positive") != 0,
+         negative = node.getInt("detect_negative") != 0;
+    Value *compared = x;
+    if (positive && negative) {
+      Expected<Value *> magnitude = insertNode(graph, "Abs", {x}, &node, base + ".abs");
+      CUVIL_TRY(magnitude.status());
+      compared = *magnitude;
+    }
+    Value *reference =
+        positive || negative
+            ? infinity(positive ? 1 : -1, ".inf")
+            : graph.addConstant(base + ".nan", Tensor::scalarF32(NAN).castTo(x->type().dtype));
+    result = insertNode(graph, "Equal", {compared, reference}, &node, base + ".isinf");
+  }
+  CUVIL_TRY(result.status());
+  graph.replaceAllUsesWith(node.output(0), *result);
   graph.eraseNode(&node);
   return Status::success();
 }
@@ -332,7 +375,10 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 10> kRewrites = {{
+constexpr std::array<Rewrite, 13> kRewrites = {{
+    {"IsNaN", rewriteFloatClass},
+    {"IsInf", rewriteFloatClass},
+    {"Not", rewriteFloatClass},
     {"ConvTranspose", rewriteConvTranspose},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},

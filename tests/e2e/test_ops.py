@@ -1172,6 +1172,21 @@ def topk_cases():
         {"x": In((2, 3))}, ["v", "i"], dict(last=i64(1), four=i64(4)), opset=13)
 
 
+def float_class_cases():
+    """IsNaN, IsInf (each detect mode) and Not, on values with NaN and both infinities."""
+    specials = lambda rng, shape: rng.choice(  # noqa: E731
+        np.array([np.nan, np.inf, -np.inf, 0.0, -0.0, 1.5, -2.0, 3e38]), shape)
+    for dtype, tag in [(F32, "f32"), (np.float64, "f64")]:
+        yield single(f"isnan/{tag}", "IsNaN", [In((4, 6), dtype, gen=specials)])
+        for name, attrs in [("both", {}), ("positive", dict(detect_negative=0)),
+                            ("negative", dict(detect_positive=0)),
+                            ("neither", dict(detect_negative=0, detect_positive=0))]:
+            yield single(f"isinf/{tag}_{name}", "IsInf", [In((3, 8), dtype, gen=specials)], attrs)
+    yield single("not/3d", "Not", [In((2, 3, 5), BOOL)])
+    yield graph("not/of_a_comparison", [node("Greater", ["x", "y"], ["g"]), node("Not", ["g"], ["n"])],
+                {"x": In((4, 5)), "y": In((1, 5))}, ["n"])
+
+
 def range_tile_cases():
     """Range (constant bounds of every type, an empty range, negative steps, and the
     position-ids pattern: arange over a length from Shape) and Tile (every rank to 6,
@@ -1554,7 +1569,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, elementwise_chain_cases, batchnorm
             pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
-            topk_cases, range_tile_cases, data_dependent_cases, value_range_cases,
+            topk_cases, float_class_cases, range_tile_cases, data_dependent_cases, value_range_cases,
             model_level_cases, negative_cases]
 
 
