@@ -1,5 +1,7 @@
 #include "FunctionInliner.h"
 
+#include "IsolatedShapeInference.h"
+
 #include <fmt/format.h>
 #include <map>
 #include <onnx/defs/schema.h>
@@ -28,14 +30,11 @@ std::optional<int64_t> bodyOpset(const onnx::FunctionProto &body) {
 // The types ONNX shape inference gives every value it can type (on a copy
 // of the model), for bodies built from input types; none where it fails.
 std::map<std::string, onnx::TypeProto> valueTypes(const onnx::ModelProto &model) {
-  onnx::ModelProto copy = model;
-  try {
-    onnx::shape_inference::InferShapes(copy);
-  } catch (const std::exception &) {
-  }
   std::map<std::string, onnx::TypeProto> types;
-  const onnx::GraphProto &graph = copy.graph();
-  for (const auto *infos : {&graph.input(), &graph.value_info(), &graph.output()})
+  const onnx::GraphProto &graph = model.graph();
+  std::optional<onnx::GraphProto> inferred = inferValueTypes(model);
+  const onnx::GraphProto &typed = inferred ? *inferred : graph;
+  for (const auto *infos : {&typed.input(), &typed.value_info(), &typed.output()})
     for (const onnx::ValueInfoProto &info : *infos)
       if (info.has_type())
         types[info.name()] = info.type();

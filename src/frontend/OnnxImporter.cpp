@@ -1,6 +1,7 @@
 #include "cuvil/frontend/OnnxImporter.h"
 
 #include "FunctionInliner.h"
+#include "IsolatedShapeInference.h"
 #include "OpsetAdapters.h"
 #include "TensorProtoReader.h"
 #include "cuvil/ir/OpSchema.h"
@@ -13,7 +14,6 @@
 #include <google/protobuf/io/zero_copy_stream_impl.h>
 #include <map>
 #include <onnx/onnx_pb.h>
-#include <onnx/shape_inference/implementation.h>
 #include <tuple>
 #include <unistd.h>
 
@@ -197,7 +197,8 @@ private:
         {"Dropout", "ratio", AttrKind::Float}, {"Reshape", "shape", AttrKind::Ints},
         {"TopK", "k", AttrKind::Int},          {"", "broadcast", AttrKind::Int},
         {"", "axis", AttrKind::Int},           {"", "spatial", AttrKind::Int},
-        {"", "is_test", AttrKind::Int},        {"", "consumed_inputs", AttrKind::Ints}};
+        {"", "is_test", AttrKind::Int},        {"", "consumed_inputs", AttrKind::Ints},
+        {"", "keepdims", AttrKind::Int},       {"", "noop_with_empty_axes", AttrKind::Int}};
     std::optional<AttrKind> expected;
     if (const OpSchema *schema = OpRegistry::instance().find(node.op_type()))
       if (const AttrSpec *spec = schema->findAttribute(attr.name()))
@@ -228,24 +229,18 @@ private:
   // The ranks ONNX's own shape inference finds (on a copy of the model),
   // for the legacy broadcasting of opsets before 7; none if it fails.
   std::map<std::string, int64_t> legacyRanks() const {
-    onnx::ModelProto copy = model_;
-    try {
-      onnx::shape_inference::InferShapes(copy);
-    } catch (const std::exception &) {
+    std::optional<onnx::GraphProto> typed = inferValueTypes(model_);
+    if (!typed)
       return {};
-    }
     std::map<std::string, int64_t> ranks;
     auto add = [&](const onnx::ValueInfoProto &info) {
       if (info.type().has_tensor_type() && info.type().tensor_type().has_shape())
         ranks[info.name()] = info.type().tensor_type().shape().dim_size();
     };
-    for (const auto &info : copy.graph().input())
-      add(info);
-    for (const auto &info : copy.graph().value_info())
-      add(info);
-    for (const auto &info : copy.graph().output())
-      add(info);
-    for (const auto &initializer : copy.graph().initializer())
+    for (const auto *infos : {&typed->input(), &typed->value_info(), &typed->output()})
+      for (const auto &info : *infos)
+        add(info);
+    for (const auto &initializer : model_.graph().initializer())
       ranks[initializer.name()] = initializer.dims_size();
     return ranks;
   }

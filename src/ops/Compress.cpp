@@ -25,6 +25,8 @@ Expected<CompressGeometry> geometry(const Node &node, const Shape &x) {
     g.axisLength = numElements(x);
     return g;
   }
+  if (x.empty())
+    return Status::error("the input must have rank 1 or more to select along an axis");
   Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(x.size()));
   CUVIL_TRY(axis.status());
   std::span<const Dim> dims(x);

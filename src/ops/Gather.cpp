@@ -19,6 +19,8 @@ GatherGeometry geometry(const Shape &data, int64_t axis) {
 
 Status infer(InferContext &ctx) {
   const Shape &data = ctx.inputShape(0);
+  if (data.empty())
+    return ctx.error("data must have rank 1 or more, is a scalar");
   Expected<int64_t> axis = normalizeAxis(ctx.node().getInt("axis", 0), int64_t(data.size()));
   CUVIL_TRY(axis.status());
   DType indexType = ctx.inputDType(1);

@@ -7,7 +7,9 @@
 namespace cuvil::ops {
 
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
-  if (axis < -rank || axis >= std::max<int64_t>(rank, 1))
+  if (rank == 0)
+    return Status::error(fmt::format("axis {} of a scalar: the op needs rank 1 or more", axis));
+  if (axis < -rank || axis >= rank)
     return Status::error(fmt::format("axis {} is out of range for rank {}", axis, rank));
   return axis < 0 ? axis + rank : axis;
 }

@@ -563,6 +563,15 @@ def _(d):
     save(d, m)
 
 
+# -- Crashers the fuzzers found (tests/fuzz/corpus): each refused cleanly ------
+
+CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus", "fuzz_import")
+for _name in sorted(os.listdir(CORPUS)) if os.path.isdir(CORPUS) else []:
+    def _copy(d, source=os.path.join(CORPUS, _name)):
+        shutil.copy(source, os.path.join(d, "model.onnx"))
+    CASES.append((f"fuzz_crasher/{_name[:-5]}", _copy, (), ()))
+
+
 # --------------------------------------------------------------------------
 
 def run_case(cuvil, name, build, expect, args, root):
