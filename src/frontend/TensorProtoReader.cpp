@@ -140,7 +140,8 @@ Expected<Tensor> readTensorProto(const onnx::TensorProto &proto, const std::stri
   Tensor tensor(TensorType{*dtype, shape});
 
   if (proto.has_raw_data()) {
-    std::memcpy(tensor.mutableBytes(), proto.raw_data().data(), bytes);
+    if (bytes != 0) // an empty tensor's buffer may be null
+      std::memcpy(tensor.mutableBytes(), proto.raw_data().data(), bytes);
     return tensor;
   }
   auto storeDouble = [](Tensor &t, int64_t i, double v) { t.setDouble(i, v); };
