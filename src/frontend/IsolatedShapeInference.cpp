@@ -1,8 +1,10 @@
 #include "IsolatedShapeInference.h"
 
 #include <cerrno>
+#include <csignal>
 #include <onnx/shape_inference/implementation.h>
 #include <string>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -10,7 +12,13 @@ namespace cuvil {
 namespace {
 
 // In the child: infer on a copy, keep only the typed values, write them.
+// A crash is only this process dying: the default actions (no handler, a
+// sanitizer's or a fuzzer's, reports it as the compiler's), no core file.
 [[noreturn]] void inferInChild(const onnx::ModelProto &model, int out) {
+  for (int signal : {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT})
+    std::signal(signal, SIG_DFL);
+  struct rlimit noCore = {0, 0};
+  ::setrlimit(RLIMIT_CORE, &noCore);
   int status = 1;
   try {
     onnx::ModelProto copy = model;
