@@ -69,16 +69,24 @@ Status parseShapeOption(const std::string &text, ImportOptions &options) {
   return Status::success();
 }
 
+// The ':'-separated parts after the '=' of "name=a:b:c" (none without a
+// name); `equals` gets the '=' position.
+std::vector<std::string> rangeParts(const std::string &text, size_t &equals) {
+  equals = text.rfind('=');
+  std::vector<std::string> parts;
+  if (equals == std::string::npos || equals == 0)
+    return parts;
+  std::stringstream stream(text.substr(equals + 1));
+  std::string part;
+  while (std::getline(stream, part, ':'))
+    parts.push_back(part);
+  return parts;
+}
+
 // "name=1x8:1x128:4x512"
 Status parseShapeRangeOption(const std::string &text, ImportOptions &options) {
-  size_t equals = text.rfind('=');
-  std::vector<std::string> parts;
-  if (equals != std::string::npos && equals != 0) {
-    std::stringstream stream(text.substr(equals + 1));
-    std::string part;
-    while (std::getline(stream, part, ':'))
-      parts.push_back(part);
-  }
+  size_t equals;
+  std::vector<std::string> parts = rangeParts(text, equals);
   if (parts.size() != 3)
     return Status::error(fmt::format(
         "--shape-range '{}' is not NAME=MIN:OPT:MAX (e.g. input_ids=1x8:1x128:4x512)", text));
@@ -118,16 +126,10 @@ Expected<std::vector<int64_t>> parseValues(const std::string &valuesText, const 
 // "name=3,4" (--value) or "name=1,4:3,4:8,4" (--value-range).
 Status parseValueOption(const std::string &text, bool ranged, ImportOptions &options) {
   const char *option = ranged ? "--value-range" : "--value";
-  size_t equals = text.rfind('=');
-  std::vector<std::string> parts;
-  if (equals != std::string::npos && equals != 0) {
-    std::stringstream stream(text.substr(equals + 1));
-    std::string part;
-    while (std::getline(stream, part, ':'))
-      parts.push_back(part);
-    if (!ranged && parts.empty()) // "axes=": no elements
-      parts.push_back("");
-  }
+  size_t equals;
+  std::vector<std::string> parts = rangeParts(text, equals);
+  if (!ranged && parts.empty() && equals != std::string::npos && equals != 0)
+    parts.push_back(""); // "axes=": no elements
   if (parts.size() != (ranged ? 3u : 1u))
     return Status::error(fmt::format("{} '{}' is not {}", option, text,
                                      ranged ? "NAME=MIN:OPT:MAX (e.g. shape=1,4:3,4:8,4)"

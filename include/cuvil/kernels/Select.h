@@ -20,8 +20,8 @@ struct cuvil_nonzero_params {
   X(f32, float, 0)                                                                                 \
   X(f64, double, 0)                                                                                \
   X(f16, uint16_t, 0x7fff)                                                                         \
-  X(b8, uint8_t, 0xff) X(b16, uint16_t, 0xffff) X(b32, uint32_t, 0xffffffffu)                      \
-      X(b64, uint64_t, ~0ull)
+  X(b8, uint8_t, 0xff)                                                                             \
+  X(b16, uint16_t, 0xffff) X(b32, uint32_t, 0xffffffffu) X(b64, uint64_t, ~0ull)
 #define CUVIL_DECLARE_NONZERO(name, T, mask)                                                       \
   CUVIL_KERNEL_DECL void cuvil_nonzero_##name(const T *x, int64_t *y, int64_t *count,              \
                                               const struct cuvil_nonzero_params *p, int64_t begin, \
