@@ -217,6 +217,14 @@ Node *Graph::addNode(const std::string &op, const std::vector<Value *> &inputs,
   return node;
 }
 
+Value *Graph::addResult(Node *node, const std::string &name) {
+  Value *result = createValue(uniqueName(name));
+  result->producer_ = node;
+  result->resultIndex_ = unsigned(node->outputs_.size());
+  node->outputs_.push_back(result);
+  return result;
+}
+
 void Graph::eraseNode(Node *node) {
   for (Value *result : node->outputs_) {
     assert(result->uses_.empty() && !result->graphOutput_ && "erasing a node whose result is used");

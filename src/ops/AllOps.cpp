@@ -125,6 +125,7 @@
   X(TopK)                                                                                          \
   X(Transpose)                                                                                     \
   X(Trilu)                                                                                         \
+  X(Unique)                                                                                        \
   X(Unsqueeze)                                                                                     \
   X(Where)                                                                                         \
   X(WinogradWeights)                                                                               \

@@ -158,6 +158,13 @@ const std::vector<Instance<std::string_view>> kTopK = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kUnique = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_UNIQUE_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_unique_##name)});
+  CUVIL_UNIQUE_TYPES(CUVIL_UNIQUE_ENTRY)
+  return list;
+}();
+
 const std::vector<Instance<std::string_view>> kRange = [] {
   std::vector<Instance<std::string_view>> list;
 #define CUVIL_RANGE_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_range_##name)});
@@ -283,6 +290,12 @@ Expected<const KernelRef *> binaryKernel(DType dtype) {
 Expected<const KernelRef *> compareKernel(DType dtype) {
   return find(kCompare, storedName(dtype), "comparison",
               fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> uniqueKernel(DType dtype) {
+  // bool is stored as u8 and compares as one.
+  std::string_view name = dtype == DType::Bool ? "u8" : dtypeName(dtype);
+  return find(kUnique, name, "Unique", fmt::format("element type {}", dtypeName(dtype)));
 }
 
 Expected<const KernelRef *> compressKernel(size_t bytes) {

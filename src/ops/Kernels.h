@@ -54,6 +54,7 @@ Expected<const KernelRef *> compareKernel(DType dtype);
 // ArgMax / ArgMin by element type.
 Expected<const KernelRef *> argReduceKernel(DType dtype);
 Expected<const KernelRef *> topKKernel(DType dtype);
+Expected<const KernelRef *> uniqueKernel(DType dtype);
 Expected<const KernelRef *> rangeKernel(DType dtype);
 // By element type: how its elements compare with zero.
 Expected<const KernelRef *> nonZeroKernel(DType dtype);

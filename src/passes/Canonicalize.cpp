@@ -7,6 +7,7 @@
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
 //   IsNaN, IsInf, Not  -> Equal / Abs / Xor with constants
+//   Unique             -> given all four results (its kernel sorts in one)
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
 //                         the parameters are constants)
@@ -177,6 +178,15 @@ Status rewriteFloatClass(Graph &graph, Node &node) {
   graph.replaceAllUsesWith(node.output(0), *result);
   graph.eraseNode(&node);
   return Status::success();
+}
+
+Status completeUniqueResults(Graph &graph, Node &node) {
+  static const char *const kSuffixes[] = {"", ".indices", ".inverse", ".counts"};
+  if (node.numOutputs() == 4)
+    return Status::success();
+  for (size_t i = node.numOutputs(); i < 4; ++i)
+    graph.addResult(&node, node.output(0)->name() + kSuffixes[i]);
+  return inferNodeTypes(node);
 }
 
 Status rewriteBatchNorm(Graph &graph, Node &bn) {
@@ -375,11 +385,12 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 13> kRewrites = {{
+constexpr std::array<Rewrite, 14> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
     {"ConvTranspose", rewriteConvTranspose},
+    {"Unique", completeUniqueResults},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

@@ -1217,8 +1217,8 @@ def range_tile_cases():
 
 
 def data_dependent_cases():
-    """NonZero and Compress: an extent computed from data at run time, bounded by the input's
-    size; the cases check the extent itself (the output's shape) and the ops downstream that
+    """NonZero, Compress and Unique: an extent computed from data at run time, bounded by the
+    input's size; the cases check the extent itself (the output's shape) and the ops downstream that
     read it."""
     for name, spec in [("f32_2d", In((3, 5), gen=sparse)), ("f32_1d", In((9,), gen=sparse)),
                        ("f16_3d", In((2, 3, 4), np.float16, gen=sparse)),
@@ -1253,6 +1253,28 @@ def data_dependent_cases():
     yield graph("compress/none_selected", [node("Compress", ["x", "cond"], ["y"], axis=1),
                                            node("Shape", ["y"], ["s"])],
                 {"x": In((2, 3)), "cond": In((3,), BOOL, gen=lambda rng, shape: np.zeros(shape))}, ["y", "s"])
+    # Unique: every result, or Y alone (canonicalize adds the results its
+    # kernel works in); coarse values make many repeats.
+    ties = lambda rng, shape: rng.integers(-3, 4, shape)  # noqa: E731
+    for name, x, attrs, outputs in [("f32_flat_sorted", In((4, 5), gen=ties), {}, 4),
+                                    ("f32_flat_unsorted", In((23,), gen=ties), dict(sorted=0), 4),
+                                    ("y_only", In((3, 7), gen=ties), {}, 1),
+                                    ("y_and_indices_unsorted", In((15,), I64, gen=ties), dict(sorted=0), 2),
+                                    ("rows_axis0", In((6, 2), I64, gen=lambda rng, shape: rng.integers(0, 2, shape)),
+                                     dict(axis=0), 4),
+                                    ("columns_axis1_unsorted", In((2, 7), gen=lambda rng, shape: rng.integers(0, 2, shape)),
+                                     dict(axis=1, sorted=0), 4),
+                                    ("negative_axis_3d", In((2, 5, 2), I64, gen=lambda rng, shape: rng.integers(0, 2, shape)),
+                                     dict(axis=-2), 4),
+                                    ("i8", In((30,), np.int8, gen=lambda rng, shape: rng.integers(-3, 3, shape)), {}, 4),
+                                    ("f64_distinct", In((9,), np.float64), {}, 4),
+                                    ("i8_single_value", In((5,), np.int8, gen=lambda rng, shape: np.full(shape, 3)), {}, 4)]:
+        yield single(f"unique/{name}", "Unique", [x], attrs, outputs=outputs, opset=11)
+    yield graph("unique/y_and_counts_of_a_computation", [
+        node("Mul", ["x", "two"], ["m"]), node("Unique", ["m"], ["u", "", "", "counts"]),
+        node("Shape", ["u"], ["extent"]), node("Cast", ["counts"], ["cf"], to=onnx.TensorProto.FLOAT),
+        node("ReduceSum", ["cf"], ["total"], keepdims=0)],
+        {"x": In((3, 4), gen=ties)}, ["u", "counts", "extent", "total"], dict(two=scalar(2.0)), opset=11)
     yield graph("nonzero/of_a_constant_folds", [
         node("NonZero", ["c"], ["nz"]), node("Cast", ["nz"], ["f"], to=onnx.TensorProto.FLOAT),
         node("ReduceSum", ["f"], ["s"], keepdims=0), node("Add", ["x", "s"], ["y"])],
@@ -1435,6 +1457,7 @@ def negative_cases():
 # checked against hand-written numpy for each of them.
 _SOFTMAX_OPSET11 = "applies opset-13 Softmax semantics (no coerce-to-2D) at opset 11"
 REFERENCE_BUGS = {
+    "unique/columns_axis1_unsorted": "gathers unsorted Unique results along axis 0 whatever the axis",
     "conv/same_upper_stride2": "mis-pads Conv auto_pad=SAME_UPPER with stride 2",
     "conv/valid": "ignores the kernel size in the output shape for Conv auto_pad=VALID",
     "conv/valid_stride2": "ignores the kernel size in the output shape for Conv auto_pad=VALID",

@@ -171,6 +171,9 @@ public:
   // `outputNames` (uniqued) and inserts it before `before` (end when null).
   Node *addNode(const std::string &op, const std::vector<Value *> &inputs,
                 const std::vector<std::string> &outputNames, Node *before = nullptr);
+  // Appends a fresh untyped result named after `name` (uniqued) to `node`:
+  // a rewrite materialising an optional result the node's lowering needs.
+  Value *addResult(Node *node, const std::string &name);
   void eraseNode(Node *node); // its results must be unused
   void moveBefore(Node *node, Node *before);
 

@@ -40,4 +40,27 @@ struct cuvil_compress_params {
       const struct cuvil_compress_params *p, int64_t begin, int64_t end);
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_COMPRESS)
 
+/* Unique along an axis: x is [outer, n, inner] and slice a is x[:, a, :]
+ * (without an axis, the flattened x: outer = inner = 1). The distinct slices
+ * go to y, [outer, count, inner], ascending (sorted) or by first occurrence;
+ * indices[g] is slice g's first occurrence in x, inverse[a] the group of
+ * slice a, counts[g] how often slice g occurs; *count receives their
+ * number. indices and counts hold n entries (counts is the sort's scratch
+ * until the groups are known). Floats compare by value, NaN after every
+ * number and equal to NaN. One task. By element type (name, C type). */
+struct cuvil_unique_params {
+  int64_t outer, n, inner;
+  int64_t sorted; /* 0: by first occurrence */
+};
+#define CUVIL_UNIQUE_TYPES(X)                                                                      \
+  X(f32, float)                                                                                    \
+  X(f64, double)                                                                                   \
+  X(i8, int8_t) X(u8, uint8_t) X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t)   \
+      X(i64, int64_t) X(u64, uint64_t)
+#define CUVIL_DECLARE_UNIQUE(name, T)                                                              \
+  CUVIL_KERNEL_DECL void cuvil_unique_##name(                                                      \
+      const T *x, T *y, int64_t *indices, int64_t *inverse, int64_t *counts, int64_t *count,       \
+      const struct cuvil_unique_params *p, int64_t begin, int64_t end);
+CUVIL_UNIQUE_TYPES(CUVIL_DECLARE_UNIQUE)
+
 #endif /* CUVIL_KERNELS_SELECT_H */
