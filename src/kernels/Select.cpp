@@ -21,6 +21,23 @@
 //             for a in [0, n): a == f opens group g (indices[g] = a) and
 //             inverse[f] already holds f's group for every later a
 //   y[o, g, :] = x[o, indices[g], :]; *count_slot = count
+//
+// NonMaxSuppression, per batch b and class c, in `selected`'s free tail
+// (no scratch of its own: the tail holds at least 3 * P slots, as the
+// capacity is planned for every class keeping P = min(boxes, max_output)):
+//   region = selected + 3 * total; kept = region[0, P); heap = region[P, room)
+//   cutoff = none
+//   while k < P:
+//     heap = the best H candidates ranking after cutoff (score above the
+//            threshold, best score first, ties by the smaller index),
+//            kept in a heap with the worst on top, then sorted best first
+//     for i in heap while k < P: kept[k++] = i unless IoU(i, kept[j]) > iou
+//                                for some j < k
+//     stop when the heap was not full (every candidate was seen);
+//     else cutoff = its last entry
+//   region[3j, 3j + 3) = [b, c, kept[j]] for j from k - 1 down to 0
+//   total += k; in the end *count_slot = total
+// One round suffices unless more than H - P candidates are suppressed.
 #include "KernelSupport.h"
 
 #include "cuvil/kernels/Select.h"
@@ -194,6 +211,157 @@ CUVIL_INLINE void unique(const T *x, T *y, int64_t *indices, int64_t *inverse, i
   *countSlot = count;
 }
 
+// One class's scores with the order NonMaxSuppression takes boxes in.
+struct NmsScores {
+  const float *score;
+  const float *threshold; // null: every non-NaN score is a candidate
+
+  bool candidate(int64_t i) const {
+    float v = score[i];
+    return !__builtin_isnan(v) && (!threshold || v > *threshold);
+  }
+  // Box a is taken before box b: a higher score, or an equal one and a
+  // smaller index.
+  bool before(int64_t a, int64_t b) const {
+    return score[a] > score[b] || (score[a] == score[b] && a < b);
+  }
+};
+
+// A heap of box indices with the one taken last on top.
+struct NmsHeap {
+  const NmsScores &scores;
+  int64_t *slots;
+
+  void swap(int64_t a, int64_t b) {
+    int64_t t = slots[a];
+    slots[a] = slots[b];
+    slots[b] = t;
+  }
+  void siftUp(int64_t at) {
+    while (at > 0 && scores.before(slots[(at - 1) / 2], slots[at])) {
+      swap(at, (at - 1) / 2);
+      at = (at - 1) / 2;
+    }
+  }
+  void siftDown(int64_t at, int64_t size) {
+    for (;;) {
+      int64_t child = 2 * at + 1;
+      if (child >= size)
+        return;
+      if (child + 1 < size && scores.before(slots[child], slots[child + 1]))
+        ++child;
+      if (!scores.before(slots[at], slots[child]))
+        return;
+      swap(at, child);
+      at = child;
+    }
+  }
+};
+
+struct NmsExtent {
+  float lo, hi;
+};
+CUVIL_INLINE NmsExtent extentOf(float a, float b) {
+  return a <= b ? NmsExtent{a, b} : NmsExtent{b, a};
+}
+
+// Whether box a's IoU with box b is above the threshold (as the ONNX
+// reference computes it: an empty intersection or area never suppresses).
+CUVIL_INLINE bool suppresses(const float *a, const float *b, bool center, float threshold) {
+  NmsExtent ax, ay, bx, by;
+  if (center) {
+    ax = {a[0] - a[2] / 2, a[0] + a[2] / 2};
+    ay = {a[1] - a[3] / 2, a[1] + a[3] / 2};
+    bx = {b[0] - b[2] / 2, b[0] + b[2] / 2};
+    by = {b[1] - b[3] / 2, b[1] + b[3] / 2};
+  } else {
+    ax = extentOf(a[1], a[3]);
+    ay = extentOf(a[0], a[2]);
+    bx = extentOf(b[1], b[3]);
+    by = extentOf(b[0], b[2]);
+  }
+  float x0 = ax.lo > bx.lo ? ax.lo : bx.lo, x1 = ax.hi < bx.hi ? ax.hi : bx.hi;
+  if (x1 <= x0)
+    return false;
+  float y0 = ay.lo > by.lo ? ay.lo : by.lo, y1 = ay.hi < by.hi ? ay.hi : by.hi;
+  if (y1 <= y0)
+    return false;
+  float intersection = (x1 - x0) * (y1 - y0);
+  float areaA = (ax.hi - ax.lo) * (ay.hi - ay.lo), areaB = (bx.hi - bx.lo) * (by.hi - by.lo);
+  float united = areaA + areaB - intersection;
+  if (intersection <= 0 || areaA <= 0 || areaB <= 0 || united <= 0)
+    return false;
+  return intersection / united > threshold;
+}
+
+// Keeps up to `limit` boxes of one class in kept[0, limit), with heap room
+// after them; returns how many.
+CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, int64_t n,
+                                   bool center, float iou, int64_t limit, int64_t *kept,
+                                   int64_t heapRoom) {
+  NmsHeap heap{scores, kept + limit};
+  int64_t k = 0, cutoff = -1;
+  while (k < limit) {
+    int64_t size = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!scores.candidate(i) || (cutoff >= 0 && !scores.before(cutoff, i)))
+        continue;
+      if (size < heapRoom) {
+        heap.slots[size] = i;
+        heap.siftUp(size++);
+      } else if (scores.before(i, heap.slots[0])) {
+        heap.slots[0] = i;
+        heap.siftDown(0, size);
+      }
+    }
+    for (int64_t last = size - 1; last > 0; --last) {
+      heap.swap(0, last);
+      heap.siftDown(0, last);
+    }
+    for (int64_t j = 0; j < size && k < limit; ++j) {
+      int64_t i = heap.slots[j];
+      bool keep = true;
+      for (int64_t e = 0; e < k && keep; ++e)
+        keep = !suppresses(boxes + 4 * i, boxes + 4 * kept[e], center, iou);
+      if (keep)
+        kept[k++] = i;
+    }
+    if (size < heapRoom)
+      break;
+    cutoff = heap.slots[size - 1];
+  }
+  return k;
+}
+
+CUVIL_INLINE void nonMaxSuppression(const float *boxes, const float *scores,
+                                    const int64_t *maxOutput, const float *iouThreshold,
+                                    const float *scoreThreshold, int64_t *selected,
+                                    int64_t *countSlot, const cuvil_nms_params *p) {
+  int64_t n = p->boxes, perClass = maxOutput ? *maxOutput : 0;
+  perClass = perClass < 0 ? 0 : perClass < n ? perClass : n;
+  float iou = iouThreshold ? *iouThreshold : 0.0f;
+  int64_t total = 0;
+  for (int64_t b = 0; b < p->batches; ++b)
+    for (int64_t c = 0; c < p->classes; ++c) {
+      int64_t *region = selected + 3 * total, room = 3 * (p->capacity - total);
+      int64_t limit = perClass <= room / 3 ? perClass : room / 3;
+      if (limit == 0)
+        continue;
+      NmsScores classScores{scores + (b * p->classes + c) * n, scoreThreshold};
+      int64_t heapRoom = room - limit < n ? room - limit : n;
+      int64_t k = suppressClass(boxes + b * n * 4, classScores, n, p->center_point_box != 0, iou,
+                                limit, region, heapRoom);
+      for (int64_t j = k - 1; j >= 0; --j) {
+        int64_t box = region[j];
+        region[3 * j] = b;
+        region[3 * j + 1] = c;
+        region[3 * j + 2] = box;
+      }
+      total += k;
+    }
+  *countSlot = total;
+}
+
 } // namespace
 
 #define CUVIL_DEFINE_NONZERO(name, T, mask)                                                        \
@@ -222,3 +390,12 @@ CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_COMPRESS)
       unique<T>(x, y, indices, inverse, counts, count, p);                                         \
   }
 CUVIL_UNIQUE_TYPES(CUVIL_DEFINE_UNIQUE)
+
+CUVIL_KERNEL void cuvil_nms_f32(const float *boxes, const float *scores, const int64_t *max_output,
+                                const float *iou_threshold, const float *score_threshold,
+                                int64_t *selected, int64_t *count, const cuvil_nms_params *p,
+                                int64_t begin, int64_t end) {
+  if (begin < end)
+    nonMaxSuppression(boxes, scores, max_output, iou_threshold, score_threshold, selected, count,
+                      p);
+}

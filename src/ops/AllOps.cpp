@@ -76,6 +76,7 @@
   X(Mod)                                                                                           \
   X(Mul)                                                                                           \
   X(Neg)                                                                                           \
+  X(NonMaxSuppression)                                                                             \
   X(NonZero)                                                                                       \
   X(Not)                                                                                           \
   X(Or)                                                                                            \

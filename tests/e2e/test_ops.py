@@ -1217,7 +1217,7 @@ def range_tile_cases():
 
 
 def data_dependent_cases():
-    """NonZero, Compress and Unique: an extent computed from data at run time, bounded by the
+    """NonZero, Compress, Unique and NonMaxSuppression: an extent computed from data at run time, bounded by the
     input's size; the cases check the extent itself (the output's shape) and the ops downstream that
     read it."""
     for name, spec in [("f32_2d", In((3, 5), gen=sparse)), ("f32_1d", In((9,), gen=sparse)),
@@ -1275,6 +1275,58 @@ def data_dependent_cases():
         node("Shape", ["u"], ["extent"]), node("Cast", ["counts"], ["cf"], to=onnx.TensorProto.FLOAT),
         node("ReduceSum", ["cf"], ["total"], keepdims=0)],
         {"x": In((3, 4), gen=ties)}, ["u", "counts", "extent", "total"], dict(two=scalar(2.0)), opset=11)
+    # NonMaxSuppression: random and clustered boxes (clusters suppress most
+    # candidates, so a class runs more than one selection round in its small
+    # share of the output), tied scores, centre boxes, omitted thresholds and
+    # a per-class limit given as data.
+    def boxes(rng, shape, clusters=0):
+        centres = rng.uniform(0, 10, shape[:-1] + (2,))
+        if clusters:
+            centres = rng.uniform(0, 10, (clusters, 2))[rng.integers(0, clusters, shape[:-1])]
+            centres += rng.normal(0, 0.1, centres.shape)
+        sizes = rng.uniform(0.5, 3, shape[:-1] + (2,))
+        corners = np.concatenate([centres - sizes / 2, centres + sizes / 2], axis=-1)
+        flip = rng.random(shape[:-1]) < 0.3  # corners in either order
+        corners[flip] = corners[flip][:, [2, 3, 0, 1]]
+        return np.ascontiguousarray(corners[..., [1, 0, 3, 2]])  # [y1, x1, y2, x2]
+    clustered = lambda rng, shape: boxes(rng, shape, clusters=3)  # noqa: E731
+    tied = lambda rng, shape: rng.integers(0, 4, shape) / 4  # noqa: E731
+    centred = lambda rng, shape: np.concatenate(  # noqa: E731
+        [rng.uniform(0, 10, shape[:-1] + (2,)), rng.uniform(0.5, 3, shape[:-1] + (2,))], axis=-1)
+    for name, b, sc, limit, iou, thr, attrs in [
+            ("random", In((1, 60, 4), gen=boxes), In((1, 1, 60)), 10, 0.5, 0.2, {}),
+            ("clustered_small_limit", In((2, 80, 4), gen=clustered), In((2, 3, 80)), 2, 0.3, 0.0, {}),
+            ("tied_scores", In((1, 40, 4), gen=boxes), In((1, 2, 40), gen=tied), 40, 0.4, None, {}),
+            ("centre_boxes", In((1, 30, 4), gen=centred), In((1, 2, 30)), 5, 0.5, 0.1, dict(center_point_box=1)),
+            ("no_thresholds", In((1, 25, 4), gen=boxes), In((1, 1, 25)), 25, None, None, {}),
+            ("no_limit_keeps_nothing", In((1, 5, 4), gen=boxes), In((1, 1, 5)), None, None, None, {})]:
+        args = [b, sc] + [None if v is None else np.array([v], dtype)
+                          for v, dtype in [(limit, I64), (iou, F32), (thr, F32)]]
+        while args[-1] is None:
+            args.pop()
+        yield single(f"nms/{name}", "NonMaxSuppression", args, attrs, opset=11)
+    # One tight cluster of high scores and two outliers scored last: the
+    # class's heap holds 6 of the 52 candidates, so finding the outliers
+    # takes nine rounds.
+    def cluster_then_outliers(rng, shape):
+        b = np.tile([4.0, 4.0, 6.0, 6.0], (52, 1)) + rng.normal(0, 0.05, (52, 4))
+        b[50], b[51] = [0, 0, 1, 1], [8, 8, 9, 9]
+        return b[None]
+    yield single("nms/rounds_to_reach_the_outliers", "NonMaxSuppression",
+                 [In((1, 52, 4), gen=cluster_then_outliers),
+                  In((1, 1, 52), gen=lambda rng, shape: np.concatenate(
+                      [rng.uniform(0.5, 1, 50), [0.1, 0.2]]).reshape(shape)),
+                  np.array([3], I64), np.array([0.5], F32)], opset=11)
+    yield single("nms/limit_from_data", "NonMaxSuppression",
+                 [In((2, 50, 4), gen=clustered), In((2, 2, 50)),
+                  In((1,), I64, gen=lambda rng, shape: np.array([3])), np.array([0.5], F32)], opset=11)
+    # The detector tail exporters write: the kept box indices gather the boxes.
+    yield graph("nms/gather_kept_boxes", [
+        node("NonMaxSuppression", ["b", "s", "limit", "iou"], ["sel"]),
+        node("Gather", ["sel", "two"], ["idx"], axis=1), node("Squeeze", ["b", "axis0"], ["b2"]),
+        node("Gather", ["b2", "idx"], ["kept"], axis=0)],
+        {"b": In((1, 40, 4), gen=boxes), "s": In((1, 1, 40))}, ["sel", "kept"],
+        dict(limit=np.array([6], I64), iou=np.array([0.4], F32), two=scalar(2, I64), axis0=i64(0)), opset=13)
     yield graph("nonzero/of_a_constant_folds", [
         node("NonZero", ["c"], ["nz"]), node("Cast", ["nz"], ["f"], to=onnx.TensorProto.FLOAT),
         node("ReduceSum", ["f"], ["s"], keepdims=0), node("Add", ["x", "s"], ["y"])],
@@ -1457,6 +1509,8 @@ def negative_cases():
 # checked against hand-written numpy for each of them.
 _SOFTMAX_OPSET11 = "applies opset-13 Softmax semantics (no coerce-to-2D) at opset 11"
 REFERENCE_BUGS = {
+    "nms/no_thresholds": "fails on NonMaxSuppression with its trailing optional inputs omitted",
+    "nms/no_limit_keeps_nothing": "fails on NonMaxSuppression with its trailing optional inputs omitted",
     "unique/columns_axis1_unsorted": "gathers unsorted Unique results along axis 0 whatever the axis",
     "conv/same_upper_stride2": "mis-pads Conv auto_pad=SAME_UPPER with stride 2",
     "conv/valid": "ignores the kernel size in the output shape for Conv auto_pad=VALID",

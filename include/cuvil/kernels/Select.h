@@ -55,12 +55,32 @@ struct cuvil_unique_params {
 #define CUVIL_UNIQUE_TYPES(X)                                                                      \
   X(f32, float)                                                                                    \
   X(f64, double)                                                                                   \
-  X(i8, int8_t) X(u8, uint8_t) X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t)   \
-      X(i64, int64_t) X(u64, uint64_t)
+  X(i8, int8_t)                                                                                    \
+  X(u8, uint8_t) X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t) X(i64, int64_t) \
+      X(u64, uint64_t)
 #define CUVIL_DECLARE_UNIQUE(name, T)                                                              \
   CUVIL_KERNEL_DECL void cuvil_unique_##name(                                                      \
       const T *x, T *y, int64_t *indices, int64_t *inverse, int64_t *counts, int64_t *count,       \
       const struct cuvil_unique_params *p, int64_t begin, int64_t end);
 CUVIL_UNIQUE_TYPES(CUVIL_DECLARE_UNIQUE)
+
+/* NonMaxSuppression: for each batch b and class c in order, the boxes of
+ * boxes[b] (f32[boxes, 4]) whose score scores[b, c, i] is above
+ * *score_threshold (every non-NaN score when it is null), best score first
+ * (ties by the smaller index), each kept unless its IoU with a box kept
+ * before it in the class is above *iou_threshold (0 when null), at most
+ * *max_output (0 when null) per class; selected receives [b, c, i] per kept
+ * box (capacity rows of 3) and *count their number. Corners are
+ * [y1, x1, y2, x2] in either order, or [x_center, y_center, width, height]
+ * with center_point_box. One task. */
+struct cuvil_nms_params {
+  int64_t batches, classes, boxes, capacity;
+  int64_t center_point_box;
+};
+CUVIL_KERNEL_DECL void cuvil_nms_f32(const float *boxes, const float *scores,
+                                     const int64_t *max_output, const float *iou_threshold,
+                                     const float *score_threshold, int64_t *selected,
+                                     int64_t *count, const struct cuvil_nms_params *p,
+                                     int64_t begin, int64_t end);
 
 #endif /* CUVIL_KERNELS_SELECT_H */
