@@ -97,18 +97,20 @@ Status dropRatioAttribute(Graph &, Node &node, std::vector<Value *> &results,
   return Status::success();
 }
 
-// Max, Min and Sum take any number of inputs, all broadcast together; the
-// IR has their binary forms. One input is the input itself (an Identity),
-// more a left-to-right chain of the binary op.
+// Max, Min, Sum and Mean take any number of inputs, all broadcast together;
+// the IR has their binary forms. One input is the input itself (an
+// Identity), more a left-to-right chain of the binary op; Mean divides the
+// sum by the input count (a constant cast like the sum, which folds).
 Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results,
                         const AdaptContext &) {
   size_t count = node.numInputs();
   if (count == 0 ||
       std::find(node.inputs().begin(), node.inputs().end(), nullptr) != node.inputs().end())
     return Status::error(fmt::format("{} takes one or more inputs, none omitted", node.op()));
-  if (count == 2 && node.op() != "Sum")
+  bool sums = node.op() == "Sum" || node.op() == "Mean";
+  if (count == 2 && !sums)
     return Status::success();
-  std::string binary = node.op() == "Sum" ? "Add" : node.op();
+  std::string binary = sums ? "Add" : node.op();
   std::string base = node.output(0)->name();
   Node *last =
       count == 1 ? graph.addNode("Identity", {node.input(0)}, {base + ".1"}, &node) : nullptr;
@@ -116,6 +118,11 @@ Status variadicToBinary(Graph &graph, Node &node, std::vector<Value *> &results,
   for (size_t i = 1; i < count; ++i) {
     last = graph.addNode(binary, {sum, node.input(i)}, {fmt::format("{}.{}", base, i)}, &node);
     sum = last->output(0);
+  }
+  if (node.op() == "Mean" && count > 1) {
+    Value *n = graph.addConstant(base + ".count", Tensor::scalarF32(float(count)));
+    Node *cast = graph.addNode("CastLike", {n, sum}, {base + ".count_like"}, &node);
+    last = graph.addNode("Div", {sum, cast->output(0)}, {base + ".mean"}, &node);
   }
   last->setName(node.name());
   graph.replaceAllUsesWith(node.output(0), last->output(0));
@@ -257,7 +264,7 @@ struct Adapter {
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 39> kAdapters = {{
+constexpr std::array<Adapter, 40> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -281,6 +288,7 @@ constexpr std::array<Adapter, 39> kAdapters = {{
     {"Max", kEveryOpset, variadicToBinary},
     {"Min", kEveryOpset, variadicToBinary},
     {"Sum", kEveryOpset, variadicToBinary},
+    {"Mean", kEveryOpset, variadicToBinary},
     {"Add", 7, legacyBroadcast},
     {"Sub", 7, legacyBroadcast},
     {"Mul", 7, legacyBroadcast},

@@ -22,6 +22,7 @@
   X(BatchNormalization)                                                                            \
   X(BitShift)                                                                                      \
   X(Cast)                                                                                          \
+  X(CastLike)                                                                                      \
   X(Ceil)                                                                                          \
   X(Clip)                                                                                          \
   X(Compress)                                                                                      \

@@ -8,6 +8,7 @@
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
 //   IsNaN, IsInf, Not  -> Equal / Abs / Xor with constants
 //   Unique             -> given all four results (its kernel sorts in one)
+//   CastLike           -> Cast to the second input's type
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
 //                         the parameters are constants)
@@ -187,6 +188,15 @@ Status completeUniqueResults(Graph &graph, Node &node) {
   for (size_t i = node.numOutputs(); i < 4; ++i)
     graph.addResult(&node, node.output(0)->name() + kSuffixes[i]);
   return inferNodeTypes(node);
+}
+
+Status rewriteCastLike(Graph &graph, Node &node) {
+  Node *cast = graph.addNode("Cast", {node.input(0)}, {node.output(0)->name() + ".cast"}, &node);
+  cast->setAttr("to", Attribute(int64_t(dtypeOnnxCode(node.input(1)->type().dtype))));
+  CUVIL_TRY(inferNodeTypes(*cast));
+  graph.replaceAllUsesWith(node.output(0), cast->output(0));
+  graph.eraseNode(&node);
+  return Status::success();
 }
 
 Status rewriteBatchNorm(Graph &graph, Node &bn) {
@@ -385,12 +395,13 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 14> kRewrites = {{
+constexpr std::array<Rewrite, 15> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
     {"ConvTranspose", rewriteConvTranspose},
     {"Unique", completeUniqueResults},
+    {"CastLike", rewriteCastLike},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

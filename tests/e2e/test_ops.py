@@ -1026,7 +1026,7 @@ def pad_cases():
 
 
 def cast_where_equal_cases():
-    """Cast between f32/i64/i32/bool, Where with broadcasting, Equal."""
+    """Cast between f32/i64/i32/bool, CastLike, Mean, Where with broadcasting, Equal."""
     T = onnx.TensorProto
     casts = [
         ("f32_to_i64", In((3, 5), gen=scaled(50)), T.INT64),
@@ -1057,6 +1057,16 @@ def cast_where_equal_cases():
                 {"x": In((4, 9), gen=scaled(1000))}, ["y"])
     yield graph("cast/i32_bf16_f32", [node("Cast", ["x"], ["b"], to=T.BFLOAT16), node("Cast", ["b"], ["y"], to=T.FLOAT)],
                 {"x": In((4, 9), I32, gen=lambda r, s: r.integers(-70000, 70000, s))}, ["y"])
+
+    # CastLike: the second input gives only the type (a run-time one too).
+    yield single("castlike/f32_like_i64", "CastLike", [In((3, 5), gen=scaled(50)), In((2,), I64)], opset=15)
+    yield single("castlike/i32_like_f16", "CastLike", [In((4, 3), I32), np.zeros((1,), np.float16)], opset=15)
+    yield single("castlike/f64_like_f32", "CastLike", [In((6,), np.float64), In((), F32)], opset=19)
+    # Mean: the broadcast sum of its inputs over their count.
+    yield single("mean/one_input", "Mean", [In((3, 4))])
+    yield single("mean/two_broadcast", "Mean", [In((2, 3, 4)), In((3, 1))])
+    yield single("mean/three", "Mean", [In((5,)), In((5,)), In((1,))])
+    yield single("mean/four_with_constant", "Mean", [In((2, 6)), In((6,)), np.array([[0.5], [-1.5]], F32), In((2, 6))], opset=8)
 
     wheres = [("same_shape", (3, 4), (3, 4), (3, 4)), ("broadcast_all", (3, 1), (1, 4), ()),
               ("cond_1d", (4,), (2, 3, 4), (3, 1)), ("cond_scalar", (), (2, 3), (2, 3))]
