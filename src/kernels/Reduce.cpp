@@ -250,3 +250,46 @@ CUVIL_INLINE void topK(const T *x, T *values, int64_t *indices, int64_t *error,
     topK<T>(x, values, indices, error, p, begin, end);                                             \
   }
 CUVIL_TOPK_TYPES(CUVIL_DEFINE_TOPK)
+
+// CumSum, per outer index o, the scan's rows in order (the inner loop is
+// contiguous, so it vectorises):
+//   for step in [0, axis_dim): a = reverse ? axis_dim - 1 - step : step
+//     y[o, a, :] = (exclusive ? 0 : x[o, a, :]) + (step ? running[:] : 0)
+//     where running is the sum of the rows before a in scan order
+// The running sum lives in the previous output row: inclusive, y[prev] is it;
+// exclusive, y[prev] + x[prev] is it.
+namespace {
+template <typename T>
+CUVIL_INLINE void cumSum(const T *x, T *y, const cuvil_cumsum_params *p, int64_t begin,
+                         int64_t end) {
+  const int64_t n = p->axis_dim, inner = p->inner;
+  for (int64_t o = begin; o < end; ++o) {
+    const T *xo = x + o * n * inner;
+    T *yo = y + o * n * inner;
+    for (int64_t step = 0; step < n; ++step) {
+      int64_t a = p->reverse ? n - 1 - step : step, prev = p->reverse ? a + 1 : a - 1;
+      T *row = yo + a * inner;
+      const T *in = xo + a * inner;
+      if (step == 0) {
+        for (int64_t i = 0; i < inner; ++i)
+          row[i] = p->exclusive ? T(0) : in[i];
+      } else if (p->exclusive) {
+        const T *prevIn = xo + prev * inner, *prevOut = yo + prev * inner;
+        for (int64_t i = 0; i < inner; ++i)
+          row[i] = prevOut[i] + prevIn[i];
+      } else {
+        const T *prevOut = yo + prev * inner;
+        for (int64_t i = 0; i < inner; ++i)
+          row[i] = prevOut[i] + in[i];
+      }
+    }
+  }
+}
+} // namespace
+
+#define CUVIL_DEFINE_CUMSUM(name, T)                                                               \
+  CUVIL_KERNEL void cuvil_cumsum_##name(const T *x, T *y, const cuvil_cumsum_params *p,            \
+                                        int64_t begin, int64_t end) {                              \
+    cumSum<T>(x, y, p, begin, end);                                                                \
+  }
+CUVIL_CUMSUM_TYPES(CUVIL_DEFINE_CUMSUM)

@@ -35,6 +35,7 @@
   X(ConvWinograd)                                                                                  \
   X(Cos)                                                                                           \
   X(Cosh)                                                                                          \
+  X(CumSum)                                                                                        \
   X(DepthToSpace)                                                                                  \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \

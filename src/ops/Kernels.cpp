@@ -158,6 +158,13 @@ const std::vector<Instance<std::string_view>> kTopK = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kCumSum = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_CUMSUM_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_cumsum_##name)});
+  CUVIL_CUMSUM_TYPES(CUVIL_CUMSUM_ENTRY)
+  return list;
+}();
+
 const std::vector<Instance<std::string_view>> kUnique = [] {
   std::vector<Instance<std::string_view>> list;
 #define CUVIL_UNIQUE_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_unique_##name)});
@@ -289,6 +296,11 @@ Expected<const KernelRef *> binaryKernel(DType dtype) {
 }
 Expected<const KernelRef *> compareKernel(DType dtype) {
   return find(kCompare, storedName(dtype), "comparison",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> cumSumKernel(DType dtype) {
+  return find(kCumSum, dtypeName(dtype), "CumSum",
               fmt::format("element type {}", dtypeName(dtype)));
 }
 

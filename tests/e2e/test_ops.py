@@ -1182,6 +1182,23 @@ def topk_cases():
         {"x": In((2, 3))}, ["v", "i"], dict(last=i64(1), four=i64(4)), opset=13)
 
 
+def cumsum_cases():
+    """CumSum along every axis of a 3-D input, inclusive/exclusive, forward/reverse, each
+    element type ORT has, an axis given as i32, and a constant input that folds."""
+    for axis in (0, 1, -1):
+        for exclusive in (0, 1):
+            for reverse in (0, 1):
+                yield single(f"cumsum/axis{axis}_exclusive{exclusive}_reverse{reverse}", "CumSum",
+                             [In((3, 4, 5)), i64(axis)], dict(exclusive=exclusive, reverse=reverse), opset=14)
+    for name, x in [("f64", In((2, 7), np.float64)), ("i64", In((2, 7), I64)), ("i32", In((9,), I32)),
+                    ("long_axis", In((1, 1000), gen=uniform(0, 1)))]:
+        yield single(f"cumsum/{name}", "CumSum", [x, i64(-1)], opset=14)
+    yield single("cumsum/i32_axis", "CumSum", [In((4, 3)), np.array(0, I32)], dict(reverse=1), opset=14)
+    yield graph("cumsum/of_a_constant_folds", [node("CumSum", ["c", "axis"], ["s"], exclusive=1),
+                                               node("Add", ["x", "s"], ["y"])],
+                {"x": In((2, 3))}, ["y"], dict(c=np.arange(6, dtype=F32).reshape(2, 3), axis=i64(1)), opset=14)
+
+
 def float_class_cases():
     """IsNaN, IsInf (each detect mode) and Not, on values with NaN and both infinities."""
     specials = lambda rng, shape: rng.choice(  # noqa: E731
@@ -1656,7 +1673,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, elementwise_chain_cases, batchnorm
             pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
-            topk_cases, float_class_cases, range_tile_cases, data_dependent_cases, value_range_cases,
+            topk_cases, cumsum_cases, float_class_cases, range_tile_cases, data_dependent_cases, value_range_cases,
             model_level_cases, negative_cases]
 
 

@@ -68,4 +68,19 @@ struct cuvil_topk_params {
                                            int64_t begin, int64_t end);
 CUVIL_TOPK_TYPES(CUVIL_DECLARE_TOPK)
 
+/* CumSum along one axis of x viewed as [outer, axis_dim, inner]:
+ * y[o, a, i] = the sum of x[o, b, i] over b <= a (b < a when exclusive;
+ * b >= a, b > a when reverse), accumulated in the element type in order
+ * from the scan's start. A task is one o. By element type (name, C type). */
+struct cuvil_cumsum_params {
+  int64_t axis_dim, inner;
+  int64_t exclusive, reverse;
+};
+#define CUVIL_CUMSUM_TYPES(X)                                                                      \
+  X(f32, float) X(f64, double) X(i32, int32_t) X(i64, int64_t) X(u32, uint32_t) X(u64, uint64_t)
+#define CUVIL_DECLARE_CUMSUM(name, T)                                                              \
+  CUVIL_KERNEL_DECL void cuvil_cumsum_##name(                                                      \
+      const T *x, T *y, const struct cuvil_cumsum_params *p, int64_t begin, int64_t end);
+CUVIL_CUMSUM_TYPES(CUVIL_DECLARE_CUMSUM)
+
 #endif /* CUVIL_KERNELS_REDUCE_H */
