@@ -50,9 +50,10 @@ Status clipBounds(Graph &graph, Node &node, std::vector<Value *> &results, const
   return Status::success();
 }
 
-// Before opset 13, Softmax(axis) flattened its input to 2-D at `axis`
-// (default 1) and normalised each row. Flatten -> Softmax(-1) -> Reshape
-// back to the input's shape says the same with today's ops.
+// Before opset 13, Softmax(axis) (and LogSoftmax, Hardmax) flattened its
+// input to 2-D at `axis` (default 1) and normalised each row. Flatten ->
+// Softmax(-1) -> Reshape back to the input's shape says the same with
+// today's ops.
 Status legacySoftmax(Graph &graph, Node &node, std::vector<Value *> &results,
                      const AdaptContext &) {
   Value *input = node.input(0);
@@ -264,7 +265,7 @@ struct Adapter {
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 40> kAdapters = {{
+constexpr std::array<Adapter, 41> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -281,6 +282,7 @@ constexpr std::array<Adapter, 40> kAdapters = {{
     {"Pad", 11, padAttributes},
     {"Softmax", 13, legacySoftmax},
     {"LogSoftmax", 13, legacySoftmax},
+    {"Hardmax", 13, legacySoftmax},
     {"BatchNormalization", 9, batchNormSpatial},
     {"Dropout", 12, dropRatioAttribute},
     {"ReduceLogSum", kEveryOpset, logSumReduction},

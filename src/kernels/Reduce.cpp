@@ -137,6 +137,34 @@ CUVIL_INLINE void argReduce(const T *x, int64_t *y, const cuvil_arg_reduce_param
 }
 } // namespace
 
+// Hardmax, a task per line (o, i): the first largest as in argReduce, then
+//   y[o, a, i] = a == best ? 1 : 0 for a in [0, axis_dim)
+namespace {
+template <typename T>
+CUVIL_INLINE void hardmax(const T *x, T *y, const cuvil_hardmax_params *p, int64_t begin,
+                          int64_t end) {
+  for (int64_t e = begin; e < end; ++e) {
+    int64_t o = e / p->inner, i = e % p->inner, base = o * p->axis_dim * p->inner + i;
+    T best = x[base];
+    int64_t bestIndex = 0;
+    for (int64_t k = 1; k < p->axis_dim; ++k)
+      if (x[base + k * p->inner] > best) {
+        best = x[base + k * p->inner];
+        bestIndex = k;
+      }
+    for (int64_t k = 0; k < p->axis_dim; ++k)
+      y[base + k * p->inner] = k == bestIndex ? T(1) : T(0);
+  }
+}
+} // namespace
+
+#define CUVIL_DEFINE_HARDMAX(name, T)                                                              \
+  CUVIL_KERNEL void cuvil_hardmax_##name(const T *x, T *y, const cuvil_hardmax_params *p,          \
+                                         int64_t begin, int64_t end) {                             \
+    hardmax<T>(x, y, p, begin, end);                                                               \
+  }
+CUVIL_HARDMAX_TYPES(CUVIL_DEFINE_HARDMAX)
+
 #define CUVIL_DEFINE_ARG_REDUCE(name, T)                                                           \
   CUVIL_KERNEL void cuvil_arg_reduce_##name(                                                       \
       const T *x, int64_t *y, const cuvil_arg_reduce_params *p, int64_t begin, int64_t end) {      \

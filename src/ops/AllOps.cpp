@@ -59,6 +59,7 @@
   X(GlobalMaxPool)                                                                                 \
   X(Greater)                                                                                       \
   X(GreaterOrEqual)                                                                                \
+  X(Hardmax)                                                                                       \
   X(HardSigmoid)                                                                                   \
   X(HardSwish)                                                                                     \
   X(Identity)                                                                                      \

@@ -158,6 +158,14 @@ const std::vector<Instance<std::string_view>> kTopK = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kHardmax = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_HARDMAX_ENTRY(name, T)                                                               \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_hardmax_##name)});
+  CUVIL_HARDMAX_TYPES(CUVIL_HARDMAX_ENTRY)
+  return list;
+}();
+
 const std::vector<Instance<std::string_view>> kCumSum = [] {
   std::vector<Instance<std::string_view>> list;
 #define CUVIL_CUMSUM_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_cumsum_##name)});
@@ -296,6 +304,11 @@ Expected<const KernelRef *> binaryKernel(DType dtype) {
 }
 Expected<const KernelRef *> compareKernel(DType dtype) {
   return find(kCompare, storedName(dtype), "comparison",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> hardmaxKernel(DType dtype) {
+  return find(kHardmax, dtypeName(dtype), "Hardmax",
               fmt::format("element type {}", dtypeName(dtype)));
 }
 

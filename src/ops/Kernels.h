@@ -56,6 +56,7 @@ Expected<const KernelRef *> argReduceKernel(DType dtype);
 Expected<const KernelRef *> topKKernel(DType dtype);
 Expected<const KernelRef *> uniqueKernel(DType dtype);
 Expected<const KernelRef *> cumSumKernel(DType dtype);
+Expected<const KernelRef *> hardmaxKernel(DType dtype);
 Expected<const KernelRef *> rangeKernel(DType dtype);
 // By element type: how its elements compare with zero.
 Expected<const KernelRef *> nonZeroKernel(DType dtype);

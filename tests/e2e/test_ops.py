@@ -1199,6 +1199,17 @@ def cumsum_cases():
                 {"x": In((2, 3))}, ["y"], dict(c=np.arange(6, dtype=F32).reshape(2, 3), axis=i64(1)), opset=14)
 
 
+def hardmax_cases():
+    """Hardmax: every axis at opset 13, ties (the first wins), and the opset-11 form
+    over the input flattened at the axis."""
+    ties = lambda rng, shape: rng.integers(0, 3, shape).astype(np.float64)  # noqa: E731
+    for axis in (0, 1, -1):
+        yield single(f"hardmax/axis{axis}", "Hardmax", [In((3, 4, 5))], dict(axis=axis), opset=13)
+    yield single("hardmax/ties", "Hardmax", [In((4, 6), gen=ties)], opset=13)
+    for axis in (0, 1, 2):
+        yield single(f"hardmax/opset11_axis{axis}", "Hardmax", [In((2, 3, 4), gen=ties)], dict(axis=axis), opset=11)
+
+
 def float_class_cases():
     """IsNaN, IsInf (each detect mode) and Not, on values with NaN and both infinities."""
     specials = lambda rng, shape: rng.choice(  # noqa: E731
@@ -1536,6 +1547,8 @@ def negative_cases():
 # checked against hand-written numpy for each of them.
 _SOFTMAX_OPSET11 = "applies opset-13 Softmax semantics (no coerce-to-2D) at opset 11"
 REFERENCE_BUGS = {
+    "hardmax/opset11_axis0": "applies opset-13 Hardmax to opset 11 (no flattening at the axis)",
+    "hardmax/opset11_axis1": "applies opset-13 Hardmax to opset 11 (no flattening at the axis)",
     "nms/no_thresholds": "fails on NonMaxSuppression with its trailing optional inputs omitted",
     "nms/no_limit_keeps_nothing": "fails on NonMaxSuppression with its trailing optional inputs omitted",
     "unique/columns_axis1_unsorted": "gathers unsorted Unique results along axis 0 whatever the axis",
@@ -1673,7 +1686,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, elementwise_chain_cases, batchnorm
             pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
-            topk_cases, cumsum_cases, float_class_cases, range_tile_cases, data_dependent_cases, value_range_cases,
+            topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, data_dependent_cases, value_range_cases,
             model_level_cases, negative_cases]
 
 

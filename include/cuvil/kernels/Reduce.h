@@ -83,4 +83,16 @@ struct cuvil_cumsum_params {
       const T *x, T *y, const struct cuvil_cumsum_params *p, int64_t begin, int64_t end);
 CUVIL_CUMSUM_TYPES(CUVIL_DECLARE_CUMSUM)
 
+/* Hardmax along one axis of x viewed as [outer, axis_dim, inner]:
+ * y[o, a, i] = 1 where a is the first index of the line's largest element
+ * (as ArgMax), 0 elsewhere. A task is one line (o, i). By element type. */
+struct cuvil_hardmax_params {
+  int64_t axis_dim, inner;
+};
+#define CUVIL_HARDMAX_TYPES(X) X(f32, float) X(f64, double)
+#define CUVIL_DECLARE_HARDMAX(name, T)                                                             \
+  CUVIL_KERNEL_DECL void cuvil_hardmax_##name(                                                     \
+      const T *x, T *y, const struct cuvil_hardmax_params *p, int64_t begin, int64_t end);
+CUVIL_HARDMAX_TYPES(CUVIL_DECLARE_HARDMAX)
+
 #endif /* CUVIL_KERNELS_REDUCE_H */
