@@ -1477,10 +1477,10 @@ def model_level_cases():
 def negative_cases():
     """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
     model = make_model([node("Det", ["x"], ["d"], name="det_node"),
-                        node("Hardmax", ["x"], ["h"], name="hardmax_node")],
+                        node("LpNormalization", ["x"], ["h"], name="lpnorm_node")],
                        {"x": In((3, 3))}, ["d", "h"])
-    yield Case("unsupported/det_and_hardmax", model, {}, kind="compile_error",
-               expect=("det_node", "Det", "hardmax_node", "Hardmax"))
+    yield Case("unsupported/det_and_lpnormalization", model, {}, kind="compile_error",
+               expect=("det_node", "Det", "lpnorm_node", "LpNormalization"))
     domain = "com.example.cuvil_test"
     model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
                         node("Relu", ["a"], ["b"]),
