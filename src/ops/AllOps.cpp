@@ -64,6 +64,7 @@
   X(HardSwish)                                                                                     \
   X(Identity)                                                                                      \
   X(InvertedResidualNCHWc)                                                                         \
+  X(InstanceNormalization)                                                                         \
   X(IsInf)                                                                                         \
   X(IsNaN)                                                                                         \
   X(LayerNormalization)                                                                            \

@@ -9,6 +9,8 @@
 //   IsNaN, IsInf, Not  -> Equal / Abs / Xor with constants
 //   Unique             -> given all four results (its kernel sorts in one)
 //   CastLike           -> Cast to the second input's type
+//   InstanceNormalization -> LayerNormalization over [2, rank) (unit scale),
+//                         Mul scale and Add B unsqueezed to [C, 1, ...]
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
 //                         the parameters are constants)
@@ -195,6 +197,35 @@ Status rewriteCastLike(Graph &graph, Node &node) {
   cast->setAttr("to", Attribute(int64_t(dtypeOnnxCode(node.input(1)->type().dtype))));
   CUVIL_TRY(inferNodeTypes(*cast));
   graph.replaceAllUsesWith(node.output(0), cast->output(0));
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
+Status rewriteInstanceNorm(Graph &graph, Node &node) {
+  Value *x = node.input(0);
+  std::string base = node.output(0)->name();
+  Value *one = graph.addConstant(base + ".one", Tensor::scalarF32(1.0f).castTo(x->type().dtype));
+  Node *normalized = graph.addNode("LayerNormalization", {x, one}, {base + ".normalized"}, &node);
+  normalized->setAttr("axis", Attribute(int64_t(2)));
+  normalized->setAttr("epsilon", Attribute(node.getFloat("epsilon")));
+  CUVIL_TRY(inferNodeTypes(*normalized));
+  std::vector<int64_t> axes; // [C] -> [C, 1, ...] against [N, C, D1, ...]
+  for (size_t d = 1; d + 1 < x->type().shape.size(); ++d)
+    axes.push_back(int64_t(d));
+  Value *axesValue =
+      graph.addConstant(base + ".axes", Tensor::fromInt64s(axes, {int64_t(axes.size())}));
+  Expected<Value *> scale =
+      insertNode(graph, "Unsqueeze", {node.input(1), axesValue}, &node, base + ".scale");
+  CUVIL_TRY(scale.status());
+  Expected<Value *> bias =
+      insertNode(graph, "Unsqueeze", {node.input(2), axesValue}, &node, base + ".bias");
+  CUVIL_TRY(bias.status());
+  Expected<Value *> scaled =
+      insertNode(graph, "Mul", {normalized->output(0), *scale}, &node, base + ".scaled");
+  CUVIL_TRY(scaled.status());
+  Expected<Value *> shifted = insertNode(graph, "Add", {*scaled, *bias}, &node, base + ".shifted");
+  CUVIL_TRY(shifted.status());
+  graph.replaceAllUsesWith(node.output(0), *shifted);
   graph.eraseNode(&node);
   return Status::success();
 }
@@ -395,13 +426,14 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 15> kRewrites = {{
+constexpr std::array<Rewrite, 16> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
     {"ConvTranspose", rewriteConvTranspose},
     {"Unique", completeUniqueResults},
     {"CastLike", rewriteCastLike},
+    {"InstanceNormalization", rewriteInstanceNorm},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

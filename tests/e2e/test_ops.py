@@ -770,7 +770,8 @@ def gemm_matmul_cases():
 
 
 def softmax_layernorm_cases():
-    """Softmax (every axis; opset 11 coerce-to-2D vs opset 13) and LayerNormalization."""
+    """Softmax (every axis; opset 11 coerce-to-2D vs opset 13), LayerNormalization and
+    InstanceNormalization."""
     x4 = In((2, 3, 4, 5))
     for axis in (0, 1, 2, 3, -1, -2, -3, -4):
         yield single(f"softmax/opset13_4d_axis{axis}", "Softmax", [x4], dict(axis=axis), opset=13)
@@ -785,6 +786,17 @@ def softmax_layernorm_cases():
     yield single("softmax/opset11_default_axis_3d", "Softmax", [In((2, 3, 4))], opset=11)
     yield single("softmax/opset11_axis_last", "Softmax", [In((2, 3, 4))], dict(axis=-1), opset=11)
     yield single("softmax/opset11_2d", "Softmax", [In((4, 6))], dict(axis=1), opset=11)
+    # InstanceNormalization: per (n, c) plane over 1-D, 2-D and 3-D spatial
+    # extents, constant or run-time scale and B, an epsilon, a shifted mean.
+    for name, shape, const in [("3d", (2, 3, 7), True), ("4d", (2, 4, 5, 6), True),
+                               ("5d_runtime_params", (1, 2, 3, 4, 5), False)]:
+        c = shape[1]
+        params = ([np.linspace(0.5, 2, c), np.linspace(-1, 1, c)] if const
+                  else [In((c,)), In((c,))])
+        yield single(f"instancenorm/{name}", "InstanceNormalization", [In(shape)] + params)
+    yield single("instancenorm/epsilon_offset_mean", "InstanceNormalization",
+                 [In((1, 3, 8, 8), gen=lambda rng, shape: rng.standard_normal(shape) + 100),
+                  np.ones(3), np.zeros(3)], dict(epsilon=0.01))
     yield graph("softmax/masked_attention", [node("Add", ["s", "mask"], ["a"]), node("Softmax", ["a"], ["p"], axis=-1)],
                 {"s": In((1, 2, 6, 6))}, ["p"],
                 dict(mask=np.array([0, 0, 0, 0, -10000.0, -10000.0]).reshape(1, 1, 1, 6)))
