@@ -103,6 +103,45 @@ template <typename T> CUVIL_INLINE bool isNaN(T value) {
     return false;
 }
 
+// A heap of indices with the one `order` puts last on top: heap-sorting it
+// in place leaves the indices in `order`'s order.
+template <typename Order> struct IndexHeap {
+  const Order &order; // order.before(a, b): a comes first
+  int64_t *slots;
+
+  void swap(int64_t a, int64_t b) {
+    int64_t t = slots[a];
+    slots[a] = slots[b];
+    slots[b] = t;
+  }
+  void siftUp(int64_t at) {
+    while (at > 0 && order.before(slots[(at - 1) / 2], slots[at])) {
+      swap(at, (at - 1) / 2);
+      at = (at - 1) / 2;
+    }
+  }
+  void siftDown(int64_t at, int64_t size) {
+    for (;;) {
+      int64_t child = 2 * at + 1;
+      if (child >= size)
+        return;
+      if (child + 1 < size && order.before(slots[child], slots[child + 1]))
+        ++child;
+      if (!order.before(slots[at], slots[child]))
+        return;
+      swap(at, child);
+      at = child;
+    }
+  }
+  // The first `size` slots, a heap, in order.
+  void sort(int64_t size) {
+    for (int64_t last = size - 1; last > 0; --last) {
+      swap(0, last);
+      siftDown(0, last);
+    }
+  }
+};
+
 // Slices of x as [outer, n, inner], compared lexicographically over (o, i).
 template <typename T> struct UniqueSlices {
   const T *x;
@@ -132,39 +171,17 @@ template <typename T> struct UniqueSlices {
 };
 
 template <typename T>
-CUVIL_INLINE void siftDown(const UniqueSlices<T> &slices, int64_t *heap, int64_t root,
-                           int64_t size) {
-  for (;;) {
-    int64_t child = 2 * root + 1;
-    if (child >= size)
-      return;
-    if (child + 1 < size && slices.before(heap[child], heap[child + 1]))
-      ++child;
-    if (!slices.before(heap[root], heap[child]))
-      return;
-    int64_t t = heap[root];
-    heap[root] = heap[child];
-    heap[child] = t;
-    root = child;
-  }
-}
-
-template <typename T>
 CUVIL_INLINE void unique(const T *x, T *y, int64_t *indices, int64_t *inverse, int64_t *counts,
                          int64_t *countSlot, const cuvil_unique_params *p) {
   const UniqueSlices<T> slices{x, p->outer, p->n, p->inner};
   const int64_t n = p->n;
   int64_t *perm = counts;
+  IndexHeap<UniqueSlices<T>> heap{slices, perm};
   for (int64_t a = 0; a < n; ++a)
     perm[a] = a;
   for (int64_t root = n / 2 - 1; root >= 0; --root)
-    siftDown(slices, perm, root, n);
-  for (int64_t size = n - 1; size > 0; --size) {
-    int64_t t = perm[0];
-    perm[0] = perm[size];
-    perm[size] = t;
-    siftDown(slices, perm, 0, size);
-  }
+    heap.siftDown(root, n);
+  heap.sort(n);
   int64_t count = 0;
   if (p->sorted) {
     int64_t start = 0, previous = -1;
@@ -227,37 +244,6 @@ struct NmsScores {
   }
 };
 
-// A heap of box indices with the one taken last on top.
-struct NmsHeap {
-  const NmsScores &scores;
-  int64_t *slots;
-
-  void swap(int64_t a, int64_t b) {
-    int64_t t = slots[a];
-    slots[a] = slots[b];
-    slots[b] = t;
-  }
-  void siftUp(int64_t at) {
-    while (at > 0 && scores.before(slots[(at - 1) / 2], slots[at])) {
-      swap(at, (at - 1) / 2);
-      at = (at - 1) / 2;
-    }
-  }
-  void siftDown(int64_t at, int64_t size) {
-    for (;;) {
-      int64_t child = 2 * at + 1;
-      if (child >= size)
-        return;
-      if (child + 1 < size && scores.before(slots[child], slots[child + 1]))
-        ++child;
-      if (!scores.before(slots[at], slots[child]))
-        return;
-      swap(at, child);
-      at = child;
-    }
-  }
-};
-
 struct NmsExtent {
   float lo, hi;
 };
@@ -299,7 +285,7 @@ CUVIL_INLINE bool suppresses(const float *a, const float *b, bool center, float 
 CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, int64_t n,
                                    bool center, float iou, int64_t limit, int64_t *kept,
                                    int64_t heapRoom) {
-  NmsHeap heap{scores, kept + limit};
+  IndexHeap<NmsScores> heap{scores, kept + limit};
   int64_t k = 0, cutoff = -1;
   while (k < limit) {
     int64_t size = 0;
@@ -314,10 +300,7 @@ CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, 
         heap.siftDown(0, size);
       }
     }
-    for (int64_t last = size - 1; last > 0; --last) {
-      heap.swap(0, last);
-      heap.siftDown(0, last);
-    }
+    heap.sort(size);
     for (int64_t j = 0; j < size && k < limit; ++j) {
       int64_t i = heap.slots[j];
       bool keep = true;

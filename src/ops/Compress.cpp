@@ -13,30 +13,6 @@
 namespace cuvil::ops {
 namespace {
 
-// The input as [outer, axis, inner]; `axis` is empty when flattened.
-struct CompressGeometry {
-  std::optional<int64_t> axis;
-  Dim outer = 1, axisLength, inner = 1;
-};
-
-Expected<CompressGeometry> geometry(const Node &node, const Shape &x) {
-  CompressGeometry g;
-  if (!node.hasAttr("axis")) {
-    g.axisLength = numElements(x);
-    return g;
-  }
-  if (x.empty())
-    return Status::error("the input must have rank 1 or more to select along an axis");
-  Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(x.size()));
-  CUVIL_TRY(axis.status());
-  std::span<const Dim> dims(x);
-  g.axis = *axis;
-  g.outer = numElements(dims.first(size_t(*axis)));
-  g.axisLength = x[size_t(*axis)];
-  g.inner = numElements(dims.subspan(size_t(*axis) + 1));
-  return g;
-}
-
 // The selected entries of a constant condition within the axis.
 int64_t selectedCount(const Tensor &cond, int64_t axisLength) {
   int64_t count = 0;
@@ -50,15 +26,15 @@ Status infer(InferContext &ctx) {
   if (ctx.inputDType(1) != DType::Bool || cond.size() != 1)
     return ctx.error("the condition must be a 1-D bool tensor, got {}[{}]",
                      dtypeName(ctx.inputDType(1)), shapeToString(cond));
-  Expected<CompressGeometry> g = geometry(ctx.node(), x);
+  Expected<AxisSplit> g = splitAtOptionalAxis(ctx.node(), x);
   CUVIL_TRY(g.status());
   const Tensor *condition = ctx.constantInput(1);
   Dim count;
-  if (condition && g->axisLength.isConstant()) {
-    int64_t selected = selectedCount(*condition, g->axisLength.constant());
+  if (condition && g->axisDim.isConstant()) {
+    int64_t selected = selectedCount(*condition, g->axisDim.constant());
     count = ctx.constantInput(0) ? Dim(selected) : ctx.dataSymbol("count", selected);
   } else {
-    count = ctx.dataSymbol("count", std::min(cond[0].max(), g->axisLength.max()));
+    count = ctx.dataSymbol("count", std::min(cond[0].max(), g->axisDim.max()));
   }
   Shape out = {count};
   if (g->axis) {
@@ -71,9 +47,9 @@ Status infer(InferContext &ctx) {
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &x = *in[0], &cond = *in[1];
-  Expected<CompressGeometry> g = geometry(node, x.shape());
+  Expected<AxisSplit> g = splitAtOptionalAxis(node, x.shape());
   CUVIL_TRY(g.status());
-  int64_t outer = g->outer.constant(), axisLength = g->axisLength.constant();
+  int64_t outer = g->outer.constant(), axisLength = g->axisDim.constant();
   int64_t slice = g->inner.constant() * int64_t(dtypeSize(x.dtype()));
   int64_t n = std::min(cond.numElements(), axisLength);
   uint8_t *to = out[0].mutableBytes();
@@ -88,7 +64,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *x = node.input(0), *cond = node.input(1), *y = node.output(0);
-  Expected<CompressGeometry> g = geometry(node, x->type().shape);
+  Expected<AxisSplit> g = splitAtOptionalAxis(node, x->type().shape);
   CUVIL_TRY(g.status());
   const Shape &out = y->type().shape;
   std::optional<SymbolId> count = out[g->axis ? size_t(*g->axis) : 0].asSymbol();
@@ -98,7 +74,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(kernel.status());
   ParamBlock<cuvil_compress_params> params;
   params.set(params->outer, g->outer);
-  params.set(params->axis_len, g->axisLength);
+  params.set(params->axis_len, g->axisDim);
   params.set(params->inner, g->inner);
   params.set(params->cond_len, cond->type().shape[0]);
   return ctx.callKernel(**kernel,

@@ -7,24 +7,13 @@
 namespace cuvil::ops {
 namespace {
 
-struct CumSumGeometry {
-  int64_t axis;
-  Dim outer, axisDim, inner;
-};
-
-Expected<CumSumGeometry> geometry(const Node &node, const Shape &shape) {
-  if (shape.empty())
-    return Status::error("expects a tensor of rank 1 or more");
+// x split at the one-element axis input.
+Expected<AxisSplit> geometry(const Node &node, const Shape &shape) {
   Expected<std::vector<int64_t>> axis = constantInts(node, 1, "axis");
   CUVIL_TRY(axis.status());
   if (axis->size() != 1)
     return Status::error(fmt::format("axis must have one element, has {}", axis->size()));
-  Expected<int64_t> normalized = normalizeAxis((*axis)[0], int64_t(shape.size()));
-  CUVIL_TRY(normalized.status());
-  std::span<const Dim> dims(shape);
-  return CumSumGeometry{*normalized, numElements(dims.first(size_t(*normalized))),
-                        shape[size_t(*normalized)],
-                        numElements(dims.subspan(size_t(*normalized) + 1))};
+  return splitAtAxis(shape, (*axis)[0]);
 }
 
 bool supported(DType dtype) {
@@ -42,7 +31,7 @@ Status infer(InferContext &ctx) {
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &x = *in[0];
-  CumSumGeometry g = *geometry(node, x.shape());
+  AxisSplit g = *geometry(node, x.shape());
   int64_t outer = g.outer.constant(), n = g.axisDim.constant(), inner = g.inner.constant();
   bool exclusive = node.getInt("exclusive") != 0, reverse = node.getInt("reverse") != 0;
   bool integral = x.dtype() != DType::F32 && x.dtype() != DType::F64;
@@ -74,7 +63,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *x = node.input(0);
-  Expected<CumSumGeometry> g = geometry(node, x->type().shape);
+  Expected<AxisSplit> g = geometry(node, x->type().shape);
   CUVIL_TRY(g.status());
   Expected<const KernelRef *> kernel = cumSumKernel(x->type().dtype);
   CUVIL_TRY(kernel.status());

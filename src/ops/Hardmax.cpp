@@ -8,32 +8,18 @@
 namespace cuvil::ops {
 namespace {
 
-struct HardmaxGeometry {
-  Dim outer, axisDim, inner;
-};
-
-Expected<HardmaxGeometry> geometry(const Node &node, const Shape &shape) {
-  if (shape.empty())
-    return Status::error("expects a tensor of rank 1 or more");
-  Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(shape.size()));
-  CUVIL_TRY(axis.status());
-  std::span<const Dim> dims(shape);
-  return HardmaxGeometry{numElements(dims.first(size_t(*axis))), shape[size_t(*axis)],
-                         numElements(dims.subspan(size_t(*axis) + 1))};
-}
-
 Status infer(InferContext &ctx) {
   DType dtype = ctx.inputDType(0);
   if (dtype != DType::F32 && dtype != DType::F64)
     return ctx.error("element type {} is not supported", dtypeName(dtype));
-  CUVIL_TRY(geometry(ctx.node(), ctx.inputShape(0)).status());
+  CUVIL_TRY(splitAtAxis(ctx.inputShape(0), ctx.node().getInt("axis")).status());
   ctx.setOutput(0, TensorType{dtype, ctx.inputShape(0)});
   return Status::success();
 }
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &x = *in[0];
-  HardmaxGeometry g = *geometry(node, x.shape());
+  AxisSplit g = *splitAtAxis(x.shape(), node.getInt("axis"));
   int64_t outer = g.outer.constant(), n = g.axisDim.constant(), inner = g.inner.constant();
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
@@ -50,7 +36,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *x = node.input(0);
-  Expected<HardmaxGeometry> g = geometry(node, x->type().shape);
+  Expected<AxisSplit> g = splitAtAxis(x->type().shape, node.getInt("axis"));
   CUVIL_TRY(g.status());
   Expected<const KernelRef *> kernel = hardmaxKernel(x->type().dtype);
   CUVIL_TRY(kernel.status());

@@ -14,6 +14,20 @@ Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+Expected<AxisSplit> splitAtAxis(const Shape &shape, int64_t axis) {
+  Expected<int64_t> normalized = normalizeAxis(axis, int64_t(shape.size()));
+  CUVIL_TRY(normalized.status());
+  std::span<const Dim> dims(shape);
+  return AxisSplit{*normalized, numElements(dims.first(size_t(*normalized))),
+                   shape[size_t(*normalized)], numElements(dims.subspan(size_t(*normalized) + 1))};
+}
+
+Expected<AxisSplit> splitAtOptionalAxis(const Node &node, const Shape &shape) {
+  if (!node.hasAttr("axis"))
+    return AxisSplit{std::nullopt, 1, numElements(shape), 1};
+  return splitAtAxis(shape, node.getInt("axis"));
+}
+
 Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank) {
   std::vector<int64_t> result;
   for (int64_t axis : axes) {

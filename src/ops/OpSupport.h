@@ -46,6 +46,18 @@ const OpDefinition *findOpDefinition(std::string_view op);
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank);
 
+// A shape as [outer, axis, inner] around one axis, as the kernels that work
+// along an axis take it. `axis` is empty for a shape flattened whole.
+struct AxisSplit {
+  std::optional<int64_t> axis;
+  Dim outer = 1, axisDim, inner = 1;
+};
+// Around `axis` (in [-rank, rank)).
+Expected<AxisSplit> splitAtAxis(const Shape &shape, int64_t axis);
+// Around the node's `axis` attribute, or flattened when it has none
+// (Compress, Unique).
+Expected<AxisSplit> splitAtOptionalAxis(const Node &node, const Shape &shape);
+
 // A static 2-D window as the convolution kernels take it (for ops whose
 // shapes are static: the fused block, Winograd).
 cuvil_window2d kernelWindow(const WindowGeometry::StaticWindow2D &g);

@@ -5,16 +5,8 @@
 namespace cuvil::ops {
 namespace {
 
-struct AxisSplit {
-  Dim outer, axis, inner;
-};
-
 Expected<AxisSplit> split(const Node &node, const Shape &shape) {
-  Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(shape.size()));
-  CUVIL_TRY(axis.status());
-  std::span<const Dim> dims(shape);
-  return AxisSplit{numElements(dims.first(size_t(*axis))), shape[size_t(*axis)],
-                   numElements(dims.subspan(size_t(*axis) + 1))};
+  return splitAtAxis(shape, node.getInt("axis"));
 }
 
 } // namespace
@@ -30,7 +22,7 @@ Status inferSoftmax(InferContext &ctx) {
 Status evalSoftmax(const Node &node, const Tensor &x, Tensor &y, bool log) {
   Expected<AxisSplit> s = split(node, x.shape());
   CUVIL_TRY(s.status());
-  const int64_t outer = s->outer.constant(), axis = s->axis.constant();
+  const int64_t outer = s->outer.constant(), axis = s->axisDim.constant();
   const int64_t inner = s->inner.constant();
   for (int64_t o = 0; o < outer; ++o)
     for (int64_t i = 0; i < inner; ++i) {
@@ -55,7 +47,7 @@ Status lowerSoftmax(const Node &node, LoweringContext &ctx, bool log) {
   CUVIL_TRY(s.status());
   return ctx.callKernel(kSoftmaxKernel,
                         {KernelArg::pointer(node.input(0)), KernelArg::pointer(node.output(0)),
-                         KernelArg::constant(s->axis), KernelArg::constant(s->inner),
+                         KernelArg::constant(s->axisDim), KernelArg::constant(s->inner),
                          KernelArg::constant(log ? 1 : 0)},
                         s->outer * s->inner);
 }

@@ -16,30 +16,6 @@
 namespace cuvil::ops {
 namespace {
 
-// The input as [outer, n, inner]; `axis` is empty when flattened.
-struct UniqueGeometry {
-  std::optional<int64_t> axis;
-  Dim outer = 1, n, inner = 1;
-};
-
-Expected<UniqueGeometry> geometry(const Node &node, const Shape &x) {
-  UniqueGeometry g;
-  if (!node.hasAttr("axis")) {
-    g.n = numElements(x);
-    return g;
-  }
-  if (x.empty())
-    return Status::error("the input must have rank 1 or more to take slices along an axis");
-  Expected<int64_t> axis = normalizeAxis(node.getInt("axis"), int64_t(x.size()));
-  CUVIL_TRY(axis.status());
-  std::span<const Dim> dims(x);
-  g.axis = *axis;
-  g.outer = numElements(dims.first(size_t(*axis)));
-  g.n = x[size_t(*axis)];
-  g.inner = numElements(dims.subspan(size_t(*axis) + 1));
-  return g;
-}
-
 bool supported(DType dtype) { return dtype != DType::F16 && dtype != DType::BF16; }
 
 // The reference's view of the constant input: slices compared as the kernel
@@ -99,7 +75,7 @@ Groups group(const Slices &s, bool sorted) {
   return g;
 }
 
-Shape resultShape(const UniqueGeometry &g, const Shape &x, const Dim &count) {
+Shape resultShape(const AxisSplit &g, const Shape &x, const Dim &count) {
   if (!g.axis)
     return {count};
   Shape out = x;
@@ -112,18 +88,18 @@ Status infer(InferContext &ctx) {
   DType dtype = ctx.inputDType(0);
   if (!supported(dtype))
     return ctx.error("element type {} is not supported", dtypeName(dtype));
-  Expected<UniqueGeometry> g = geometry(ctx.node(), x);
+  Expected<AxisSplit> g = splitAtOptionalAxis(ctx.node(), x);
   CUVIL_TRY(g.status());
   Dim count;
   if (const Tensor *data = ctx.constantInput(0)) {
-    Slices s{*data, g->outer.constant(), g->n.constant(), g->inner.constant()};
+    Slices s{*data, g->outer.constant(), g->axisDim.constant(), g->inner.constant()};
     count = int64_t(group(s, ctx.node().getInt("sorted") != 0).first.size());
   } else {
-    count = ctx.dataSymbol("count", g->n.max());
+    count = ctx.dataSymbol("count", g->axisDim.max());
   }
   const TensorType results[] = {{dtype, resultShape(*g, x, count)},
                                 {DType::I64, {count}},
-                                {DType::I64, {g->n}},
+                                {DType::I64, {g->axisDim}},
                                 {DType::I64, {count}}};
   for (size_t i = 0; i < ctx.node().numOutputs(); ++i)
     ctx.setOutput(i, results[i]);
@@ -132,8 +108,8 @@ Status infer(InferContext &ctx) {
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &x = *in[0];
-  UniqueGeometry geo = *geometry(node, x.shape());
-  Slices s{x, geo.outer.constant(), geo.n.constant(), geo.inner.constant()};
+  AxisSplit geo = *splitAtOptionalAxis(node, x.shape());
+  Slices s{x, geo.outer.constant(), geo.axisDim.constant(), geo.inner.constant()};
   Groups g = group(s, node.getInt("sorted") != 0);
   int64_t count = int64_t(g.first.size());
   size_t slice = size_t(s.inner) * dtypeSize(x.dtype());
@@ -150,7 +126,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *x = node.input(0);
-  Expected<UniqueGeometry> g = geometry(node, x->type().shape);
+  Expected<AxisSplit> g = splitAtOptionalAxis(node, x->type().shape);
   CUVIL_TRY(g.status());
   if (node.numOutputs() != 4)
     return Status::error("internal error: a Unique reaches lowering without its four results");
@@ -161,7 +137,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(kernel.status());
   ParamBlock<cuvil_unique_params> params;
   params.set(params->outer, g->outer);
-  params.set(params->n, g->n);
+  params.set(params->n, g->axisDim);
   params.set(params->inner, g->inner);
   params->sorted = node.getInt("sorted") != 0;
   return ctx.callKernel(**kernel,

@@ -77,8 +77,9 @@ CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_EYE)
   X(f64, double, 0)                                                                                \
   X(f16, uint16_t, 1)                                                                              \
   X(bf16, uint16_t, 2)                                                                             \
-  X(i8, int8_t, 0) X(u8, uint8_t, 0) X(i16, int16_t, 0) X(u16, uint16_t, 0) X(i32, int32_t, 0)     \
-      X(u32, uint32_t, 0) X(i64, int64_t, 0) X(u64, uint64_t, 0)
+  X(i8, int8_t, 0)                                                                                 \
+  X(u8, uint8_t, 0) X(i16, int16_t, 0) X(u16, uint16_t, 0) X(i32, int32_t, 0) X(u32, uint32_t, 0)  \
+      X(i64, int64_t, 0) X(u64, uint64_t, 0)
 #define CUVIL_CAST_TARGET_TYPES(X, from, From, fromCodec)                                          \
   X(from, From, fromCodec, f32, float, 0)                                                          \
   X(from, From, fromCodec, f64, double, 0)                                                         \

@@ -56,7 +56,8 @@ struct cuvil_unique_params {
   X(f32, float)                                                                                    \
   X(f64, double)                                                                                   \
   X(i8, int8_t)                                                                                    \
-  X(u8, uint8_t) X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t) X(i64, int64_t) \
+  X(u8, uint8_t)                                                                                   \
+  X(i16, int16_t) X(u16, uint16_t) X(i32, int32_t) X(u32, uint32_t) X(i64, int64_t)                \
       X(u64, uint64_t)
 #define CUVIL_DECLARE_UNIQUE(name, T)                                                              \
   CUVIL_KERNEL_DECL void cuvil_unique_##name(                                                      \
