@@ -20,6 +20,6 @@ export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
 if [[ ${FULL:-0} == 1 ]]; then
   skip='^e2e_(ops_avx2|ops_symbolic|spills)'
 else
-  skip='^e2e_(model|dynamic|ops_avx2|ops_symbolic|spills)|^onnx_conformance$'
+  skip='^e2e_(model|dynamic|ops_avx2|ops_symbolic|spills)|^onnx_backend$'
 fi
 ctest --test-dir build-sanitized --output-on-failure -j "$(nproc)" -E "$skip" "$@"

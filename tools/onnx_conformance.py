@@ -16,8 +16,15 @@ parallel and a failure never stops the run.
 Each case ends as one of: pass; compile error (cuvil said why, exit 1);
 run error (infer.bin refused, exit 1); wrong result (the worst element);
 crash (any other exit status or a signal: always a bug); timeout;
-unsupported I/O (sequence or optional inputs or outputs, which infer.bin
-does not take yet).
+unsupported I/O (inputs or outputs of a kind infer.bin has no form for:
+maps, sparse tensors, sequences of sequences).
+
+Sequence and optional inputs and outputs take the forms `cuvil compile`
+documents: a sequence input is compiled with `--sequence NAME=DIMS,...` (its
+elements' shapes, from the data set) and fed one element per input NAME.K;
+an empty optional input is compiled with `--absent NAME`; a sequence output
+is written element by element as NAME.K, an empty optional output not at
+all. Data sets whose sequences differ in shape are compiled again.
 
 With --expected, the run fails (exit 1) when a case not listed there fails,
 and when a listed case passes: the list of expected failures only shrinks.
@@ -91,6 +98,99 @@ def is_tensor(value_info):
     return value_info.type.HasField("tensor_type")
 
 
+def has_io_form(type_proto):
+    """Whether infer.bin can take or give a value of this type: a tensor, a
+    sequence of tensors, or an optional of either."""
+    if type_proto.HasField("optional_type"):
+        type_proto = type_proto.optional_type.elem_type
+    if type_proto.HasField("sequence_type"):
+        type_proto = type_proto.sequence_type.elem_type
+    return type_proto.HasField("tensor_type")
+
+
+def read_value(path, type_proto):
+    """A data set's value of this type: an ndarray, a list of them (a
+    sequence), or None (an empty optional)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    if type_proto.HasField("optional_type"):
+        optional = onnx.OptionalProto()
+        optional.ParseFromString(data)
+        if optional.HasField("tensor_value"):
+            return numpy_helper.to_array(optional.tensor_value)
+        if optional.HasField("sequence_value"):
+            return [numpy_helper.to_array(t) for t in optional.sequence_value.tensor_values]
+        return None
+    if type_proto.HasField("sequence_type"):
+        sequence = onnx.SequenceProto()
+        sequence.ParseFromString(data)
+        return [numpy_helper.to_array(t) for t in sequence.tensor_values]
+    tensor = onnx.TensorProto()
+    tensor.ParseFromString(data)
+    return numpy_helper.to_array(tensor)
+
+
+def composite_options(inputs, folder):
+    """The compile options a data set's sequence and optional inputs need."""
+    options = []
+    for i, graph_input in enumerate(inputs):
+        path = os.path.join(folder, f"input_{i}.pb")
+        if is_tensor(graph_input) or not os.path.exists(path):
+            continue
+        value = read_value(path, graph_input.type)
+        if value is None:
+            options += ["--absent", graph_input.name]
+        elif isinstance(value, list):
+            dims = ["x".join(str(d) for d in element.shape) or "scalar" for element in value]
+            options += ["--sequence", f"{graph_input.name}=" + ",".join(dims)]
+    return options
+
+
+def input_arguments(inputs, folder, workdir):
+    """infer.bin's --input arguments for a data set: tensors as their files,
+    sequence elements and optional values written out one file each."""
+    args = []
+    for i, graph_input in enumerate(inputs):
+        path = os.path.join(folder, f"input_{i}.pb")
+        if not os.path.exists(path):
+            continue
+        if is_tensor(graph_input):
+            args += ["--input", f"{graph_input.name}={path}"]
+            continue
+        value = read_value(path, graph_input.type)
+        elements = [] if value is None else value if isinstance(value, list) else [value]
+        names = ([f"{graph_input.name}.{k}" for k in range(len(elements))] if isinstance(value, list)
+                 else [graph_input.name] * len(elements))
+        for name, element in zip(names, elements):
+            file = os.path.join(workdir, e2e.sanitise(name) + ".input.npy")
+            np.save(file, element)
+            args += ["--input", f"{name}={file}"]
+    return args
+
+
+def check_output(output, expected_path, out_dir, rtol, atol):
+    """(ok, detail) of one graph output against its expected .pb, in the
+    output forms (a sequence element by element, an empty optional absent)."""
+    expected = read_value(expected_path, output.type)
+    base = os.path.join(out_dir, e2e.sanitise(output.name))
+    if expected is None:
+        present = [p for p in (base + ".npy", base + ".0.npy") if os.path.exists(p)]
+        return (not present), f"an empty optional, but cuvil wrote {present}"
+    if isinstance(expected, list):
+        pairs = [(f"{base}.{k}.npy", e) for k, e in enumerate(expected)]
+        if os.path.exists(f"{base}.{len(expected)}.npy"):
+            return False, f"more than the {len(expected)} elements expected"
+    else:
+        pairs = [(base + ".npy", expected)]
+    for path, value in pairs:
+        if not os.path.exists(path):
+            return False, f"no output {os.path.basename(path)}"
+        ok, detail = compare(np.load(path, allow_pickle=False), value, rtol, atol)
+        if not ok:
+            return False, f"{os.path.basename(path)}: {detail}"
+    return True, ""
+
+
 def read_tensor(path):
     tensor = onnx.TensorProto()
     with open(path, "rb") as f:
@@ -108,6 +208,20 @@ def compare(ours, expected, rtol, atol):
     return comparison.ok, "" if comparison.ok else comparison.report
 
 
+def compile_case(model_path, exe, cuvil, directory, inputs, args):
+    """Compile, adding the --value options the compiler asks for (as a user
+    would); (process, value options) or a timeout Result's detail."""
+    value_args = []
+    while True:
+        proc = e2e.run_process([cuvil, "compile", "-q", "--input", model_path, "--output", exe,
+                                *args, *value_args], timeout=COMPILE_TIMEOUT_S)
+        fixed = value_option(proc, directory, inputs, value_args) or shape_option(
+            proc, directory, inputs, value_args)
+        if not fixed:
+            return proc, value_args
+        value_args += fixed
+
+
 def run_case(case, directory, cuvil, workdir, compile_args):
     """Compile and run one case; return its Result."""
     model_path = os.path.join(directory, "model.onnx")
@@ -118,38 +232,38 @@ def run_case(case, directory, cuvil, workdir, compile_args):
     ops = tuple(sorted({n.op_type for n in model.graph.node}))
     initializers = {i.name for i in model.graph.initializer}
     inputs = [i for i in model.graph.input if i.name not in initializers]
-    if not all(is_tensor(v) for v in [*inputs, *model.graph.output]):
-        return Result(case, "unsupported I/O", "sequence or optional inputs or outputs", ops)
+    if not all(has_io_form(v.type) for v in [*inputs, *model.graph.output]):
+        return Result(case, "unsupported I/O", "maps, sparse tensors or nested sequences", ops)
     os.makedirs(workdir, exist_ok=True)
     exe = os.path.join(workdir, "case.bin")
-    value_args = []
-    while True:
-        try:
-            proc = e2e.run_process([cuvil, "compile", "-q", "--input", model_path, "--output", exe,
-                                    *compile_args, *value_args], timeout=COMPILE_TIMEOUT_S)
-        except Exception:  # noqa: BLE001 (subprocess.TimeoutExpired)
-            return Result(case, "timeout", f"cuvil compile ran past {COMPILE_TIMEOUT_S} s", ops)
-        fixed = value_option(proc, directory, inputs, value_args)
-        if not fixed:
-            break
-        value_args += fixed
-    if proc.returncode == 1:
-        return Result(case, "compile error", first_line(proc.stderr).replace(f"error: {model_path}: ", ""),
-                      ops)
-    if proc.returncode != 0:
-        return Result(case, "crash", f"cuvil compile exited {proc.returncode}: {first_line(proc.stderr)}",
-                      ops)
     rtol, atol, _ = TOLERANCES.get(case, (RTOL, ATOL, ""))
+    compiled_for = None
+    options = []
     data_sets = sorted(d for d in os.listdir(directory) if d.startswith("test_data_set_"))
-    for data_set in data_sets:
-        folder = os.path.join(directory, data_set)
-        args = []
-        for i, graph_input in enumerate(inputs):
-            path = os.path.join(folder, f"input_{i}.pb")
-            if os.path.exists(path):
-                args += ["--input", f"{graph_input.name}={path}"]
+    # A case without data sets is compiled only.
+    for data_set in data_sets or [None]:
+        folder = os.path.join(directory, data_set or "")
+        composite_args = composite_options(inputs, folder) if data_set else []
+        if composite_args != compiled_for:
+            try:
+                proc, value_args = compile_case(model_path, exe, cuvil, directory, inputs,
+                                                [*compile_args, *composite_args])
+            except Exception:  # noqa: BLE001 (subprocess.TimeoutExpired)
+                return Result(case, "timeout", f"cuvil compile ran past {COMPILE_TIMEOUT_S} s", ops)
+            if proc.returncode == 1:
+                return Result(case, "compile error",
+                              first_line(proc.stderr).replace(f"error: {model_path}: ", ""), ops)
+            if proc.returncode != 0:
+                return Result(case, "crash", f"cuvil compile exited {proc.returncode}: "
+                                             f"{first_line(proc.stderr)}", ops)
+            compiled_for = composite_args
+            options = [*composite_args, *value_args]
+        if data_set is None:
+            break
         out_dir = os.path.join(workdir, data_set)
         shutil.rmtree(out_dir, ignore_errors=True)
+        os.makedirs(out_dir)
+        args = input_arguments(inputs, folder, out_dir)
         try:
             proc = e2e.run_process([exe, *args, "--output-dir", out_dir, "--threads", "1"],
                                    timeout=RUN_TIMEOUT_S)
@@ -164,19 +278,15 @@ def run_case(case, directory, cuvil, workdir, compile_args):
             expected_path = os.path.join(folder, f"output_{i}.pb")
             if not os.path.exists(expected_path):
                 continue
-            expected = numpy_helper.to_array(read_tensor(expected_path))
-            ours_path = os.path.join(out_dir, e2e.sanitise(output.name) + ".npy")
-            if not os.path.exists(ours_path):
-                return Result(case, "wrong result", f"{data_set}: no output '{output.name}'", ops)
-            ok, detail = compare(np.load(ours_path, allow_pickle=False), expected, rtol, atol)
+            ok, detail = check_output(output, expected_path, out_dir, rtol, atol)
             if not ok:
                 return Result(case, "wrong result", f"{data_set} output '{output.name}': {detail}", ops)
-    return Result(case, "pass", " ".join(value_args), ops)
+    return Result(case, "pass", " ".join(options), ops)
 
 
 def value_option(proc, directory, inputs, given):
-    """Where the compiler asks for the values of an integer graph input (a shape,
-    axes or pads the case feeds as data where exporters write a constant), the
+    """Where the compiler asks for the values of a graph input (a shape, axes,
+    pads or Resize scales the case feeds as data where exporters write a constant), the
     `--value NAME=...` a user would add: the first data set's values (as
     ONNX-MLIR's runner makes such inputs constants). infer.bin then checks every
     data set against them. [] when the compile needs nothing of the kind."""
@@ -189,7 +299,24 @@ def value_option(proc, directory, inputs, given):
     if index is None or not os.path.exists(path) or any(a.startswith(f"{name}=") for a in given):
         return []
     values = numpy_helper.to_array(read_tensor(path)).ravel()
-    return ["--value", f"{name}=" + ",".join(str(int(v)) for v in values)]
+    # repr of a float64 round-trips, so the compiler rounds back to the same value.
+    text = (repr(float(v)) if np.issubdtype(values.dtype, np.floating) else str(int(v)) for v in values)
+    return ["--value", f"{name}=" + ",".join(text)]
+
+
+def shape_option(proc, directory, inputs, given):
+    """Where the compiler asks for the shape of an input with symbolic dims,
+    the `--shape NAME=...` a user would add: the first data set's."""
+    match = re.search(r"has symbolic dimension .*fix it with --shape ([^=\s]+)=", proc.stderr or "")
+    if proc.returncode != 1 or not match:
+        return []
+    name = match.group(1)
+    index = next((i for i, v in enumerate(inputs) if v.name == name), None)
+    path = os.path.join(directory, "test_data_set_0", f"input_{index}.pb")
+    if index is None or not os.path.exists(path) or any(a.startswith(f"{name}=") for a in given):
+        return []
+    dims = numpy_helper.to_array(read_tensor(path)).shape
+    return ["--shape", f"{name}=" + "x".join(str(d) for d in dims)]
 
 
 def run_case_safely(case, directory, cuvil, workdir, compile_args, keep):
@@ -242,7 +369,7 @@ def markdown(results, args, command):
              f"Data: `{args.data}` (Debian's libonnx-testdata); cases compiled with "
              f"`cuvil compile {' '.join(args.compile_arg)}`, run on every test data set, outputs compared "
              f"exactly (integers, bool, strings) or within rtol {RTOL:g}, atol {ATOL:g}. A pass whose "
-             "detail gives `--value NAME=...`: the case feeds a shape, axes or pads as a graph input, "
+             "detail gives `--value NAME=...`: the case feeds a shape, axes, pads or scales as a graph input, "
              "and the compile error asked for its values; the case was compiled again with those of its "
              "first data set, and infer.bin checked every data set against them.", "",
              f"- Machine: {platform.processor() or platform.machine()}, {os.cpu_count()} cores; {date}",

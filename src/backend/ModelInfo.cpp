@@ -5,6 +5,7 @@
 #include "cuvil/backend/Version.h"
 #include "cuvil/runtime/ModelABI.h"
 
+#include <bit>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/IRBuilder.h>
@@ -82,6 +83,12 @@ public:
         for (const Dim &value : *dimValues) {
           given.push_back(uint64_t(value.max()));
           givenSymbols.push_back(uint32_t(symbolCode(value, symbolIndex)));
+        }
+      // A floating-point input's fixed values, as f64 bit patterns.
+      if (const Tensor *data = values[i]->isGraphInput() ? values[i]->fixedData() : nullptr)
+        for (int64_t k = 0; k < data->numElements(); ++k) {
+          given.push_back(std::bit_cast<uint64_t>(data->getDouble(k)));
+          givenSymbols.push_back(uint32_t(CUVIL_DIM_CONSTANT));
         }
       entries.push_back(llvm::ConstantStruct::get(
           tensorInfo_, {string(names[i]), llvm::ConstantInt::get(i32_, dtypeOnnxCode(type.dtype)),

@@ -3,6 +3,7 @@
 #include "cuvil/lowering/Lowering.h"
 
 #include <fmt/format.h>
+#include <functional>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/DerivedTypes.h>
 #include <llvm/IR/Function.h>
@@ -95,17 +96,38 @@ ModuleBuilder::ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, 
   // A slot per symbol name: a static path's symbols computed from data are
   // its own ids for the generic graph's symbols of the same name.
   std::map<std::string, size_t> slotByName;
-  auto assign = [&](SymbolId symbol) {
+  assignSymbolSlots(model, slotByName);
+  for (const CodePath &path : paths)
+    assignSymbolSlots(*path.graph, slotByName);
+  numSlots_ = slotByName.size();
+}
+
+void ModuleBuilder::assignSymbolSlots(const Graph &graph,
+                                      std::map<std::string, size_t> &slotByName) {
+  for (SymbolId symbol : graph.symbols()) {
     auto [slot, added] =
         slotByName.emplace(SymbolTable::global().info(symbol).name, slotByName.size());
     symbolSlots_.emplace(symbol, slot->second);
-  };
-  for (SymbolId symbol : model.symbols())
-    assign(symbol);
-  for (const CodePath &path : paths)
-    for (SymbolId symbol : path.graph->symbols())
-      assign(symbol);
-  numSlots_ = slotByName.size();
+  }
+  for (const auto &node : graph.nodes())
+    for (size_t r = 0; r < node->numRegions(); ++r)
+      assignSymbolSlots(node->region(r), slotByName);
+}
+
+const Value *ModuleBuilder::capturedOperand(const Value *value) {
+  for (auto region = regions_.rbegin(); region != regions_.rend(); ++region) {
+    if ((*region)->findValue(value->name()) != value)
+      continue;
+    const Node &owner = *(*region)->owner();
+    size_t captures = owner.numCaptures(), inputs = (*region)->inputs().size();
+    size_t index = value->storage().index;
+    if (index + captures < inputs || index >= inputs)
+      break;
+    return owner.input(owner.numInputs() - captures + (index - (inputs - captures)));
+  }
+  addressStatus_ = Status::error(
+      fmt::format("internal error: %{} reads a capture of no region being lowered", value->name()));
+  return nullptr;
 }
 
 uint64_t ModuleBuilder::weightsOffset(const Value *constant) {
@@ -165,6 +187,12 @@ llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const Value *val
           builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, slot);
       base = builder.CreateLoad(builder.getPtrTy(), slotAddress);
       break;
+    }
+    case StorageSpace::Capture: {
+      const Value *operand = capturedOperand(value);
+      if (!operand)
+        return llvm::ConstantPointerNull::get(builder.getPtrTy());
+      return address(builder, operand, byteOffset + int64_t(storage.offset));
     }
     case StorageSpace::None:
       addressStatus_ = Status::error(fmt::format("value %{} has no storage", value->name()));
@@ -238,8 +266,7 @@ llvm::Value *ModuleBuilder::emitDim(llvm::IRBuilder<> &builder, const Dim &dim,
 }
 
 Status ModuleBuilder::storeDims(const Value *destination, std::span<const Dim> values) {
-  DType dtype = destination->type().dtype;
-  llvm::Type *element = dtype == DType::I32 ? runBuilder_->getInt32Ty() : runBuilder_->getInt64Ty();
+  llvm::Type *element = runBuilder_->getIntNTy(unsigned(8 * dtypeSize(destination->type().dtype)));
   llvm::Value *base = address(*runBuilder_, destination, 0);
   for (size_t i = 0; i < values.size(); ++i) {
     llvm::Value *value = emitDim(*runBuilder_, values[i], symbols_);
@@ -403,15 +430,27 @@ Status ModuleBuilder::build() {
   llvm::Type *voidTy = llvm::Type::getVoidTy(context_);
 
   // Every path's arena is planned for its largest shapes (maxByteSize).
+  // Region values too: a region's plan lies in its node's scratch.
+  std::function<uint64_t(const Graph &)> arenaEnd = [&](const Graph &graph) {
+    uint64_t end = 0;
+    auto extend = [&](const Value *value) {
+      if (value->storage().space == StorageSpace::Arena)
+        end = std::max(end, value->storage().offset + value->type().maxByteSize());
+    };
+    for (const Value *input : graph.inputs())
+      extend(input);
+    for (const auto &node : graph.nodes()) {
+      for (const Value *result : node->outputs())
+        extend(result);
+      for (size_t r = 0; r < node->numRegions(); ++r)
+        end = std::max(end, arenaEnd(node->region(r)));
+    }
+    return end;
+  };
   for (const CodePath &path : pathList_) {
     PathBuild build;
     build.name = path.name;
-    for (const auto &node : path.graph->nodes())
-      for (const Value *result : node->outputs())
-        if (result->storage().space == StorageSpace::Arena)
-          build.arenaBytes =
-              std::max(build.arenaBytes, result->storage().offset + result->type().maxByteSize());
-    build.arenaBytes = alignTo(build.arenaBytes);
+    build.arenaBytes = alignTo(arenaEnd(*path.graph));
     pathBuilds_.push_back(std::move(build));
   }
 
@@ -475,6 +514,70 @@ Status ModuleBuilder::build() {
   emitDispatcher(runs);
   emitOutputDims();
   return Status::success();
+}
+
+Status ModuleBuilder::lowerRegion(const Graph &region) {
+  const Node *owner = currentNode_;
+  regions_.push_back(&region);
+  Status status;
+  for (const auto &node : region.nodes()) {
+    currentNode_ = node.get();
+    status = lowerNode(*node, *this);
+    if (!status.ok())
+      break;
+  }
+  regions_.pop_back();
+  currentNode_ = owner;
+  return status;
+}
+
+Status ModuleBuilder::emitIf(const Value *condition, const std::function<Status()> &thenPart,
+                             const std::function<Status()> &elsePart) {
+  llvm::IRBuilder<> &builder = *runBuilder_;
+  llvm::Function *run = builder.GetInsertBlock()->getParent();
+  llvm::Value *flag = builder.CreateLoad(builder.getInt8Ty(), address(builder, condition, 0));
+  CUVIL_TRY(std::exchange(addressStatus_, Status::success()));
+  auto *thenBlock = llvm::BasicBlock::Create(context_, "then", run);
+  auto *elseBlock = llvm::BasicBlock::Create(context_, "else", run);
+  auto *merge = llvm::BasicBlock::Create(context_, "endif", run);
+  builder.CreateCondBr(builder.CreateICmpNE(flag, builder.getInt8(0)), thenBlock, elseBlock);
+  for (auto [block, part] : {std::pair{thenBlock, &thenPart}, std::pair{elseBlock, &elsePart}}) {
+    builder.SetInsertPoint(block);
+    CUVIL_TRY((*part)());
+    builder.CreateBr(merge);
+  }
+  builder.SetInsertPoint(merge);
+  return Status::success();
+}
+
+Status ModuleBuilder::emitLoop(SymbolId counter, const Dim &trips, const Value *condition,
+                               const std::function<Status()> &body, std::optional<SymbolId> count) {
+  llvm::IRBuilder<> &builder = *runBuilder_;
+  llvm::Function *run = builder.GetInsertBlock()->getParent();
+  llvm::Type *i64 = builder.getInt64Ty();
+  llvm::Value *slot = symbolSlot(builder, counter);
+  builder.CreateStore(builder.getInt64(0), slot);
+  auto *header = llvm::BasicBlock::Create(context_, "loop", run);
+  auto *bodyBlock = llvm::BasicBlock::Create(context_, "body", run);
+  auto *exit = llvm::BasicBlock::Create(context_, "endloop", run);
+  builder.CreateBr(header);
+  builder.SetInsertPoint(header);
+  llvm::Value *go =
+      builder.CreateICmpSLT(builder.CreateLoad(i64, slot), emitDim(builder, trips, symbols_));
+  if (condition) {
+    llvm::Value *flag = builder.CreateLoad(builder.getInt8Ty(), address(builder, condition, 0));
+    go = builder.CreateAnd(go, builder.CreateICmpNE(flag, builder.getInt8(0)));
+  }
+  CUVIL_TRY(std::exchange(addressStatus_, Status::success()));
+  builder.CreateCondBr(go, bodyBlock, exit);
+  builder.SetInsertPoint(bodyBlock);
+  CUVIL_TRY(body());
+  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, slot), builder.getInt64(1)), slot);
+  builder.CreateBr(header);
+  builder.SetInsertPoint(exit);
+  if (count)
+    builder.CreateStore(builder.CreateLoad(i64, slot), symbolSlot(builder, *count));
+  return std::exchange(addressStatus_, Status::success());
 }
 
 void ModuleBuilder::tagVariant(llvm::Function *function) const {

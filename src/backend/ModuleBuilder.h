@@ -69,6 +69,11 @@ public:
   bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const override;
   const CpuModel &cpu() const override { return variant_->cpuModel; }
   Status storeDims(const Value *destination, std::span<const Dim> values) override;
+  Status lowerRegion(const Graph &region) override;
+  Status emitIf(const Value *condition, const std::function<Status()> &thenPart,
+                const std::function<Status()> &elsePart) override;
+  Status emitLoop(SymbolId counter, const Dim &trips, const Value *condition,
+                  const std::function<Status()> &body, std::optional<SymbolId> count) override;
 
   // Functions of one ISA variant carry its name in this attribute until
   // applyTargetAttributes gives them the variant's CPU and features.
@@ -94,6 +99,10 @@ private:
   void emitDispatcher(const std::vector<std::vector<llvm::Function *>> &runs);
   void tagVariant(llvm::Function *function) const;
   uint64_t weightsOffset(const Value *constant);
+  // The node operand a region's captured input (Storage::Capture) reads.
+  const Value *capturedOperand(const Value *value);
+  // Slots for every symbol of `graph` and of the regions in it.
+  void assignSymbolSlots(const Graph &graph, std::map<std::string, size_t> &slotByName);
 
   llvm::Module &module_;
   llvm::LLVMContext &context_;
@@ -122,7 +131,8 @@ private:
   std::vector<PathBuild> pathBuilds_;
   size_t tasks_ = 0;
   const Node *currentNode_ = nullptr;
-  Status addressStatus_; // a value without storage met while computing addresses
+  std::vector<const Graph *> regions_; // the regions being lowered, innermost last
+  Status addressStatus_;               // a value without storage met while computing addresses
   std::map<std::string, llvm::Function *> specialisations_;
   std::map<std::string, llvm::Constant *> paramBlocks_;
   std::vector<llvm::CallInst *> kernelCallSites_;

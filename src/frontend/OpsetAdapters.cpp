@@ -257,6 +257,153 @@ Status topKAttribute(Graph &graph, Node &node, std::vector<Value *> &results,
   return Status::success();
 }
 
+// Scan before opset 9 has a batch axis first (and sequence_lens first of
+// its inputs): the IR's Scan runs that form with `batched`.
+Status batchedScan(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  if (node.input(0))
+    return Status::error("sequence_lens is not supported (every sequence runs the full length)");
+  std::vector<Value *> operands(node.inputs().begin() + 1, node.inputs().end());
+  node.removeTrailingInputs(0);
+  for (Value *operand : operands)
+    node.addInput(operand);
+  if (node.hasAttr("directions")) {
+    node.setAttr("scan_input_directions", node.getInts("directions"));
+    node.removeAttr("directions");
+  }
+  node.setAttr("batched", int64_t(1));
+  return Status::success();
+}
+
+// TfIdfVectorizer's pool attributes as constant inputs, which its shape
+// rule, reference and kernel read: the int64 pool, ngram_counts,
+// ngram_indexes and weights (empty when absent).
+Status tfIdfPool(Graph &graph, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  const std::string base = node.output(0)->name();
+  auto move = [&](const char *name) {
+    std::vector<int64_t> values = node.getInts(name);
+    node.removeAttr(name);
+    node.addInput(
+        graph.addConstant(base + "." + name, Tensor::fromInt64s(values, {int64_t(values.size())})));
+  };
+  move("pool_int64s");
+  move("ngram_counts");
+  move("ngram_indexes");
+  std::vector<float> weights = node.getFloats("weights");
+  node.removeAttr("weights");
+  node.addInput(
+      graph.addConstant(base + ".weights", Tensor::fromFloats(weights, {int64_t(weights.size())})));
+  return Status::success();
+}
+
+// RNN, GRU and LSTM before opset 7 had `output_sequence`, which said
+// whether Y is wanted; the node's named results say it now. GRU-1's
+// default direction was spelt "foward".
+Status legacyRecurrence(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  node.removeAttr("output_sequence");
+  if (node.getString("direction", "forward") == "foward")
+    node.setAttr("direction", std::string("forward"));
+  return Status::success();
+}
+
+// Scatter (opsets 9 to 10, deprecated at 11) is ScatterElements without
+// `reduction`: the same node under the newer name.
+Status scatterElements(Graph &graph, Node &node, std::vector<Value *> &results,
+                       const AdaptContext &) {
+  Node *scatter = graph.addNode("ScatterElements", node.inputs(),
+                                {node.output(0)->name() + ".elements"}, &node);
+  scatter->setName(node.name());
+  for (const auto &[name, value] : node.attributes())
+    scatter->setAttr(name, value);
+  graph.replaceAllUsesWith(node.output(0), scatter->output(0));
+  graph.eraseNode(&node);
+  results = {scatter->output(0)};
+  return Status::success();
+}
+
+// Resize before opset 11 took (X, scales) and mapped coordinates
+// asymmetrically; nearest truncated the coordinate when upsampling and
+// rounded it up when downsampling (ONNX Runtime keeps this for those
+// opsets). Upsample is the same op with scales >= 1: an input at opset 9,
+// an attribute at 7 and 8, and before 7 height_scale and width_scale of an
+// NCHW input, with linear called "bilinear".
+Status legacyResize(Graph &graph, Node &node, std::vector<Value *> &results,
+                    const AdaptContext &context) {
+  std::string base = node.output(0)->name();
+  bool upsample = node.op() == "Upsample";
+  Value *scales = node.input(1);
+  auto scalesConstant = [&](std::vector<float> values) {
+    return graph.addConstant(base + ".scales",
+                             Tensor::fromFloats(values, {int64_t(values.size())}));
+  };
+  if (upsample && context.opset < 7) {
+    if (!node.hasAttr("height_scale") || !node.hasAttr("width_scale"))
+      return Status::error("Upsample before opset 7 needs height_scale and width_scale");
+    scales = scalesConstant(
+        {1.0f, 1.0f, node.getFloat("height_scale", 1.0f), node.getFloat("width_scale", 1.0f)});
+  } else if (upsample && context.opset < 9) {
+    if (!node.hasAttr("scales"))
+      return Status::error("Upsample before opset 9 needs the scales attribute");
+    scales = scalesConstant(node.getFloats("scales"));
+  }
+  if (!scales)
+    return Status::error(fmt::format("{} needs scales", node.op()));
+  std::string mode = node.getString("mode", "nearest");
+  if (mode == "bilinear")
+    mode = "linear";
+  std::string rounding = "floor";
+  if (mode == "nearest" && !upsample) {
+    if (!scales->isConstant())
+      return Status::error("Resize before opset 11 in nearest mode needs constant scales: its "
+                           "rounding depends on whether they up- or downsample");
+    std::vector<float> values;
+    for (int64_t i = 0; i < scales->constant().numElements(); ++i)
+      values.push_back(float(scales->constant().getDouble(i)));
+    bool up = std::all_of(values.begin(), values.end(), [](float s) { return s >= 1.0f; });
+    bool down = std::all_of(values.begin(), values.end(), [](float s) { return s <= 1.0f; });
+    if (!up && !down)
+      return Status::error("Resize before opset 11 in nearest mode that up- and downsamples at "
+                           "once is not supported");
+    rounding = up ? "floor" : "ceil";
+  }
+  Node *resize =
+      graph.addNode("Resize", {node.input(0), nullptr, scales}, {base + ".resized"}, &node);
+  resize->setAttr("mode", mode);
+  resize->setAttr("coordinate_transformation_mode", std::string("asymmetric"));
+  resize->setAttr("nearest_mode", rounding);
+  resize->setName(node.name());
+  graph.replaceAllUsesWith(node.output(0), resize->output(0));
+  graph.eraseNode(&node);
+  results = {resize->output(0)};
+  return Status::success();
+}
+
+// GridSample before opset 20 named its modes bilinear and bicubic.
+Status gridSampleModes(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  std::string mode = node.getString("mode", "bilinear");
+  node.setAttr("mode", std::string(mode == "bilinear"  ? "linear"
+                                   : mode == "bicubic" ? "cubic"
+                                                       : mode));
+  return Status::success();
+}
+
+// RoiAlign before opset 16 had no coordinate_transformation_mode and
+// behaved as output_half_pixel (today's default is half_pixel).
+Status roiAlignCoordinates(Graph &, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  node.setAttr("coordinate_transformation_mode", std::string("output_half_pixel"));
+  return Status::success();
+}
+
+// DFT before opset 20: the axis is an attribute (default 1); the axis
+// input since (default -2).
+Status dftAxisAttribute(Graph &graph, Node &node, std::vector<Value *> &results,
+                        const AdaptContext &) {
+  int64_t axis = node.getInt("axis", 1);
+  node.removeAttr("axis");
+  node.setInput(2, graph.addConstant(fmt::format("{}.axis", node.output(0)->name()),
+                                     Tensor::fromInt64s(std::vector<int64_t>{axis}, {})));
+  return Status::success();
+}
+
 struct Adapter {
   std::string_view op;
   int64_t untilOpset; // applies to models with opset < untilOpset
@@ -265,7 +412,7 @@ struct Adapter {
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 41> kAdapters = {{
+constexpr std::array<Adapter, 52> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -307,6 +454,17 @@ constexpr std::array<Adapter, 41> kAdapters = {{
     {"Reshape", 5, reshapeAttribute},
     {"Concat", 4, concatDefaultAxis},
     {"TopK", 10, topKAttribute},
+    {"Scan", 9, batchedScan},
+    {"TfIdfVectorizer", kEveryOpset, tfIdfPool},
+    {"RNN", 7, legacyRecurrence},
+    {"GRU", 7, legacyRecurrence},
+    {"LSTM", 7, legacyRecurrence},
+    {"Scatter", kEveryOpset, scatterElements},
+    {"Resize", 11, legacyResize},
+    {"Upsample", 10, legacyResize},
+    {"GridSample", 20, gridSampleModes},
+    {"RoiAlign", 16, roiAlignCoordinates},
+    {"DFT", 20, dftAxisAttribute},
 }};
 
 } // namespace

@@ -1,11 +1,13 @@
 // Normalises ops whose signature changed across ONNX opsets to the newest
 // form, so the IR has one form per op: attributes that later opsets turned
 // into inputs (Reduce* axes, Split sizes, Slice starts/ends, Clip bounds,
-// Squeeze/Unsqueeze axes) become constant inputs, and the pre-13
+// Squeeze/Unsqueeze axes, DFT's axis) become constant inputs, and the pre-13
 // coerce-to-2-D Softmax becomes Flatten -> Softmax -> Reshape; variadic
-// Max/Min/Sum become chains of binary nodes. Before opset 7: the legacy
-// broadcast/axis attributes become numpy broadcasting, consumed_inputs and
-// is_test go, Reshape's shape attribute becomes its input.
+// Max/Min/Sum become chains of binary nodes, the deprecated Scatter
+// ScatterElements. Before opset 7: the legacy broadcast/axis attributes
+// become numpy broadcasting, consumed_inputs and is_test go, Reshape's
+// shape attribute becomes its input, and RNN, GRU and LSTM lose
+// output_sequence.
 #pragma once
 
 #include "cuvil/ir/Graph.h"

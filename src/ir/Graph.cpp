@@ -16,6 +16,25 @@ const char *attrKindName(AttrKind kind) {
 
 // --- Node ---
 
+Node::Node() = default;
+Node::~Node() = default;
+
+Graph &Node::addRegion(const std::string &name) {
+  auto graph = std::make_unique<Graph>(name);
+  graph->owner_ = this;
+  regions_.push_back({name, std::move(graph)});
+  return *regions_.back().graph;
+}
+
+std::vector<Value *> Node::addCapture(Value *value, const std::string &name) {
+  std::vector<Value *> inputs;
+  for (Region &region : regions_)
+    inputs.push_back(region.graph->addInput(region.graph->uniqueName(name), value->maybeType()));
+  addInput(value);
+  setAttr("captures", int64_t(numCaptures() + 1));
+  return inputs;
+}
+
 std::string Node::describe() const {
   std::string label = !name_.empty() ? name_ : (outputs_.empty() ? "?" : outputs_[0]->name());
   return fmt::format("{} node '{}'", op_, label);
@@ -166,10 +185,10 @@ std::optional<SymbolId> Graph::findSymbol(std::string_view name) const {
   for (SymbolId id : symbols_)
     if (SymbolTable::global().info(id).name == name)
       return id;
-  return std::nullopt;
+  return owner_ ? owner_->graph().findSymbol(name) : std::nullopt;
 }
 
-Value *Graph::addInput(const std::string &name, TensorType type) {
+Value *Graph::addInput(const std::string &name, std::optional<TensorType> type) {
   Value *value = createValue(name);
   value->type_ = std::move(type);
   value->graphInput_ = true;

@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 #include <limits>
 #include <map>
+#include <utility>
 
 namespace cuvil {
 namespace {
@@ -23,39 +24,7 @@ public:
 
   Expected<std::unique_ptr<Graph>> parse() {
     auto graph = std::make_unique<Graph>();
-    graph_ = graph.get();
-    CUVIL_TRY(expectIdent("graph"));
-    if (token_.kind != Tok::AtName)
-      return error("expected '@name' after 'graph'");
-    graph->setName(token_.text);
-    consume();
-    if (token_.kind == Tok::Ident && token_.text == "symbols")
-      CUVIL_TRY(parseSymbols());
-    CUVIL_TRY(expectPunct('('));
-    while (!isPunct(')')) {
-      std::string name;
-      CUVIL_TRY(parseValueName(name));
-      CUVIL_TRY(expectPunct(':'));
-      TensorType type;
-      CUVIL_TRY(parseTensorType(type));
-      if (graph->findValue(name))
-        return error(fmt::format("redefinition of %{}", name));
-      Value *input = graph->addInput(name, type);
-      CUVIL_TRY(parseStorage(input));
-      if (token_.kind == Tok::Ident && token_.text == "values")
-        CUVIL_TRY(parseInputValues(*input));
-      CUVIL_TRY(expectSeparator(')'));
-    }
-    consume();
-    CUVIL_TRY(expectPunct('{'));
-    while (!(token_.kind == Tok::Ident && token_.text == "return")) {
-      if (token_.kind == Tok::Eof)
-        return error("expected 'return' before the end of the graph");
-      CUVIL_TRY(parseStatement());
-    }
-    consume();
-    CUVIL_TRY(parseReturn());
-    CUVIL_TRY(expectPunct('}'));
+    CUVIL_TRY(parseGraph(*graph));
     if (token_.kind != Tok::Eof)
       return error("unexpected text after the graph");
     return graph;
@@ -128,6 +97,68 @@ private:
       value = text[0] == '-' ? -INFINITY : INFINITY;
     else
       value = std::strtod(text.c_str(), nullptr);
+    consume();
+    return Status::success();
+  }
+
+  // graph ::= 'graph' '@' name [symbols] '(' inputs ')' '{' statements return '}', into
+  // `graph` (a model's graph, or a region whose enclosing graphs' values
+  // stay out of scope and whose symbols stay in it).
+  Status parseGraph(Graph &graph) {
+    Graph *enclosing = std::exchange(graph_, &graph);
+    CUVIL_TRY(expectIdent("graph"));
+    if (token_.kind != Tok::AtName)
+      return error("expected '@name' after 'graph'");
+    graph.setName(token_.text);
+    consume();
+    if (token_.kind == Tok::Ident && token_.text == "symbols")
+      CUVIL_TRY(parseSymbols());
+    CUVIL_TRY(expectPunct('('));
+    while (!isPunct(')')) {
+      std::string name;
+      CUVIL_TRY(parseValueName(name));
+      CUVIL_TRY(expectPunct(':'));
+      if (graph.findValue(name))
+        return error(fmt::format("redefinition of %{}", name));
+      // A region's inputs may be untyped ('?') until shape inference.
+      std::optional<TensorType> type;
+      if (isPunct('?') && enclosing) {
+        consume();
+      } else {
+        type.emplace();
+        CUVIL_TRY(parseTensorType(*type));
+      }
+      Value *input = graph.addInput(name, type);
+      CUVIL_TRY(parseStorage(input));
+      if (token_.kind == Tok::Ident && token_.text == "values")
+        CUVIL_TRY(parseInputValues(*input));
+      CUVIL_TRY(expectSeparator(')'));
+    }
+    consume();
+    CUVIL_TRY(expectPunct('{'));
+    while (!(token_.kind == Tok::Ident && token_.text == "return")) {
+      if (token_.kind == Tok::Eof)
+        return error("expected 'return' before the end of the graph");
+      CUVIL_TRY(parseStatement());
+    }
+    consume();
+    CUVIL_TRY(parseReturn());
+    CUVIL_TRY(expectPunct('}'));
+    graph_ = enclosing;
+    return Status::success();
+  }
+
+  // regions ::= '{' (name ':' graph)+ '}' after a node.
+  Status parseRegions(Node &node) {
+    consume();
+    while (!isPunct('}')) {
+      if (token_.kind != Tok::Ident && token_.kind != Tok::String)
+        return error("expected a region name");
+      std::string name = token_.text;
+      consume();
+      CUVIL_TRY(expectPunct(':'));
+      CUVIL_TRY(parseGraph(node.addRegion(name)));
+    }
     consume();
     return Status::success();
   }
@@ -249,9 +280,19 @@ private:
   }
 
   // values [dim, ...]: what the run's data of an integer input is (fixed
-  // elements and symbols, from --value / --value-range).
+  // elements and symbols, from --value / --value-range); values dense<...>:
+  // the data of a floating-point input fixed by --value.
   Status parseInputValues(Value &input) {
     consume();
+    if (token_.kind == Tok::Ident && token_.text == "dense") {
+      std::optional<Tensor> data;
+      CUVIL_TRY(parseDense(data));
+      if (data->type() != input.type() || !isFloat(data->dtype()))
+        return error(fmt::format("values of type {} for input %{} of type {}", data->type().str(),
+                                 input.name(), input.type().str()));
+      input.setFixedData(std::move(*data));
+      return Status::success();
+    }
     CUVIL_TRY(expectPunct('['));
     std::vector<Dim> values;
     while (!isPunct(']')) {
@@ -307,7 +348,7 @@ private:
     return parseStorage(value);
   }
 
-  // [`@arena[N]` | `@inputI[N]` | `@outputI[N]`]
+  // [`@arena[N]` | `@inputI[N]` | `@outputI[N]` | `@captureI[N]`]
   Status parseStorage(Value *value) {
     if (token_.kind != Tok::AtName)
       return Status::success();
@@ -325,6 +366,8 @@ private:
       storage = {StorageSpace::Input, *index, 0};
     } else if (auto index = indexAfter("output")) {
       storage = {StorageSpace::Output, *index, 0};
+    } else if (auto index = indexAfter("capture")) {
+      storage = {StorageSpace::Capture, *index, 0};
     } else {
       return error(fmt::format("unknown storage '@{}'", space));
     }
@@ -532,6 +575,8 @@ private:
       consume();
       CUVIL_TRY(expectPunct(')'));
     }
+    if (isPunct('{'))
+      CUVIL_TRY(parseRegions(*node));
     return Status::success();
   }
 

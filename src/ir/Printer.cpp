@@ -67,6 +67,9 @@ std::string typeText(const Value *value) {
   case StorageSpace::Output:
     text += fmt::format(" @output{}[{}]", storage.index, storage.offset);
     break;
+  case StorageSpace::Capture:
+    text += fmt::format(" @capture{}[{}]", storage.index, storage.offset);
+    break;
   }
   return text;
 }
@@ -152,7 +155,12 @@ std::string printNode(const Node &node) {
   return text;
 }
 
-void printGraph(const Graph &graph, std::ostream &os, const PrintOptions &options) {
+namespace {
+
+// The graph at `indent`; a node's regions follow its line, each a graph
+// one level deeper.
+void printGraphAt(const Graph &graph, std::ostream &os, const PrintOptions &options,
+                  const std::string &indent) {
   os << "graph @" << nameText(graph.name());
   if (!graph.symbols().empty()) {
     os << " symbols(";
@@ -169,21 +177,39 @@ void printGraph(const Graph &graph, std::ostream &os, const PrintOptions &option
     os << (i ? ", " : "") << valueRef(input) << ": " << typeText(input);
     if (const std::vector<Dim> *values = input->dimValues())
       os << " values [" << shapeToString(*values) << "]";
+    if (const Tensor *data = input->fixedData())
+      os << " values " << tensorText(*data, options);
   }
   os << ") {\n";
   for (const Value *constant : graph.constants())
-    os << "  " << valueRef(constant) << " = constant " << tensorText(constant->constant(), options)
-       << "\n";
-  for (const auto &node : graph.nodes())
-    os << "  " << printNode(*node) << "\n";
-  os << "  return";
+    os << indent << "  " << valueRef(constant) << " = constant "
+       << tensorText(constant->constant(), options) << "\n";
+  for (const auto &node : graph.nodes()) {
+    os << indent << "  " << printNode(*node);
+    if (node->numRegions() != 0) {
+      os << " {\n";
+      for (size_t r = 0; r < node->numRegions(); ++r) {
+        os << indent << "    " << nameText(node->regionName(r)) << ": ";
+        printGraphAt(node->region(r), os, options, indent + "    ");
+      }
+      os << indent << "  }";
+    }
+    os << "\n";
+  }
+  os << indent << "  return";
   for (size_t i = 0; i < graph.outputs().size(); ++i) {
     const Value *output = graph.outputs()[i];
     os << (i ? ", " : " ") << valueRef(output);
     if (graph.outputName(i) != output->name())
       os << " as " << quoted(graph.outputName(i));
   }
-  os << "\n}\n";
+  os << "\n" << indent << "}\n";
+}
+
+} // namespace
+
+void printGraph(const Graph &graph, std::ostream &os, const PrintOptions &options) {
+  printGraphAt(graph, os, options, "");
 }
 
 std::string printGraph(const Graph &graph, const PrintOptions &options) {

@@ -68,7 +68,8 @@ Tensor Tensor::fromInt64s(std::span<const int64_t> values, Shape shape, DType dt
 Tensor Tensor::fromFloats(std::span<const float> values, Shape shape) {
   Tensor tensor(TensorType{DType::F32, std::move(shape)});
   assert(int64_t(values.size()) == tensor.numElements());
-  std::memcpy(tensor.mutableBytes(), values.data(), values.size_bytes());
+  if (!values.empty()) // an empty span may carry a null data(): memcpy forbids it
+    std::memcpy(tensor.mutableBytes(), values.data(), values.size_bytes());
   return tensor;
 }
 

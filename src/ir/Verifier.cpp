@@ -62,10 +62,24 @@ Status verifyNode(const Node &node, const std::unordered_set<const Value *> &def
       return Status::error(fmt::format("uses %{} before its definition", input->name()));
     inputsTyped &= input->hasType();
   }
+  for (size_t r = 0; r < node.numRegions(); ++r)
+    for (const Value *input : node.region(r).inputs())
+      inputsTyped &= input->hasType();
   CUVIL_TRY(verifyAttributes(node, *schema));
   for (Value *result : node.outputs())
     if (options.requireTypes && !result->hasType())
       return Status::error(fmt::format("result %{} has no type", result->name()));
+  if (node.numCaptures() > node.numInputs())
+    return Status::error(fmt::format("captures {} values but has {} operands", node.numCaptures(),
+                                     node.numInputs()));
+  for (size_t r = 0; r < node.numRegions(); ++r) {
+    const Graph &region = node.region(r);
+    if (region.inputs().size() < node.numCaptures())
+      return Status::error(
+          fmt::format("region '{}' has fewer inputs than the node captures", node.regionName(r)));
+    CUVIL_TRY(verifyGraph(region, options)
+                  .withContext(fmt::format("in region '{}'", node.regionName(r))));
+  }
   if (inputsTyped)
     CUVIL_TRY(verifyTypesAgainstShapeRule(node, *schema));
   return Status::success();
@@ -75,8 +89,9 @@ Status verifyNode(const Node &node, const std::unordered_set<const Value *> &def
 
 Status verifyGraph(const Graph &graph, const VerifyOptions &options) {
   std::unordered_set<const Value *> defined;
+  // A region's inputs are typed by its node's shape rule.
   for (const Value *input : graph.inputs()) {
-    if (!input->hasType())
+    if (!input->hasType() && (!graph.owner() || options.requireTypes))
       return Status::error(fmt::format("graph input %{} has no type", input->name()));
     defined.insert(input);
   }

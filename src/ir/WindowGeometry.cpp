@@ -113,4 +113,22 @@ WindowGeometry::Window2D WindowGeometry::as2D() const {
           dim(output, 1, true),       dim(output, 1, false)};
 }
 
+WindowGeometry::Window3D WindowGeometry::as3D() const {
+  if (input.size() < 3)
+    return {1, 1, 1, 1, 0, 0, 1, as2D()};
+  WindowGeometry plane;
+  auto lastTwo = [](const auto &values) {
+    return std::decay_t<decltype(values)>(values.end() - 2, values.end());
+  };
+  plane.input = lastTwo(input);
+  plane.output = lastTwo(output);
+  plane.padsBegin = lastTwo(padsBegin);
+  plane.padsEnd = lastTwo(padsEnd);
+  plane.kernel = lastTwo(kernel);
+  plane.strides = lastTwo(strides);
+  plane.dilations = lastTwo(dilations);
+  return {input[0],     kernel[0],  strides[0], dilations[0],
+          padsBegin[0], padsEnd[0], output[0],  plane.as2D()};
+}
+
 } // namespace cuvil

@@ -63,38 +63,47 @@ CUVIL_KERNEL void cuvil_conv2d_nchw_f32(const float *x, const float *w, const fl
   }
 }
 
-// Transposed convolution's col2im, a task per output plane (n, oc):
+// Transposed convolution's col2im, a task per output volume (n, oc):
 //   y[n, oc] = bias[oc]
-//   for ih, iw:  row = cols[n, g, ih*IW + iw, o*KH*KW ...]   (g, o: oc's group and rank in it)
-//     for kh with oh = ih*SH - PT + kh*DH in [0, OH):
-//       for kw with ow = iw*SW - PL + kw*DW in [0, OW):  y[n, oc, oh, ow] += row[kh*KW + kw]
-// Each plane is written by one task only, so tasks never race.
+//   for id, ih, iw:  row = cols[n, g, (id*IH + ih)*IW + iw, o*KD*KH*KW ...]   (g, o: oc's group
+//                                                                            and rank in it)
+//     for kd, kh with od = id*SD - PF + kd*DD in [0, OD), oh = ih*SH - PT + kh*DH in [0, OH):
+//       for kw with ow = iw*SW - PL + kw*DW in [0, OW):  y[n, oc, od, oh, ow] += row[tap]
+// Each volume is written by one task only, so tasks never race.
 CUVIL_KERNEL void cuvil_col2im_f32(const float *cols, const float *bias, float *y,
                                    const cuvil_col2im_params *p, int64_t begin, int64_t end) {
   const int64_t OC = p->out_channels, OCg = p->group_channels, groups = OC / OCg;
-  const int64_t IH = p->IH, IW = p->IW, OH = p->OH, OW = p->OW, KH = p->KH, KW = p->KW;
-  const int64_t M = OCg * KH * KW;
+  const int64_t ID = p->ID, IH = p->IH, IW = p->IW, OD = p->OD, OH = p->OH, OW = p->OW;
+  const int64_t KD = p->KD, KH = p->KH, KW = p->KW, taps = KD * KH * KW;
+  const int64_t M = OCg * taps, volume = OD * OH * OW;
   for (int64_t task = begin; task < end; ++task) {
     int64_t n = task / OC, oc = task % OC, g = oc / OCg, o = oc % OCg;
-    float *plane = y + task * OH * OW;
+    float *out = y + task * volume;
     float b = bias ? bias[oc] : 0.0f;
-    for (int64_t i = 0; i < OH * OW; ++i)
-      plane[i] = b;
-    const float *base = cols + (n * groups + g) * IH * IW * M + o * KH * KW;
-    for (int64_t ih = 0; ih < IH; ++ih)
-      for (int64_t iw = 0; iw < IW; ++iw) {
-        const float *row = base + (ih * IW + iw) * M;
-        for (int64_t kh = 0; kh < KH; ++kh) {
-          int64_t oh = ih * p->SH - p->PT + kh * p->DH;
-          if (oh < 0 || oh >= OH)
-            continue;
-          float *out = plane + oh * OW;
-          for (int64_t kw = 0; kw < KW; ++kw) {
-            int64_t ow = iw * p->SW - p->PL + kw * p->DW;
-            if (ow >= 0 && ow < OW)
-              out[ow] += row[kh * KW + kw];
+    for (int64_t i = 0; i < volume; ++i)
+      out[i] = b;
+    const float *base = cols + (n * groups + g) * ID * IH * IW * M + o * taps;
+    for (int64_t id = 0; id < ID; ++id)
+      for (int64_t ih = 0; ih < IH; ++ih)
+        for (int64_t iw = 0; iw < IW; ++iw) {
+          const float *row = base + ((id * IH + ih) * IW + iw) * M;
+          for (int64_t kd = 0; kd < KD; ++kd) {
+            int64_t od = id * p->SD - p->PF + kd * p->DD;
+            if (od < 0 || od >= OD)
+              continue;
+            for (int64_t kh = 0; kh < KH; ++kh) {
+              int64_t oh = ih * p->SH - p->PT + kh * p->DH;
+              if (oh < 0 || oh >= OH)
+                continue;
+              float *outRow = out + (od * OH + oh) * OW;
+              const float *tapRow = row + (kd * KH + kh) * KW;
+              for (int64_t kw = 0; kw < KW; ++kw) {
+                int64_t ow = iw * p->SW - p->PL + kw * p->DW;
+                if (ow >= 0 && ow < OW)
+                  outRow[ow] += tapRow[kw];
+              }
+            }
           }
         }
-      }
   }
 }

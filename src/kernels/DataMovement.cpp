@@ -5,6 +5,7 @@
 //   for row in [begin, end):
 //     src/dst offsets from row's coordinates over dims 0..4
 //     for i in [0, shape[5]): dst[dOff + i*dStride5] = src[sOff + i*sStride5]
+#include "ElementCodec.h"
 #include "KernelSupport.h"
 
 #include "cuvil/kernels/DataMovement.h"
@@ -111,6 +112,33 @@ CUVIL_INLINE void gatherElementRows(const T *data, const I *indices, T *out, int
   CUVIL_GATHER_INDEX_TYPES(CUVIL_DEFINE_GATHER_ELEMENTS, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHER_ELEMENTS_ALL)
 
+// ReverseSequence, a task per (b, t): the source step s = t < len ?
+// len - 1 - t : t, then y[b, t, :] = x[b, s, :].
+namespace {
+template <typename T>
+CUVIL_INLINE void reverseSteps(const T *x, const int64_t *lens, T *y, int64_t *error,
+                               const cuvil_reverse_sequence_params *p, int64_t begin, int64_t end) {
+  const int64_t time = p->time, inner = p->inner;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t b = task / time, t = task % time, length = lens[b];
+    if (length < 0 || length > time)
+      return raiseError(error, 1, length);
+    const int64_t from = t < length ? length - 1 - t : t;
+    const T *src = x + b * p->batch_stride + from * p->time_stride;
+    T *dst = y + b * p->batch_stride + t * p->time_stride;
+    for (int64_t i = 0; i < inner; ++i)
+      dst[i] = src[i];
+  }
+}
+} // namespace
+#define CUVIL_DEFINE_REVERSE_SEQUENCE(size, T)                                                     \
+  CUVIL_KERNEL void cuvil_reverse_sequence_##size(                                                 \
+      const T *x, const int64_t *lens, T *y, int64_t *error,                                       \
+      const cuvil_reverse_sequence_params *p, int64_t begin, int64_t end) {                        \
+    reverseSteps<T>(x, lens, y, error, p, begin, end);                                             \
+  }
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_REVERSE_SEQUENCE)
+
 // Trilu, a task per matrix row r: y[r, j] = keep(j - r) ? x[r, j] : 0.
 #define CUVIL_DEFINE_TRILU(size, T)                                                                \
   CUVIL_KERNEL void cuvil_trilu_##size(const T *x, const int64_t *k, T *y,                         \
@@ -142,41 +170,7 @@ CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_EYE)
 // truncates toward zero like ONNX Runtime; half and bfloat16 go through
 // float (f64 to half rounds twice, as ONNX Runtime does). bool is stored as
 // u8 0/1: casts from bool use the u8 kernels, casts to bool compare with
-// zero.
-namespace {
-
-enum Codec { kNative = 0, kHalf = 1, kBfloat = 2, kBool = 3 };
-
-template <int C, typename S> CUVIL_INLINE auto decodeElement(S stored) {
-  if constexpr (C == kHalf)
-    return float(__builtin_bit_cast(_Float16, stored));
-  else if constexpr (C == kBfloat)
-    return __builtin_bit_cast(float, uint32_t(stored) << 16);
-  else
-    return stored;
-}
-
-// float to bfloat16 rounding to nearest even; nan stays a (quiet) nan.
-CUVIL_INLINE uint16_t toBfloat16(float value) {
-  uint32_t bits = __builtin_bit_cast(uint32_t, value);
-  if (value != value)
-    return uint16_t((bits >> 16) | 0x40);
-  return uint16_t((bits + 0x7fff + ((bits >> 16) & 1)) >> 16);
-}
-
-template <int C, typename D, typename V> CUVIL_INLINE D encodeElement(V value) {
-  if constexpr (C == kHalf)
-    return __builtin_bit_cast(uint16_t, _Float16(float(value)));
-  else if constexpr (C == kBfloat)
-    return toBfloat16(float(value));
-  else if constexpr (C == kBool)
-    return D(value != V(0));
-  else
-    return D(value);
-}
-
-} // namespace
-
+// zero (ElementCodec.h).
 #define CUVIL_DEFINE_CAST(from, From, fromCodec, to, To, toCodec)                                  \
   CUVIL_KERNEL void cuvil_cast_##from##_##to(const From *src, To *dst, int64_t begin,              \
                                              int64_t end) {                                        \

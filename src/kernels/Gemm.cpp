@@ -20,7 +20,7 @@
 // 24 accumulators, 4 B vectors and a broadcast in the 32 zmm registers;
 // AVX2, where a 16-lane vector takes two ymm registers, uses narrower tiles
 // (MR x NV from the lowering).
-#include "Vector.h"
+#include "GemmTile.h"
 
 #include "cuvil/kernels/Gemm.h"
 
@@ -29,84 +29,6 @@ using namespace cuvil::kernels;
 namespace {
 
 constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
-
-struct Epilogue {
-  const float *bias;     // at the panel's first column, or null
-  const float *residual; // at the tile's first element, or null
-  int64_t residualLd;    // residual row stride
-  int64_t ldc;
-  cuvil_unary act;
-  float scale;
-};
-
-// MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
-template <int MR, int NV>
-CUVIL_TILE void tile(const float *a, int64_t lda, const float *panel, int64_t K, float *c,
-                     int64_t columns, const Epilogue &e) {
-  v16 acc[MR][NV];
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r)
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v)
-      acc[r][v] = 0.0f;
-  for (int64_t k = 0; k < K; ++k) {
-    v16 b[NV];
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v)
-      b[v] = load16(panel + k * kPanel + 16 * v);
-#pragma clang loop unroll(full)
-    for (int r = 0; r < MR; ++r) {
-      v16 av = a[r * lda + k];
-#pragma clang loop unroll(full)
-      for (int v = 0; v < NV; ++v)
-        acc[r][v] += av * b[v];
-    }
-  }
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r) {
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v) {
-      v16 value = acc[r][v] * e.scale;
-      if (e.bias)
-        value += load16(e.bias + 16 * v);
-      float *out = c + r * e.ldc + 16 * v;
-      if (columns >= 16 * (v + 1)) {
-        if (e.residual)
-          value += load16(e.residual + r * e.residualLd + 16 * v);
-        store16(out, applyUnary<v16>(e.act, value));
-      } else {
-        // The ragged right edge of the matrix.
-        for (int64_t i = 0; i < columns - 16 * v; ++i) {
-          float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
-          out[i] = applyUnary(e.act, x);
-        }
-      }
-    }
-  }
-}
-
-template <int NV>
-CUVIL_INLINE void rows(int64_t rowsLeft, const float *a, int64_t lda, const float *panel, int64_t K,
-                       float *c, int64_t columns, const Epilogue &e) {
-#define CUVIL_ROWS_CASE(n)                                                                         \
-  case n:                                                                                          \
-    if constexpr (CUVIL_GEMM_TILE_INSTANTIATED(n, NV))                                             \
-      tile<n, NV>(a, lda, panel, K, c, columns, e);                                                \
-    else                                                                                           \
-      CUVIL_NOT_INSTANTIATED();                                                                    \
-    return;
-  switch (rowsLeft) {
-    CUVIL_ROWS_CASE(1)
-    CUVIL_ROWS_CASE(2)
-    CUVIL_ROWS_CASE(3)
-    CUVIL_ROWS_CASE(4)
-    CUVIL_ROWS_CASE(5)
-    CUVIL_ROWS_CASE(6)
-  default:
-    CUVIL_NOT_INSTANTIATED();
-  }
-#undef CUVIL_ROWS_CASE
-}
 
 } // namespace
 
@@ -131,7 +53,7 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
     const int64_t columns = N - n0 < kPanel ? N - n0 : kPanel;
     float *cPanel = c + batch * M * N + n0;
     const float *rPanel = residual ? residual + rOffset + n0 : nullptr;
-    Epilogue e{bias ? bias + n0 : nullptr, nullptr, 0, N, p.activation, float(p.scale)};
+    GemmEpilogue e{bias ? bias + n0 : nullptr, nullptr, 0, N, p.activation, float(p.scale)};
 
     // Later K chunks accumulate into C through the residual path (C itself),
     // the first adds bias/residual.
@@ -149,7 +71,7 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
         panelData = stackPanel;
       }
       const bool first = k0 == 0, last = k0 + kc == K;
-      Epilogue part = e;
+      GemmEpilogue part = e;
       part.act.op = last ? e.act.op : CUVIL_UNARY_IDENTITY;
       part.bias = first ? e.bias : nullptr;
       // Packed weights are read once per inference, mostly from DRAM. The
@@ -169,26 +91,14 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
         const int64_t rowsLeft = M - m0 < MR ? M - m0 : MR;
         // The panel's columns in sub-blocks of 16 NV.
         for (int64_t c0 = 0; c0 < columns; c0 += 16 * NV) {
-          Epilogue sub = part;
+          GemmEpilogue sub = part;
           sub.bias = part.bias ? part.bias + c0 : nullptr;
           sub.residual = first ? (rPanel ? rPanel + m0 * p.residual_row_stride + c0 : nullptr)
                                : cPanel + m0 * N + c0;
           sub.residualLd = first ? p.residual_row_stride : N;
           const float *aRows = a + aOffset + m0 * lda + k0;
           float *cRows = cPanel + m0 * N + c0;
-          switch (NV) {
-          case 4:
-            rows<4>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
-            break;
-          case 2:
-            rows<2>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
-            break;
-          case 1:
-            rows<1>(rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
-            break;
-          default:
-            CUVIL_NOT_INSTANTIATED();
-          }
+          gemmTile(NV, rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
         }
       }
     }

@@ -282,6 +282,10 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return select(x > alpha, x, T(0.0f));
   case CUVIL_UNARY_SHRINK:
     return select(x < -alpha, x + beta, select(x > alpha, x - beta, T(0.0f)));
+  case CUVIL_UNARY_AFFINE:
+    return alpha * x + beta;
+  case CUVIL_UNARY_SCALED_TANH:
+    return alpha * tanhf(beta * x);
   case CUVIL_UNARY_POW: {
     if constexpr (sizeof(T) == sizeof(float)) {
       return powf(x, alpha);

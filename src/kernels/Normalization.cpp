@@ -1,5 +1,5 @@
-// Row-wise normalisations: Softmax / LogSoftmax along an axis and
-// LayerNormalization over trailing dimensions.
+// Row-wise normalisations: Softmax / LogSoftmax along an axis,
+// LayerNormalization over trailing dimensions and LRN across channels.
 #include "Vector.h"
 
 #include "cuvil/kernels/Normalization.h"
@@ -83,5 +83,39 @@ CUVIL_KERNEL void cuvil_layernorm_f32(const float *x, const float *scale, const 
       meanOut[row] = mean;
     if (invStdOut)
       invStdOut[row] = invStd;
+  }
+}
+
+// LRN, a task per (n, c) plane, `T` lanes of its S pixels at a time:
+//   sum = the squares of x[n, k, s] over the window's channels k
+//   y[n, c, s] = x[n, c, s] * exp(-beta * log(bias + scale * sum))
+template <typename T>
+CUVIL_INLINE void lrnPixels(const float *x, float *y, const cuvil_lrn_params *p, int64_t plane,
+                            int64_t from, int64_t to, int64_t s) {
+  const int64_t S = p->spatial;
+  T sum = T(0.0f);
+  for (int64_t k = from; k <= to; ++k) {
+    const T v = loadV<T>(x + k * S + s);
+    sum += v * v;
+  }
+  const T base = p->bias + p->scale * sum;
+  const T value = loadV<T>(x + plane * S + s);
+  storeV<T>(y + plane * S + s, value * expf(-p->beta * logf(base)));
+}
+
+CUVIL_KERNEL void cuvil_lrn_f32(const float *x, float *y, const cuvil_lrn_params *p, int64_t begin,
+                                int64_t end) {
+  const int64_t C = p->channels, S = p->spatial;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / C, c = task % C;
+    const int64_t from = c - p->before < 0 ? 0 : c - p->before;
+    const int64_t to = c + p->after >= C ? C - 1 : c + p->after;
+    const float *xn = x + n * C * S;
+    float *yn = y + n * C * S;
+    int64_t s = 0;
+    for (; s + 16 <= S; s += 16)
+      lrnPixels<v16>(xn, yn, p, c, from, to, s);
+    for (; s < S; ++s)
+      lrnPixels<float>(xn, yn, p, c, from, to, s);
   }
 }

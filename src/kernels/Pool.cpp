@@ -75,3 +75,194 @@ CUVIL_BLOCKED_KERNELS(pool, poolBlocked,
                       (const float *x, float *y, const cuvil_pool_params *p, int64_t begin,
                        int64_t end),
                       (x, y, p, begin, end))
+
+// MaxPool's indices, a task per output row of one plane like poolRows:
+//   for ow: the first in-bounds window element, then any strictly larger
+//           one; y = its value, indices = plane * H * W + its offset
+CUVIL_KERNEL void cuvil_maxpool2d_indices_f32(const float *x, float *y, int64_t *indices,
+                                              const cuvil_pool_params *p, int64_t column_major,
+                                              int64_t begin, int64_t end) {
+  const cuvil_window2d &g = p->window;
+  const int64_t H = g.IH, W = g.IW, OH = g.OH, OW = g.OW;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t oh = task % OH, plane = task / OH;
+    const float *xp = x + plane * H * W;
+    const int64_t h0 = oh * g.SH - g.PT, out = (plane * OH + oh) * OW;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const int64_t w0 = ow * g.SW - g.PL;
+      float best = -__FLT_MAX__; // ONNX Runtime's value for a window in the padding only
+      int64_t bestH = -1, bestW = -1;
+      for (int64_t kh = 0; kh < g.KH; ++kh) {
+        const int64_t ih = h0 + kh * g.DH;
+        if (ih < 0 || ih >= H)
+          continue;
+        for (int64_t kw = 0; kw < g.KW; ++kw) {
+          const int64_t iw = w0 + kw * g.DW;
+          if (iw < 0 || iw >= W)
+            continue;
+          const float v = xp[ih * W + iw];
+          if (bestH < 0 || v > best) {
+            best = v;
+            bestH = ih;
+            bestW = iw;
+          }
+        }
+      }
+      y[out + ow] = best;
+      indices[out + ow] = plane * H * W + (column_major ? bestH + bestW * H : bestH * W + bestW);
+    }
+  }
+}
+
+// MaxUnpool, one task: zero y, then scatter x in order.
+CUVIL_KERNEL void cuvil_max_unpool_f32(const float *x, const int64_t *indices, float *y,
+                                       int64_t *error, int64_t inputs, int64_t outputs,
+                                       int64_t begin, int64_t end) {
+  if (begin >= end)
+    return;
+  for (int64_t i = 0; i < outputs; ++i)
+    y[i] = 0.0f;
+  for (int64_t i = 0; i < inputs; ++i) {
+    const int64_t at = indices[i];
+    if (at < 0 || at >= outputs)
+      return raiseError(error, 1, at);
+    y[at] = x[i];
+  }
+}
+
+// 3-D max and average pooling in plain NCDHW. A task is one output row
+// (plane, od, oh), done kRowChunk columns at a time and one input row of
+// the window at a time, so that the innermost loop runs along ow (over x
+// contiguously at stride 1) and vectorises:
+//   acc[ow] = max: -inf, average: 0
+//   for kd, kh with id = od*SD - PF + kd*DD, ih = oh*SH - PT + kh*DH inside:
+//     for kw, ow with iw = ow*SW - PL + kw*DW inside [0, IW):
+//       max: acc[ow] = max(acc[ow], x[plane, id, ih, iw])   (indices: the
+//            first element, then any strictly larger one)
+//       average: acc[ow] += x[plane, id, ih, iw]
+//   y[plane, od, oh, ow] = max: acc; average: acc / count
+// count: the taps inside the input, or with count_include_pad the window
+// clipped to the padded input, as the 2-D kernel counts.
+namespace {
+
+constexpr int64_t kRowChunk = 256;
+
+enum class Pool3d { Max, MaxIndices, Average };
+
+// The outputs [lo, hi) of [0, outputs) whose tap o*stride + shift lies in
+// [0, extent).
+CUVIL_INLINE void insideRange(int64_t shift, int64_t stride, int64_t extent, int64_t outputs,
+                              int64_t &lo, int64_t &hi) {
+  lo = shift >= 0 ? 0 : (-shift + stride - 1) / stride;
+  hi = extent - shift <= 0 ? 0 : (extent - shift + stride - 1) / stride;
+  lo = lo < outputs ? lo : outputs;
+  hi = hi < lo ? lo : (hi < outputs ? hi : outputs);
+}
+
+// Taps of a window starting at `start` (k taps, `dilation` apart) inside [0, extent).
+CUVIL_INLINE int64_t tapsInside(int64_t start, int64_t k, int64_t dilation, int64_t extent) {
+  int64_t count = 0;
+  for (int64_t t = 0; t < k; ++t)
+    count += start + t * dilation >= 0 && start + t * dilation < extent;
+  return count;
+}
+
+// The extent of a window of k starting at `start` clipped at `paddedEnd`.
+CUVIL_INLINE int64_t clippedWindow(int64_t start, int64_t k, int64_t paddedEnd) {
+  return (start + k < paddedEnd ? start + k : paddedEnd) - start;
+}
+
+// acc[j] for outputs j of [lo, hi) of one input row xr (iw = j*SW + shift);
+// `at` and the flat index rowIndex + iw*indexStep with MaxIndices.
+template <Pool3d Mode>
+CUVIL_INLINE void accumulateRow(const float *xr, int64_t SW, int64_t shift, int64_t lo, int64_t hi,
+                                float *acc, int64_t *at, int64_t rowIndex, int64_t indexStep) {
+  for (int64_t j = lo; j < hi; ++j) {
+    const float v = xr[j * SW + shift];
+    if constexpr (Mode == Pool3d::Max) {
+      acc[j] = maxf(acc[j], v);
+    } else if constexpr (Mode == Pool3d::Average) {
+      acc[j] += v;
+    } else {
+      const bool take = at[j] < 0 || v > acc[j];
+      acc[j] = take ? v : acc[j];
+      at[j] = take ? rowIndex + (j * SW + shift) * indexStep : at[j];
+    }
+  }
+}
+
+template <Pool3d Mode>
+CUVIL_INLINE void pool3dRows(const float *x, float *y, int64_t *indices,
+                             const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
+  const cuvil_window3d &win = p->window;
+  const cuvil_window2d &pl = win.plane;
+  const int64_t ID = win.ID, IH = pl.IH, IW = pl.IW, OD = win.OD, OH = pl.OH, OW = pl.OW;
+  const int64_t SW = pl.SW, volume = ID * IH * IW;
+  // The flat index of x[plane, id, ih, iw] is rowIndex + iw * indexStep.
+  const int64_t indexStep = p->column_major ? ID * IH : 1;
+  float acc[kRowChunk];
+  int64_t at[kRowChunk];
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t oh = task % OH, od = task / OH % OD, plane = task / OH / OD;
+    const int64_t d0 = od * win.SD - win.PF, h0 = oh * pl.SH - pl.PT;
+    const float *xp = x + plane * volume;
+    const int64_t rowsInside =
+        tapsInside(d0, win.KD, win.DD, ID) * tapsInside(h0, pl.KH, pl.DH, IH);
+    const int64_t rowsPadded =
+        clippedWindow(d0, win.KD, ID + win.PBK) * clippedWindow(h0, pl.KH, IH + pl.PB);
+    for (int64_t c0 = 0; c0 < OW; c0 += kRowChunk) {
+      const int64_t columns = OW - c0 < kRowChunk ? OW - c0 : kRowChunk;
+      for (int64_t j = 0; j < columns; ++j) {
+        acc[j] = Mode == Pool3d::Average ? 0.0f : -__builtin_inff();
+        at[j] = -1;
+      }
+      for (int64_t kd = 0; kd < win.KD; ++kd) {
+        const int64_t id = d0 + kd * win.DD;
+        if (id < 0 || id >= ID)
+          continue;
+        for (int64_t kh = 0; kh < pl.KH; ++kh) {
+          const int64_t ih = h0 + kh * pl.DH;
+          if (ih < 0 || ih >= IH)
+            continue;
+          const float *xr = xp + (id * IH + ih) * IW;
+          const int64_t rowIndex =
+              plane * volume + (p->column_major ? id + ih * ID : (id * IH + ih) * IW);
+          for (int64_t kw = 0; kw < pl.KW; ++kw) {
+            // iw = ow*SW + kw*DW - PL, with ow = c0 + j.
+            const int64_t shift = c0 * SW + kw * pl.DW - pl.PL;
+            int64_t lo, hi;
+            insideRange(shift, SW, IW, columns, lo, hi);
+            accumulateRow<Mode>(xr, SW, shift, lo, hi, acc, at, rowIndex, indexStep);
+          }
+        }
+      }
+      float *yRow = y + task * OW + c0;
+      for (int64_t j = 0; j < columns; ++j) {
+        float value = acc[j];
+        if constexpr (Mode == Pool3d::Average) {
+          const int64_t w0 = (c0 + j) * SW - pl.PL;
+          const int64_t count = p->count_include_pad
+                                    ? rowsPadded * clippedWindow(w0, pl.KW, IW + pl.PR)
+                                    : rowsInside * tapsInside(w0, pl.KW, pl.DW, IW);
+          value = count ? value * (1.0f / float(count)) : 0.0f;
+        }
+        yRow[j] = value;
+      }
+      if constexpr (Mode == Pool3d::MaxIndices)
+        for (int64_t j = 0; j < columns; ++j)
+          indices[task * OW + c0 + j] = at[j];
+    }
+  }
+}
+
+} // namespace
+
+CUVIL_KERNEL void cuvil_pool3d_f32(const float *x, float *y, int64_t *indices,
+                                   const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
+  if (!p->is_max)
+    pool3dRows<Pool3d::Average>(x, y, indices, p, begin, end);
+  else if (indices)
+    pool3dRows<Pool3d::MaxIndices>(x, y, indices, p, begin, end);
+  else
+    pool3dRows<Pool3d::Max>(x, y, indices, p, begin, end);
+}

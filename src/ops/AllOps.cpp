@@ -21,6 +21,7 @@
   X(AveragePool)                                                                                   \
   X(BatchNormalization)                                                                            \
   X(BitShift)                                                                                      \
+  X(BlackmanWindow)                                                                                \
   X(Cast)                                                                                          \
   X(CastLike)                                                                                      \
   X(Ceil)                                                                                          \
@@ -30,15 +31,21 @@
   X(ConstantOfShape)                                                                               \
   X(Conv)                                                                                          \
   X(ConvNCHWc)                                                                                     \
+  X(ConvInteger)                                                                                   \
   X(ConvTranspose)                                                                                 \
   X(ConvTransposeCol2Im)                                                                           \
   X(ConvWinograd)                                                                                  \
   X(Cos)                                                                                           \
   X(Cosh)                                                                                          \
   X(CumSum)                                                                                        \
+  X(DequantizeLinear)                                                                              \
   X(DepthToSpace)                                                                                  \
+  X(Det)                                                                                           \
+  X(DFT)                                                                                           \
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
+  X(DynamicQuantizeLinear)                                                                         \
+  X(Einsum)                                                                                        \
   X(ElementwiseChain)                                                                              \
   X(Elu)                                                                                           \
   X(Equal)                                                                                         \
@@ -46,36 +53,50 @@
   X(Exp)                                                                                           \
   X(Expand)                                                                                        \
   X(EyeLike)                                                                                       \
+  X(FFT)                                                                                           \
+  X(FFTTwiddles)                                                                                   \
   X(Flatten)                                                                                       \
   X(Floor)                                                                                         \
   X(FromNCHWc)                                                                                     \
   X(FusedConv)                                                                                     \
   X(FusedMatMul)                                                                                   \
+  X(GRU)                                                                                           \
   X(Gather)                                                                                        \
   X(GatherElements)                                                                                \
+  X(GatherND)                                                                                      \
   X(Gelu)                                                                                          \
   X(Gemm)                                                                                          \
   X(GlobalAveragePool)                                                                             \
   X(GlobalMaxPool)                                                                                 \
   X(Greater)                                                                                       \
   X(GreaterOrEqual)                                                                                \
+  X(GridSample)                                                                                    \
+  X(HammingWindow)                                                                                 \
+  X(HannWindow)                                                                                    \
   X(Hardmax)                                                                                       \
   X(HardSigmoid)                                                                                   \
   X(HardSwish)                                                                                     \
   X(Identity)                                                                                      \
+  X(If)                                                                                            \
   X(InvertedResidualNCHWc)                                                                         \
   X(InstanceNormalization)                                                                         \
   X(IsInf)                                                                                         \
   X(IsNaN)                                                                                         \
+  X(LSTM)                                                                                          \
   X(LayerNormalization)                                                                            \
   X(LeakyRelu)                                                                                     \
   X(Less)                                                                                          \
   X(LessOrEqual)                                                                                   \
+  X(LRN)                                                                                           \
   X(Log)                                                                                           \
+  X(Loop)                                                                                          \
   X(LogSoftmax)                                                                                    \
   X(MatMul)                                                                                        \
+  X(MatMulInteger)                                                                                 \
   X(Max)                                                                                           \
   X(MaxPool)                                                                                       \
+  X(MaxUnpool)                                                                                     \
+  X(MelWeightMatrix)                                                                               \
   X(Min)                                                                                           \
   X(Mod)                                                                                           \
   X(Mul)                                                                                           \
@@ -83,16 +104,23 @@
   X(NonMaxSuppression)                                                                             \
   X(NonZero)                                                                                       \
   X(Not)                                                                                           \
+  X(OneHot)                                                                                        \
   X(Or)                                                                                            \
   X(PRelu)                                                                                         \
   X(PackConvWeights)                                                                               \
   X(PackGemmPanels)                                                                                \
+  X(PackRecurrentWeights)                                                                          \
   X(Pad)                                                                                           \
   X(PadChannels)                                                                                   \
   X(PoolNCHWc)                                                                                     \
   X(Pow)                                                                                           \
+  X(QLinearConv)                                                                                   \
+  X(QLinearMatMul)                                                                                 \
+  X(QuantizeLinear)                                                                                \
+  X(RNN)                                                                                           \
   X(Range)                                                                                         \
   X(Reciprocal)                                                                                    \
+  X(Recurrence)                                                                                    \
   X(ReduceL1)                                                                                      \
   X(ReduceL2)                                                                                      \
   X(ReduceMax)                                                                                     \
@@ -103,7 +131,13 @@
   X(ReduceSumSquare)                                                                               \
   X(Relu)                                                                                          \
   X(Reshape)                                                                                       \
+  X(Resize)                                                                                        \
+  X(ReverseSequence)                                                                               \
+  X(RoiAlign)                                                                                      \
   X(Round)                                                                                         \
+  X(Scan)                                                                                          \
+  X(ScatterElements)                                                                               \
+  X(ScatterND)                                                                                     \
   X(Selu)                                                                                          \
   X(Shape)                                                                                         \
   X(Shrink)                                                                                        \
@@ -121,9 +155,11 @@
   X(Split)                                                                                         \
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \
+  X(STFT)                                                                                          \
   X(Sub)                                                                                           \
   X(Tan)                                                                                           \
   X(Tanh)                                                                                          \
+  X(TfIdfVectorizer)                                                                               \
   X(ThresholdedRelu)                                                                               \
   X(Tile)                                                                                          \
   X(ToNCHWc)                                                                                       \

@@ -5,7 +5,7 @@ namespace cuvil::ops {
 namespace {
 
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  return evalPool(node, *in[0], out[0], PoolKind::Average);
+  return evalPool(node, *in[0], out[0], nullptr, PoolKind::Average);
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {

@@ -1,5 +1,7 @@
 // Cast: converts elements to the type `to` (an ONNX TensorProto code).
-// Float to integer truncates toward zero; anything to bool is `!= 0`.
+// Float to integer truncates toward zero; anything to bool is `!= 0`. Dims
+// an integer carries (Value::dimValues) stay with it, to integers and to
+// floats that hold them exactly (float arithmetic does not carry them).
 #include "OpSupport.h"
 
 namespace cuvil::ops {
@@ -12,12 +14,33 @@ Expected<DType> targetType(const Node &node) {
   return *to;
 }
 
+// Dims cast to a float type stay known where the type holds every value
+// exactly (a window size cast for a float Range): up to 2^(mantissa + 1).
+void forwardExactDimValues(InferContext &ctx, DType to) {
+  static constexpr std::pair<DType, int> kExactBits[] = {
+      {DType::F64, 53}, {DType::F32, 24}, {DType::F16, 11}, {DType::BF16, 8}};
+  const std::vector<Dim> *dims = ctx.inputDims(0);
+  const Value *result = ctx.node().output(0);
+  if (!dims || !result->type().isStatic() || int64_t(dims->size()) > kMaxDimValues)
+    return;
+  for (const auto &[dtype, bits] : kExactBits)
+    if (dtype == to) {
+      int64_t exact = int64_t(1) << bits;
+      for (const Dim &dim : *dims)
+        if (dim.min() < -exact || dim.max() > exact)
+          return;
+      ctx.setOutputDims(0, *dims);
+    }
+}
+
 Status infer(InferContext &ctx) {
   Expected<DType> to = targetType(ctx.node());
   CUVIL_TRY(to.status());
   ctx.setOutput(0, TensorType{*to, ctx.inputShape(0)});
-  if (isSignedInt(*to)) // dims as integers; as floats they stay data
+  if (isSignedInt(*to))
     forwardDimValues(ctx);
+  else if (isFloat(*to))
+    forwardExactDimValues(ctx, *to);
   return Status::success();
 }
 

@@ -1,4 +1,4 @@
-// Conv: N-C-spatial convolution (1-D and 2-D) with groups, strides,
+// Conv: N-C-spatial convolution (1-D, 2-D and 3-D) with groups, strides,
 // dilations and explicit or automatic padding; optional bias.
 #include "ConvCommon.h"
 

@@ -1,5 +1,6 @@
 #include "ConvCommon.h"
 
+#include "MatMulCommon.h"
 #include "cuvil/kernels/Conv.h"
 
 namespace cuvil::ops {
@@ -47,33 +48,55 @@ Status evalConv(const Node &node, const Tensor &x, const Tensor &w, const Tensor
                 const Tensor *residual, const FusedActivation &activation, Tensor &y) {
   Expected<WindowGeometry> geometry = convGeometry(node, x.shape(), w.shape());
   CUVIL_TRY(geometry.status());
-  if (geometry->input.size() > 2)
-    return Status::error("only 1-D and 2-D convolutions are supported");
-  WindowGeometry::StaticWindow2D g = geometry->as2D().constant();
+  StaticWindow g(*geometry);
   int64_t N = x.dim(0), C = x.dim(1), M = w.dim(0);
   int64_t groups = node.getInt("group", 1), Cg = C / groups, Mg = M / groups;
+  int64_t inVolume = product(g.input), taps = product(g.kernel), yi = 0;
   for (int64_t n = 0; n < N; ++n)
     for (int64_t m = 0; m < M; ++m)
-      for (int64_t oh = 0; oh < g.OH; ++oh)
-        for (int64_t ow = 0; ow < g.OW; ++ow) {
-          double sum = b ? b->getDouble(m) : 0.0;
-          for (int64_t c = 0; c < Cg; ++c)
-            for (int64_t kh = 0; kh < g.KH; ++kh)
-              for (int64_t kw = 0; kw < g.KW; ++kw) {
-                int64_t ih = oh * g.SH - g.PT + kh * g.DH, iw = ow * g.SW - g.PL + kw * g.DW;
-                if (ih < 0 || ih >= g.H || iw < 0 || iw >= g.W)
-                  continue;
-                int64_t xi = ((n * C + (m / Mg) * Cg + c) * g.H + ih) * g.W + iw;
-                int64_t wi = ((m * Cg + c) * g.KH + kh) * g.KW + kw;
-                sum += x.getDouble(xi) * w.getDouble(wi);
-              }
-          int64_t yi = ((n * M + m) * g.OH + oh) * g.OW + ow;
-          if (residual)
-            sum += residual->getDouble(yi);
-          y.setDouble(yi, activation.apply(sum));
+      forEachIndex(g.output, [&](const std::vector<int64_t> &out) {
+        double sum = b ? b->getDouble(m) : 0.0;
+        for (int64_t c = 0; c < Cg; ++c) {
+          const int64_t xBase = (n * C + (m / Mg) * Cg + c) * inVolume;
+          int64_t wi = (m * Cg + c) * taps;
+          forEachIndex(g.kernel, [&](const std::vector<int64_t> &tap) {
+            if (int64_t offset = g.inputOffset(out, tap); offset >= 0)
+              sum += x.getDouble(xBase + offset) * w.getDouble(wi);
+            ++wi;
+          });
         }
+        if (residual)
+          sum += residual->getDouble(yi);
+        y.setDouble(yi++, activation.apply(sum));
+      });
   return Status::success();
 }
+
+namespace {
+
+// 3-D: GEMMs over vol2col panels (src/kernels/Conv3d.cpp).
+Status lowerConv3d(const Node &node, LoweringContext &ctx, const WindowGeometry &geometry,
+                   const Value *residual, const FusedActivation &activation) {
+  const Value *x = node.input(0), *w = node.input(1);
+  ParamBlock<cuvil_conv3d_params> params;
+  params->C = x->type().shape[1].constant();
+  params.set(params->M, w->type().shape[0]);
+  params->groups = node.getInt("group", 1);
+  setWindow(params, params->window, geometry.as3D());
+  params->activation = activation.kernel();
+  // Tiling is a cost decision: it takes the shape the static path serves.
+  params->tile = chooseGemmTile(ctx.cpu(), w->type().shape[0].opt() / params->groups);
+  params->chunk_k = chooseChunkK(ctx.cpu());
+  Dim panels = ceilDiv(numElements(geometry.output), kGemmPanel);
+  return ctx.callKernel(kConv3dKernel,
+                        {KernelArg::pointer(x), KernelArg::pointer(w),
+                         KernelArg::optionalPointer(node.input(2)),
+                         KernelArg::optionalPointer(residual), KernelArg::pointer(node.output(0)),
+                         KernelArg::params(params)},
+                        x->type().shape[0] * params->groups * panels);
+}
+
+} // namespace
 
 Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
                  const FusedActivation &activation) {
@@ -83,8 +106,10 @@ Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
         fmt::format("element type {} is not supported", dtypeName(x->type().dtype)));
   Expected<WindowGeometry> geometry = convGeometry(node, x->type().shape, w->type().shape);
   CUVIL_TRY(geometry.status());
-  if (geometry->input.size() > 2)
-    return Status::error("only 1-D and 2-D convolutions are supported");
+  if (geometry->input.size() > 3)
+    return Status::error("only 1-D, 2-D and 3-D convolutions are supported");
+  if (geometry->input.size() == 3)
+    return lowerConv3d(node, ctx, *geometry, residual, activation);
   ParamBlock<cuvil_conv2d_params> params;
   params->C = x->type().shape[1].constant();
   params.set(params->M, w->type().shape[0]);

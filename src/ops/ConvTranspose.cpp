@@ -1,5 +1,5 @@
-// ConvTranspose: the gradient of Conv with respect to its input, 1-D and
-// 2-D, with groups, strides, dilations, pads, output_padding, output_shape
+// ConvTranspose: the gradient of Conv with respect to its input, 1-D, 2-D
+// and 3-D, with groups, strides, dilations, pads, output_padding, output_shape
 // and auto_pad; W is [C, OC/group, kernel...], optional B [OC].
 // canonicalize rewrites it into a GEMM and a col2im scatter
 // (cuvil.ConvTransposeCol2Im), so it has no lowering of its own; the
@@ -44,33 +44,34 @@ Status infer(InferContext &ctx) {
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   const Tensor &x = *in[0], &w = *in[1];
   ConvTransposeGeometry g = *geometry(node, x.shape(), w.shape());
-  bool twoD = g.kernel.size() == 2;
   int64_t N = x.dim(0), C = g.inChannels, OC = g.outChannels, Cg = C / g.group, OCg = OC / g.group;
-  int64_t IH = twoD ? g.input[0].constant() : 1, IW = g.input.back().constant();
-  int64_t OH = twoD ? g.output[0].constant() : 1, OW = g.output.back().constant();
-  int64_t KH = twoD ? g.kernel[0] : 1, KW = g.kernel.back();
-  int64_t SH = twoD ? g.strides[0] : 1, SW = g.strides.back();
-  int64_t DH = twoD ? g.dilations[0] : 1, DW = g.dilations.back();
-  int64_t PT = twoD ? g.padsBegin[0] : 0, PL = g.padsBegin.back();
+  std::vector<int64_t> input = staticDims(g.input), output = staticDims(g.output);
+  int64_t inVolume = product(input), outVolume = product(output), taps = product(g.kernel);
   Tensor &y = out[0];
   for (int64_t n = 0; n < N; ++n)
     for (int64_t oc = 0; oc < OC; ++oc) {
       int64_t group = oc / OCg, o = oc % OCg;
-      std::vector<double> plane(size_t(OH * OW), in.size() > 2 && in[2] ? in[2]->getDouble(oc) : 0);
-      for (int64_t c = group * Cg; c < (group + 1) * Cg; ++c)
-        for (int64_t ih = 0; ih < IH; ++ih)
-          for (int64_t iw = 0; iw < IW; ++iw) {
-            double v = x.getDouble(((n * C + c) * IH + ih) * IW + iw);
-            for (int64_t kh = 0; kh < KH; ++kh)
-              for (int64_t kw = 0; kw < KW; ++kw) {
-                int64_t oh = ih * SH - PT + kh * DH, ow = iw * SW - PL + kw * DW;
-                if (oh >= 0 && oh < OH && ow >= 0 && ow < OW)
-                  plane[size_t(oh * OW + ow)] +=
-                      v * w.getDouble(((c * OCg + o) * KH + kh) * KW + kw);
-              }
-          }
-      for (int64_t i = 0; i < OH * OW; ++i)
-        y.setDouble((n * OC + oc) * OH * OW + i, plane[size_t(i)]);
+      std::vector<double> volume(size_t(outVolume),
+                                 in.size() > 2 && in[2] ? in[2]->getDouble(oc) : 0);
+      for (int64_t c = group * Cg; c < (group + 1) * Cg; ++c) {
+        int64_t xi = (n * C + c) * inVolume;
+        forEachIndex(input, [&](const std::vector<int64_t> &i) {
+          double v = x.getDouble(xi++);
+          int64_t wi = (c * OCg + o) * taps;
+          forEachIndex(g.kernel, [&](const std::vector<int64_t> &k) {
+            int64_t offset = 0;
+            for (size_t d = 0; d < input.size() && offset >= 0; ++d) {
+              int64_t at = i[d] * g.strides[d] - g.padsBegin[d] + k[d] * g.dilations[d];
+              offset = at >= 0 && at < output[d] ? offset * output[d] + at : -1;
+            }
+            if (offset >= 0)
+              volume[size_t(offset)] += v * w.getDouble(wi);
+            ++wi;
+          });
+        });
+      }
+      for (int64_t i = 0; i < outVolume; ++i)
+        y.setDouble((n * OC + oc) * outVolume + i, volume[size_t(i)]);
     }
   return Status::success();
 }

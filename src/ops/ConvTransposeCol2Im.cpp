@@ -36,22 +36,31 @@ Status infer(InferContext &ctx) {
 Status lower(const Node &node, LoweringContext &ctx) {
   const Shape &x = node.input(1)->type().shape;
   ConvTransposeGeometry g = *geometry(node, x);
-  bool twoD = g.kernel.size() == 2;
+  // 1-D and 2-D ones as 1 x 1 x W and 1 x H x W: axis `fromEnd` (1 the
+  // innermost) or a unit axis.
+  size_t rank = g.kernel.size();
+  auto axis = [&](const auto &values, size_t fromEnd, auto unit) {
+    using Value = std::decay_t<decltype(values[0])>;
+    return fromEnd <= rank ? Value(values[rank - fromEnd]) : Value(unit);
+  };
   ParamBlock<cuvil_col2im_params> params;
   params->out_channels = g.outChannels;
   params->group_channels = g.outChannels / g.group;
-  params.set(params->IH, twoD ? g.input[0] : Dim(1));
-  params.set(params->IW, g.input.back());
-  params.set(params->OH, twoD ? g.output[0] : Dim(1));
-  params.set(params->OW, g.output.back());
-  params->KH = twoD ? g.kernel[0] : 1;
-  params->KW = g.kernel.back();
-  params->SH = twoD ? g.strides[0] : 1;
-  params->SW = g.strides.back();
-  params->DH = twoD ? g.dilations[0] : 1;
-  params->DW = g.dilations.back();
-  params->PT = twoD ? g.padsBegin[0] : 0;
-  params->PL = g.padsBegin.back();
+  const std::pair<int64_t *, Dim> extents[] = {
+      {&params->ID, axis(g.input, 3, 1)},  {&params->IH, axis(g.input, 2, 1)},
+      {&params->IW, axis(g.input, 1, 1)},  {&params->OD, axis(g.output, 3, 1)},
+      {&params->OH, axis(g.output, 2, 1)}, {&params->OW, axis(g.output, 1, 1)}};
+  for (const auto &[field, dim] : extents)
+    params.set(*field, dim);
+  const std::pair<int64_t *, int64_t> window[] = {
+      {&params->KD, axis(g.kernel, 3, 1)},    {&params->KH, axis(g.kernel, 2, 1)},
+      {&params->KW, axis(g.kernel, 1, 1)},    {&params->SD, axis(g.strides, 3, 1)},
+      {&params->SH, axis(g.strides, 2, 1)},   {&params->SW, axis(g.strides, 1, 1)},
+      {&params->DD, axis(g.dilations, 3, 1)}, {&params->DH, axis(g.dilations, 2, 1)},
+      {&params->DW, axis(g.dilations, 1, 1)}, {&params->PF, axis(g.padsBegin, 3, 0)},
+      {&params->PT, axis(g.padsBegin, 2, 0)}, {&params->PL, axis(g.padsBegin, 1, 0)}};
+  for (const auto &[field, value] : window)
+    *field = value;
   static const KernelRef kCol2Im = CUVIL_KERNEL_REF(cuvil_col2im_f32);
   return ctx.callKernel(kCol2Im,
                         {KernelArg::pointer(node.input(0)),

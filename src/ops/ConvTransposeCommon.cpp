@@ -20,8 +20,8 @@ Expected<ConvTransposeGeometry> convTransposeGeometry(const Node &node, const Sh
   if (x.size() != rank + 2 || rank == 0)
     return Status::error(
         fmt::format("X [{}] does not match a {}-D kernel", shapeToString(x), rank));
-  if (rank > 2)
-    return Status::error("only 1-D and 2-D transposed convolutions are supported");
+  if (rank > 3)
+    return Status::error("only 1-D, 2-D and 3-D transposed convolutions are supported");
   if (!x[1].isConstant())
     return Status::error("the input channels must be static");
   ConvTransposeGeometry g;

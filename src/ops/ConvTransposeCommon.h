@@ -8,7 +8,7 @@ namespace cuvil::ops {
 
 struct ConvTransposeGeometry {
   int64_t group, inChannels, outChannels; // outChannels over all groups
-  // Per spatial axis (one or two), innermost last.
+  // Per spatial axis (one to three), innermost last.
   std::vector<int64_t> kernel, strides, dilations, padsBegin;
   Shape input, output;
 };

@@ -4,10 +4,19 @@
 #include "cuvil/kernels/DataMovement.h"
 #include "cuvil/kernels/Elementwise.h"
 #include "cuvil/kernels/Gemm.h"
+#include "cuvil/kernels/Indexing.h"
+#include "cuvil/kernels/IntegerConv.h"
+#include "cuvil/kernels/LinearAlgebra.h"
 #include "cuvil/kernels/Normalization.h"
 #include "cuvil/kernels/Pool.h"
+#include "cuvil/kernels/Quantize.h"
+#include "cuvil/kernels/Recurrence.h"
 #include "cuvil/kernels/Reduce.h"
+#include "cuvil/kernels/Resize.h"
+#include "cuvil/kernels/Sampling.h"
 #include "cuvil/kernels/Select.h"
+#include "cuvil/kernels/Signal.h"
+#include "cuvil/kernels/TfIdf.h"
 
 #include <fmt/format.h>
 
@@ -71,6 +80,46 @@ void checkGemm(const cuvil_gemm_params &p, Problems &problems) {
         fmt::format("K chunk of {} rows is outside 1 to {}", p.chunk_k, CUVIL_GEMM_MAX_CHUNK_K));
 }
 
+void checkRecurrence(const cuvil_recurrence_params &p, Problems &problems) {
+  if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
+    problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
+                                   "most 6 rows, 1, 2 or 4 vectors, 24 accumulators)",
+                                   p.tile.pixels, p.tile.blocks));
+  if (p.directions < 1 || p.directions > 2)
+    problems.push_back(fmt::format("{} directions, the kernel runs 1 or 2", p.directions));
+}
+
+void checkIntegerBlocking(const cuvil_igemm_blocking &b, Problems &problems) {
+  if (!CUVIL_IGEMM_TILE_INSTANTIATED(b.tile.pixels, b.tile.blocks))
+    problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
+                                   "most 6 rows, 1, 2 or 4 vectors, 24 accumulators)",
+                                   b.tile.pixels, b.tile.blocks));
+  if (b.row_block < 1 || b.row_block > CUVIL_IGEMM_MAX_ROW_BLOCK)
+    problems.push_back(
+        fmt::format("row block of {} is outside 1 to {}", b.row_block, CUVIL_IGEMM_MAX_ROW_BLOCK));
+  if (b.chunk_k < 1 || b.chunk_k > CUVIL_IGEMM_MAX_CHUNK_K)
+    problems.push_back(
+        fmt::format("K chunk of {} rows is outside 1 to {}", b.chunk_k, CUVIL_IGEMM_MAX_CHUNK_K));
+}
+
+void checkIntegerGemm(const cuvil_igemm_params &p, Problems &problems) {
+  checkIntegerBlocking(p.blocking, problems);
+}
+
+void checkIntegerConv(const cuvil_iconv_params &p, Problems &problems) {
+  checkIntegerBlocking(p.blocking, problems);
+}
+
+void checkConv3d(const cuvil_conv3d_params &p, Problems &problems) {
+  if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
+    problems.push_back(fmt::format("register tile {} channels x {} vectors is not instantiated "
+                                   "(at most 6 channels, 1, 2 or 4 vectors, 24 accumulators)",
+                                   p.tile.pixels, p.tile.blocks));
+  if (p.chunk_k < 1 || p.chunk_k > CUVIL_GEMM_MAX_CHUNK_K)
+    problems.push_back(
+        fmt::format("chunk of {} taps is outside 1 to {}", p.chunk_k, CUVIL_GEMM_MAX_CHUNK_K));
+}
+
 void checkChain(const cuvil_chain_params &p, Problems &problems) {
   if (p.steps < 1 || p.steps > CUVIL_CHAIN_MAX_STEPS)
     return problems.push_back(
@@ -112,8 +161,12 @@ Expected<const KernelRef *> find(const std::vector<Instance<Key>> &instances, co
 #define CUVIL_EYE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_eye_##size)});
 #define CUVIL_TRILU_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_trilu_##size)});
 #define CUVIL_WHERE_ENTRY(size, T) list.push_back({size, CUVIL_KERNEL_REF(cuvil_where_##size)});
+#define CUVIL_REVERSE_SEQUENCE_ENTRY(size, T)                                                      \
+  list.push_back({size, CUVIL_KERNEL_REF(cuvil_reverse_sequence_##size)});
 #define CUVIL_COMPRESS_ENTRY(size, T)                                                              \
   list.push_back({size, CUVIL_KERNEL_REF(cuvil_compress_##size)});
+#define CUVIL_RESIZE_NEAREST_ENTRY(size, T)                                                        \
+  list.push_back({size, CUVIL_KERNEL_REF(cuvil_resize_nearest_##size)});
 
 const std::vector<Instance<size_t>> kCopy = CUVIL_SIZE_INSTANCE(COPY);
 const std::vector<Instance<size_t>> kFill = CUVIL_SIZE_INSTANCE(FILL);
@@ -122,6 +175,8 @@ const std::vector<Instance<size_t>> kWhere = CUVIL_SIZE_INSTANCE(WHERE);
 const std::vector<Instance<size_t>> kTrilu = CUVIL_SIZE_INSTANCE(TRILU);
 const std::vector<Instance<size_t>> kEye = CUVIL_SIZE_INSTANCE(EYE);
 const std::vector<Instance<size_t>> kCompress = CUVIL_SIZE_INSTANCE(COMPRESS);
+const std::vector<Instance<size_t>> kResizeNearest = CUVIL_SIZE_INSTANCE(RESIZE_NEAREST);
+const std::vector<Instance<size_t>> kReverseSequence = CUVIL_SIZE_INSTANCE(REVERSE_SEQUENCE);
 
 using GatherKey = std::pair<size_t, std::string_view>;
 const std::vector<Instance<GatherKey>> kGather = [] {
@@ -140,6 +195,42 @@ const std::vector<Instance<GatherKey>> kGatherElements = [] {
 #define CUVIL_GATHER_ELEMENTS_ENTRIES(size, T)                                                     \
   CUVIL_GATHER_INDEX_TYPES(CUVIL_GATHER_ELEMENTS_ENTRY, size, T)
   CUVIL_ELEMENT_SIZES(CUVIL_GATHER_ELEMENTS_ENTRIES)
+  return list;
+}();
+
+// By element type and index type.
+using TypedIndexKey = std::pair<std::string_view, std::string_view>;
+const std::vector<Instance<TypedIndexKey>> kScatterElements = [] {
+  std::vector<Instance<TypedIndexKey>> list;
+#define CUVIL_SCATTER_ELEMENTS_ENTRY(name, T, codec, index, I)                                     \
+  list.push_back({{#name, #index}, CUVIL_KERNEL_REF(cuvil_scatter_elements_##name##_##index)});
+#define CUVIL_SCATTER_ELEMENTS_ENTRIES(name, T, codec)                                             \
+  CUVIL_SCATTER_INDEX_TYPES(CUVIL_SCATTER_ELEMENTS_ENTRY, name, T, codec)
+  CUVIL_SCATTER_TYPES(CUVIL_SCATTER_ELEMENTS_ENTRIES)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kScatterND = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_SCATTER_ND_ENTRY(name, T, codec)                                                     \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_scatter_nd_##name)});
+  CUVIL_SCATTER_TYPES(CUVIL_SCATTER_ND_ENTRY)
+  return list;
+}();
+
+#define CUVIL_GATHER_ND_ENTRY(size, T)                                                             \
+  list.push_back({size, CUVIL_KERNEL_REF(cuvil_gather_nd_##size)});
+const std::vector<Instance<size_t>> kGatherND = CUVIL_SIZE_INSTANCE(GATHER_ND);
+
+// By index type and value element size.
+using OneHotKey = std::pair<std::string_view, size_t>;
+const std::vector<Instance<OneHotKey>> kOneHot = [] {
+  std::vector<Instance<OneHotKey>> list;
+#define CUVIL_ONEHOT_ENTRY(index, I, codec, size, T)                                               \
+  list.push_back({{#index, size}, CUVIL_KERNEL_REF(cuvil_onehot_##index##_##size)});
+#define CUVIL_ONEHOT_ENTRIES(index, I, codec)                                                      \
+  CUVIL_ONEHOT_VALUE_SIZES(CUVIL_ONEHOT_ENTRY, index, I, codec)
+  CUVIL_ONEHOT_INDEX_TYPES(CUVIL_ONEHOT_ENTRIES)
   return list;
 }();
 
@@ -166,6 +257,35 @@ const std::vector<Instance<std::string_view>> kHardmax = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kTfIdf = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_TFIDF_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_tfidf_##name)});
+  CUVIL_TFIDF_TYPES(CUVIL_TFIDF_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kFft = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_FFT_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_fft_##name)});
+  CUVIL_FFT_TYPES(CUVIL_FFT_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kWindow = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_WINDOW_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_window_##name)});
+  CUVIL_WINDOW_TYPES(CUVIL_WINDOW_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kMelWeights = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_MEL_ENTRY(name, R, F, T)                                                             \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_mel_weights_##name)});
+  CUVIL_MEL_TYPES(CUVIL_MEL_ENTRY)
+  return list;
+}();
+
 const std::vector<Instance<std::string_view>> kCumSum = [] {
   std::vector<Instance<std::string_view>> list;
 #define CUVIL_CUMSUM_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_cumsum_##name)});
@@ -177,6 +297,13 @@ const std::vector<Instance<std::string_view>> kUnique = [] {
   std::vector<Instance<std::string_view>> list;
 #define CUVIL_UNIQUE_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_unique_##name)});
   CUVIL_UNIQUE_TYPES(CUVIL_UNIQUE_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kEinsum = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_EINSUM_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_einsum_##name)});
+  CUVIL_EINSUM_TYPES(CUVIL_EINSUM_ENTRY)
   return list;
 }();
 
@@ -221,6 +348,62 @@ const std::vector<Instance<std::string_view>> kNonZero = [] {
   return list;
 }();
 
+const std::vector<Instance<std::string_view>> kQuantize = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_QUANTIZE_ENTRY(name, Q, low, high)                                                   \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_quantize_f32_##name)});
+  CUVIL_QUANTIZED_TYPES(CUVIL_QUANTIZE_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<std::string_view>> kDequantize = [] {
+  std::vector<Instance<std::string_view>> list;
+#define CUVIL_DEQUANTIZE_ENTRY(name, Q, low, high)                                                 \
+  list.push_back({#name, CUVIL_KERNEL_REF(cuvil_dequantize_##name##_f32)});
+  CUVIL_DEQUANTIZED_TYPES(CUVIL_DEQUANTIZE_ENTRY)
+  return list;
+}();
+
+// Integer products by operand (and output) type names.
+using IntegerKey = std::vector<std::string_view>;
+const std::vector<Instance<IntegerKey>> kIntegerGemm = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_IGEMM_ENTRY(an, A, bn, B)                                                            \
+  list.push_back(                                                                                  \
+      {{#an, #bn}, CUVIL_KERNEL_REF(cuvil_igemm_##an##_##bn).checkedBy(checkIntegerGemm)});
+  CUVIL_IGEMM_TYPES(CUVIL_IGEMM_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<IntegerKey>> kRequantizedGemm = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_QGEMM_ENTRY(an, A, bn, B, yn, Y)                                                     \
+  list.push_back({{#an, #bn, #yn},                                                                 \
+                  CUVIL_KERNEL_REF(cuvil_qgemm_##an##_##bn##_##yn).checkedBy(checkIntegerGemm)});
+  CUVIL_QGEMM_TYPES(CUVIL_QGEMM_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<IntegerKey>> kIntegerConv = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_ICONV_ENTRY(xn, X, wn, W)                                                            \
+  list.push_back(                                                                                  \
+      {{#xn, #wn}, CUVIL_KERNEL_REF(cuvil_iconv_##xn##_##wn).checkedBy(checkIntegerConv)});
+  CUVIL_IGEMM_TYPES(CUVIL_ICONV_ENTRY)
+  return list;
+}();
+
+const std::vector<Instance<IntegerKey>> kRequantizedConv = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_QCONV_ENTRY(xn, X, wn, W, yn, Y)                                                     \
+  list.push_back({{#xn, #wn, #yn},                                                                 \
+                  CUVIL_KERNEL_REF(cuvil_qconv_##xn##_##wn##_##yn).checkedBy(checkIntegerConv)});
+  CUVIL_QGEMM_TYPES(CUVIL_QCONV_ENTRY)
+  return list;
+}();
+
+std::string typeNames(const IntegerKey &key) { return fmt::format("{}", fmt::join(key, " x ")); }
+
 // Kernels store bool as u8.
 std::string_view storedName(DType dtype) {
   return dtypeName(dtype == DType::Bool ? DType::U8 : dtype);
@@ -229,6 +412,7 @@ std::string_view storedName(DType dtype) {
 } // namespace
 
 const KernelRef kConv2dKernel = CUVIL_KERNEL_REF(cuvil_conv2d_nchw_f32);
+const KernelRef kConv3dKernel = CUVIL_KERNEL_REF(cuvil_conv3d_nchw_f32).checkedBy(checkConv3d);
 const BlockedKernels kConvNCHWcKernels = {
     CUVIL_KERNEL_REF(cuvil_conv_nchw16c_f32).checkedBy(checkConvNCHWc<16>),
     CUVIL_KERNEL_REF(cuvil_conv_nchw8c_f32).checkedBy(checkConvNCHWc<8>)};
@@ -245,8 +429,14 @@ const BlockedKernels kInvertedResidualKernels = {
     CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw8c_f32).checkedBy(checkInvertedResidual<8>)};
 const KernelRef kGemmKernel = CUVIL_KERNEL_REF(cuvil_gemm_f32).checkedBy(checkGemm);
 const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
+const KernelRef kMaxPoolIndicesKernel = CUVIL_KERNEL_REF(cuvil_maxpool2d_indices_f32);
+const KernelRef kMaxUnpoolKernel = CUVIL_KERNEL_REF(cuvil_max_unpool_f32);
+const KernelRef kPool3dKernel = CUVIL_KERNEL_REF(cuvil_pool3d_f32);
 const BlockedKernels kPoolNCHWcKernels = {CUVIL_KERNEL_REF(cuvil_pool_nchw16c_f32),
                                           CUVIL_KERNEL_REF(cuvil_pool_nchw8c_f32)};
+const KernelRef kDetKernel = CUVIL_KERNEL_REF(cuvil_det_f32);
+const KernelRef kGridSampleKernel = CUVIL_KERNEL_REF(cuvil_grid_sample_f32);
+const KernelRef kRoiAlignKernel = CUVIL_KERNEL_REF(cuvil_roi_align_f32);
 const KernelRef kReduceKernel = CUVIL_KERNEL_REF(cuvil_reduce_f32);
 const KernelRef kReduceF64Kernel = CUVIL_KERNEL_REF(cuvil_reduce_f64);
 const KernelRef kUnaryF64Kernel = CUVIL_KERNEL_REF(cuvil_unary_f64);
@@ -255,6 +445,11 @@ const KernelRef kElementwiseChainKernel =
     CUVIL_KERNEL_REF(cuvil_elementwise_chain_f32).checkedBy(checkChain);
 const KernelRef kSoftmaxKernel = CUVIL_KERNEL_REF(cuvil_softmax_f32);
 const KernelRef kLayerNormKernel = CUVIL_KERNEL_REF(cuvil_layernorm_f32);
+const KernelRef kPackRecurrentKernel = CUVIL_KERNEL_REF(cuvil_pack_recurrent_f32);
+const KernelRef kRecurrenceKernel =
+    CUVIL_KERNEL_REF(cuvil_recurrence_f32).checkedBy(checkRecurrence);
+const KernelRef kResizeKernel = CUVIL_KERNEL_REF(cuvil_resize_f32);
+const KernelRef kLrnKernel = CUVIL_KERNEL_REF(cuvil_lrn_f32);
 const BlockedKernels kReorderKernels = {CUVIL_KERNEL_REF(cuvil_reorder_nchw16c_f32),
                                         CUVIL_KERNEL_REF(cuvil_reorder_nchw8c_f32)};
 
@@ -284,8 +479,28 @@ Expected<const KernelRef *> gatherElementsKernel(size_t bytes, DType indices) {
   return find(kGatherElements, GatherKey{bytes, dtypeName(indices)}, "gather-elements",
               fmt::format("{}-byte elements and {} indices", bytes, dtypeName(indices)));
 }
+Expected<const KernelRef *> scatterElementsKernel(DType dtype, DType indices) {
+  return find(kScatterElements, TypedIndexKey{dtypeName(dtype), dtypeName(indices)},
+              "ScatterElements",
+              fmt::format("element type {} and {} indices", dtypeName(dtype), dtypeName(indices)));
+}
+Expected<const KernelRef *> scatterNDKernel(DType dtype) {
+  return find(kScatterND, dtypeName(dtype), "ScatterND",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+Expected<const KernelRef *> gatherNDKernel(size_t bytes) {
+  return find(kGatherND, bytes, "GatherND", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> oneHotKernel(DType indices, size_t valueBytes) {
+  return find(kOneHot, OneHotKey{dtypeName(indices), valueBytes}, "OneHot",
+              fmt::format("{} indices and {}-byte values", dtypeName(indices), valueBytes));
+}
 Expected<const KernelRef *> argReduceKernel(DType dtype) {
   return find(kArgReduce, dtypeName(dtype), "arg-reduce",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+Expected<const KernelRef *> einsumKernel(DType dtype) {
+  return find(kEinsum, dtypeName(dtype), "Einsum",
               fmt::format("element type {}", dtypeName(dtype)));
 }
 Expected<const KernelRef *> rangeKernel(DType dtype) {
@@ -312,9 +527,32 @@ Expected<const KernelRef *> hardmaxKernel(DType dtype) {
               fmt::format("element type {}", dtypeName(dtype)));
 }
 
+Expected<const KernelRef *> tfIdfKernel(DType dtype) {
+  return find(kTfIdf, dtypeName(dtype), "TfIdfVectorizer",
+              fmt::format("token type {}", dtypeName(dtype)));
+}
+
 Expected<const KernelRef *> cumSumKernel(DType dtype) {
   return find(kCumSum, dtypeName(dtype), "CumSum",
               fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> fftKernel(DType dtype) {
+  return find(kFft, dtypeName(dtype), "FFT", fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> windowKernel(DType dtype) {
+  return find(kWindow, dtypeName(dtype), "window",
+              fmt::format("element type {}", dtypeName(dtype)));
+}
+
+Expected<const KernelRef *> melWeightsKernel(DType sampleRate, DType hertz, DType dtype) {
+  std::string key =
+      fmt::format("{}_{}_{}", dtypeName(sampleRate), dtypeName(hertz), dtypeName(dtype));
+  for (const Instance<std::string_view> &instance : kMelWeights)
+    if (instance.key == key)
+      return &instance.kernel;
+  return Status::error(fmt::format("no mel weights kernel for {}", key));
 }
 
 Expected<const KernelRef *> uniqueKernel(DType dtype) {
@@ -323,8 +561,16 @@ Expected<const KernelRef *> uniqueKernel(DType dtype) {
   return find(kUnique, name, "Unique", fmt::format("element type {}", dtypeName(dtype)));
 }
 
+Expected<const KernelRef *> reverseSequenceKernel(size_t bytes) {
+  return find(kReverseSequence, bytes, "ReverseSequence", fmt::format("{}-byte elements", bytes));
+}
+
 Expected<const KernelRef *> compressKernel(size_t bytes) {
   return find(kCompress, bytes, "compress", fmt::format("{}-byte elements", bytes));
+}
+
+Expected<const KernelRef *> resizeNearestKernel(size_t bytes) {
+  return find(kResizeNearest, bytes, "nearest resize", fmt::format("{}-byte elements", bytes));
 }
 
 Expected<const KernelRef *> nonZeroKernel(DType dtype) {
@@ -337,6 +583,38 @@ Expected<const KernelRef *> nonZeroKernel(DType dtype) {
                           : dtypeSize(dtype) == 4                       ? "b32"
                                                                         : "b64";
   return find(kNonZero, name, "nonzero", dtypeName(dtype));
+}
+
+const KernelRef kDynamicQuantParamsKernel = CUVIL_KERNEL_REF(cuvil_dynamic_quant_params_u8);
+
+Expected<const KernelRef *> quantizeKernel(DType quantized) {
+  return find(kQuantize, dtypeName(quantized), "quantize",
+              fmt::format("f32 to {}", dtypeName(quantized)));
+}
+
+Expected<const KernelRef *> dequantizeKernel(DType quantized) {
+  return find(kDequantize, dtypeName(quantized), "dequantize",
+              fmt::format("{} to f32", dtypeName(quantized)));
+}
+
+Expected<const KernelRef *> integerGemmKernel(DType a, DType b) {
+  IntegerKey key = {dtypeName(a), dtypeName(b)};
+  return find(kIntegerGemm, key, "integer GEMM", typeNames(key));
+}
+
+Expected<const KernelRef *> requantizedGemmKernel(DType a, DType b, DType y) {
+  IntegerKey key = {dtypeName(a), dtypeName(b), dtypeName(y)};
+  return find(kRequantizedGemm, key, "requantized GEMM", typeNames(key));
+}
+
+Expected<const KernelRef *> integerConvKernel(DType x, DType w) {
+  IntegerKey key = {dtypeName(x), dtypeName(w)};
+  return find(kIntegerConv, key, "integer convolution", typeNames(key));
+}
+
+Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y) {
+  IntegerKey key = {dtypeName(x), dtypeName(w), dtypeName(y)};
+  return find(kRequantizedConv, key, "requantized convolution", typeNames(key));
 }
 
 } // namespace cuvil::ops

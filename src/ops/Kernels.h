@@ -17,6 +17,7 @@ struct BlockedKernels {
 };
 
 extern const KernelRef kConv2dKernel;
+extern const KernelRef kConv3dKernel;
 extern const BlockedKernels kConvNCHWcKernels;
 extern const BlockedKernels kDepthwiseNCHWcKernels;
 extern const BlockedKernels kWinogradKernels;
@@ -24,7 +25,13 @@ extern const BlockedKernels kWinogradInputKernels;
 extern const BlockedKernels kInvertedResidualKernels;
 extern const KernelRef kGemmKernel;
 extern const KernelRef kPool2dKernel;
+extern const KernelRef kMaxPoolIndicesKernel;
+extern const KernelRef kMaxUnpoolKernel;
+extern const KernelRef kPool3dKernel;
 extern const BlockedKernels kPoolNCHWcKernels;
+extern const KernelRef kDetKernel;
+extern const KernelRef kGridSampleKernel;
+extern const KernelRef kRoiAlignKernel;
 extern const KernelRef kReduceKernel;
 extern const KernelRef kReduceF64Kernel;
 extern const KernelRef kUnaryKernel;
@@ -32,6 +39,10 @@ extern const KernelRef kUnaryF64Kernel; // f64 data, f32 math
 extern const KernelRef kElementwiseChainKernel;
 extern const KernelRef kSoftmaxKernel;
 extern const KernelRef kLayerNormKernel;
+extern const KernelRef kPackRecurrentKernel;
+extern const KernelRef kRecurrenceKernel;
+extern const KernelRef kResizeKernel; // linear and cubic, f32
+extern const KernelRef kLrnKernel;
 extern const BlockedKernels kReorderKernels;
 
 // By element size in bytes (1, 2, 4, 8).
@@ -40,11 +51,19 @@ Expected<const KernelRef *> fillKernel(size_t elementBytes);
 Expected<const KernelRef *> padKernel(size_t elementBytes);
 Expected<const KernelRef *> whereKernel(size_t elementBytes);
 Expected<const KernelRef *> compressKernel(size_t elementBytes);
+Expected<const KernelRef *> resizeNearestKernel(size_t elementBytes);
+Expected<const KernelRef *> reverseSequenceKernel(size_t elementBytes);
 Expected<const KernelRef *> triluKernel(size_t elementBytes);
 Expected<const KernelRef *> eyeKernel(size_t elementBytes);
 // By element size and index type (i32, i64).
 Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
 Expected<const KernelRef *> gatherElementsKernel(size_t elementBytes, DType indices);
+Expected<const KernelRef *> gatherNDKernel(size_t elementBytes);
+// Scatters by element type (and index type: i32, i64).
+Expected<const KernelRef *> scatterElementsKernel(DType dtype, DType indices);
+Expected<const KernelRef *> scatterNDKernel(DType dtype);
+// OneHot by index type (any number type but bf16) and value element size.
+Expected<const KernelRef *> oneHotKernel(DType indices, size_t valueBytes);
 // By source and target type (bool is stored as u8).
 Expected<const KernelRef *> castKernel(DType from, DType to);
 // Arithmetic ops by element type; comparisons and logical ops (writing
@@ -57,8 +76,26 @@ Expected<const KernelRef *> topKKernel(DType dtype);
 Expected<const KernelRef *> uniqueKernel(DType dtype);
 Expected<const KernelRef *> cumSumKernel(DType dtype);
 Expected<const KernelRef *> hardmaxKernel(DType dtype);
+// By token type (i32, i64).
+Expected<const KernelRef *> tfIdfKernel(DType dtype);
 Expected<const KernelRef *> rangeKernel(DType dtype);
+Expected<const KernelRef *> einsumKernel(DType dtype);
+// Signal kernels by element type; the mel weights by sample rate,
+// frequency and result type.
+Expected<const KernelRef *> fftKernel(DType dtype);
+Expected<const KernelRef *> windowKernel(DType dtype);
+Expected<const KernelRef *> melWeightsKernel(DType sampleRate, DType hertz, DType dtype);
 // By element type: how its elements compare with zero.
 Expected<const KernelRef *> nonZeroKernel(DType dtype);
+// f32 to a quantized type and back, by the quantized type.
+Expected<const KernelRef *> quantizeKernel(DType quantized);
+Expected<const KernelRef *> dequantizeKernel(DType quantized);
+extern const KernelRef kDynamicQuantParamsKernel;
+// Integer products by operand types (A and B; image and weights), and for
+// the requantized ones the output type.
+Expected<const KernelRef *> integerGemmKernel(DType a, DType b);
+Expected<const KernelRef *> requantizedGemmKernel(DType a, DType b, DType y);
+Expected<const KernelRef *> integerConvKernel(DType x, DType w);
+Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y);
 
 } // namespace cuvil::ops

@@ -3,19 +3,6 @@
 #include <algorithm>
 
 namespace cuvil::ops {
-namespace {
-
-// The register tile: a panel's 4 vectors of 16 columns in as few column
-// steps as the registers allow (a vector is one zmm or two ymm registers),
-// then as many rows as leave room for those B vectors and a broadcast.
-cuvil_tile chooseGemmTile(const CpuModel &cpu, int64_t rows) {
-  int64_t split = std::max<int64_t>(1, 16 / cpu.vectorLanes());
-  int64_t vectors = std::max<int64_t>(1, 4 / split);
-  int64_t perRow = vectors * split;
-  int64_t maxRows = (cpu.vectorRegisters - perRow - 1) / perRow;
-  return {std::clamp<int64_t>(std::min<int64_t>(maxRows, 6), 1, std::max<int64_t>(rows, 1)),
-          vectors};
-}
 
 // K rows per chunk: the largest power of two whose panel chunk (64 floats a
 // row) fills no more than two thirds of L1, beside the A rows and C tiles
@@ -28,7 +15,17 @@ int64_t chooseChunkK(const CpuModel &cpu) {
   return chunk;
 }
 
-} // namespace
+// A panel's 4 vectors of 16 columns in as few column steps as the
+// registers allow (a vector is one zmm or two ymm registers), then as many
+// rows as leave room for those B vectors and a broadcast.
+cuvil_tile chooseGemmTile(const CpuModel &cpu, int64_t rows) {
+  int64_t split = std::max<int64_t>(1, 16 / cpu.vectorLanes());
+  int64_t vectors = std::max<int64_t>(1, 4 / split);
+  int64_t perRow = vectors * split;
+  int64_t maxRows = (cpu.vectorRegisters - perRow - 1) / perRow;
+  return {std::clamp<int64_t>(std::min<int64_t>(maxRows, 6), 1, std::max<int64_t>(rows, 1)),
+          vectors};
+}
 
 Shape logicalB(const Node &node, const Shape &b) {
   if (node.getInt("b_packed", 0) && b.size() == 3)

@@ -36,4 +36,10 @@ Status evalMatMul(const Node &node, std::span<const Tensor *const> in,
                   const FusedActivation &activation, Tensor &y);
 Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue &epilogue);
 
+// The GEMM kernel's register tile for `rows` rows of A, and the K rows per
+// chunk of a B panel, for the target (also taken by the 3-D convolution's
+// GEMM over the vol2col panels it packs).
+cuvil_tile chooseGemmTile(const CpuModel &cpu, int64_t rows);
+int64_t chooseChunkK(const CpuModel &cpu);
+
 } // namespace cuvil::ops

@@ -3,6 +3,7 @@
 #include "cuvil/kernels/DataMovement.h"
 
 #include <algorithm>
+#include <set>
 
 namespace cuvil::ops {
 
@@ -42,6 +43,30 @@ Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, i
 
 cuvil_window2d kernelWindow(const WindowGeometry::StaticWindow2D &g) {
   return {g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.SH, g.SW, g.DH, g.DW, g.PT, g.PL, g.PB, g.PR};
+}
+
+int64_t product(const std::vector<int64_t> &values) {
+  int64_t result = 1;
+  for (int64_t value : values)
+    result *= value;
+  return result;
+}
+
+StaticWindow::StaticWindow(const WindowGeometry &g)
+    : input(staticDims(g.input)), output(staticDims(g.output)), kernel(g.kernel),
+      strides(g.strides), dilations(g.dilations), padsBegin(staticDims(g.padsBegin)),
+      padsEnd(staticDims(g.padsEnd)) {}
+
+int64_t StaticWindow::inputOffset(const std::vector<int64_t> &out,
+                                  const std::vector<int64_t> &tap) const {
+  int64_t offset = 0;
+  for (size_t d = 0; d < input.size(); ++d) {
+    int64_t at = out[d] * strides[d] - padsBegin[d] + tap[d] * dilations[d];
+    if (at < 0 || at >= input[d])
+      return -1;
+    offset = offset * input[d] + at;
+  }
+  return offset;
 }
 
 std::vector<int64_t> staticStrides(const Shape &shape) {
@@ -153,25 +178,57 @@ void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t
 
 namespace {
 
+// The first graph input of unknown values that `value` is computed from
+// (itself, when it is one) and that --value can fix: an integer or bool
+// one, or a small floating-point one (Resize's scales), or null.
+const Value *unknownValueInput(const Value *value, std::set<const Value *> &seen) {
+  if (!value || !seen.insert(value).second || value->isConstant())
+    return nullptr;
+  if (value->isGraphInput()) {
+    if (!value->hasType() || value->dimValues() || value->producer())
+      return nullptr;
+    const TensorType &type = value->type();
+    bool integer =
+        type.dtype == DType::I64 || type.dtype == DType::I32 || type.dtype == DType::Bool;
+    bool smallReal = isFloat(type.dtype) && type.isStatic() && type.numElements().constant() <= 64;
+    return integer || smallReal ? value : nullptr;
+  }
+  if (const Node *producer = value->producer())
+    for (const Value *operand : producer->inputs())
+      if (const Value *found = unknownValueInput(operand, seen))
+        return found;
+  return nullptr;
+}
+
 // Why input `input` of `node` cannot be read at compile time, with the fix
-// when it is a graph input (its values fixed or ranged, as TensorRT's
-// profiles do for shape tensors).
+// when it is a graph input or computed from one (its values fixed or
+// ranged, as TensorRT's profiles do for shape tensors).
 Status notKnown(const Node &node, size_t input, const char *what, bool rangeWorks) {
   std::string message =
       fmt::format("{} (input {}) must be known at compile time; it is computed from run-time data",
                   what, input);
+  std::set<const Value *> seen;
   const Value *value = node.input(input);
-  if (value && value->isGraphInput())
+  if (const Value *source = unknownValueInput(value, seen))
     message += fmt::format(": fix the values of graph input '{}' with --value {}=V,V,...{}",
-                           value->name(), value->name(),
-                           rangeWorks ? fmt::format(" or give their range with --value-range "
-                                                    "{}=MIN,..:OPT,..:MAX,..",
-                                                    value->name())
-                                      : "");
+                           source->name(), source->name(),
+                           rangeWorks && source == value && !isFloat(source->type().dtype)
+                               ? fmt::format(" or give their range with --value-range "
+                                             "{}=MIN,..:OPT,..:MAX,..",
+                                             value->name())
+                               : "");
   return Status::error(message);
 }
 
 } // namespace
+
+Expected<DType> numericTypeAttribute(const Node &node, const char *name) {
+  int64_t code = node.getInt(name);
+  std::optional<DType> dtype = dtypeFromOnnxCode(int(code));
+  if (!dtype || *dtype == DType::Bool)
+    return Status::error(fmt::format("{} {} is not a numeric ONNX type", name, code));
+  return *dtype;
+}
 
 Expected<std::vector<int64_t>> constantInts(const Node &node, size_t input, const char *what) {
   const Value *value = node.input(input);
@@ -180,6 +237,17 @@ Expected<std::vector<int64_t>> constantInts(const Node &node, size_t input, cons
   if (const std::vector<Dim> *dims = value ? value->dimValues() : nullptr; dims && isStatic(*dims))
     return staticDims(*dims);
   return notKnown(node, input, what, /*rangeWorks=*/false);
+}
+
+Expected<std::vector<double>> constantReals(const Node &node, size_t input, const char *what) {
+  const Value *value = node.input(input);
+  if (!value || !value->isConstant())
+    return notKnown(node, input, what, /*rangeWorks=*/false);
+  const Tensor &tensor = value->constant();
+  std::vector<double> values;
+  for (int64_t i = 0; i < tensor.numElements(); ++i)
+    values.push_back(tensor.getDouble(i));
+  return values;
 }
 
 Expected<std::vector<Dim>> dimsInput(const Node &node, size_t input, const char *what) {

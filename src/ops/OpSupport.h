@@ -11,6 +11,7 @@
 
 #include <array>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cuvil::ops {
@@ -72,6 +73,49 @@ void setWindow(ParamBlock<Block> &block, cuvil_window2d &field, const WindowGeom
       {&field.PT, g.PT}, {&field.PL, g.PL}, {&field.PB, g.PB}, {&field.PR, g.PR}};
   for (const auto &[to, dim] : dims)
     block.set(*to, dim);
+}
+
+// The product of `values` (1 when empty): an extent's element count.
+int64_t product(const std::vector<int64_t> &values);
+
+// A window of any rank over static extents, as the references walk it.
+struct StaticWindow {
+  std::vector<int64_t> input, output, kernel, strides, dilations, padsBegin, padsEnd;
+  explicit StaticWindow(const WindowGeometry &g);
+  // The row-major offset in the input (its spatial part) of tap `tap` of
+  // output `out`, or -1 where the tap falls into the padding.
+  int64_t inputOffset(const std::vector<int64_t> &out, const std::vector<int64_t> &tap) const;
+};
+
+// A 3-D window (1-D and 2-D ones as 1 x 1 x W and 1 x H x W), likewise.
+template <typename Block>
+void setWindow(ParamBlock<Block> &block, cuvil_window3d &field, const WindowGeometry::Window3D &g) {
+  const std::pair<int64_t *, Dim> dims[] = {
+      {&field.ID, g.D},  {&field.OD, g.OD}, {&field.KD, g.KD},  {&field.SD, g.SD},
+      {&field.DD, g.DD}, {&field.PF, g.PF}, {&field.PBK, g.PBK}};
+  for (const auto &[to, dim] : dims)
+    block.set(*to, dim);
+  setWindow(block, field.plane, g.plane);
+}
+
+// Calls fn(index) for every index of a tensor of static `extents`, in
+// row-major order (the references' loops over windows of any rank).
+template <typename Fn> void forEachIndex(const std::vector<int64_t> &extents, Fn fn) {
+  for (int64_t extent : extents)
+    if (extent <= 0)
+      return;
+  std::vector<int64_t> index(extents.size(), 0);
+  while (true) {
+    fn(std::as_const(index));
+    int64_t d = int64_t(extents.size()) - 1;
+    for (; d >= 0; --d) {
+      if (++index[size_t(d)] < extents[size_t(d)])
+        break;
+      index[size_t(d)] = 0;
+    }
+    if (d < 0)
+      return;
+  }
 }
 
 // A rank-6 iteration space with one stride vector per operand, after merging
@@ -139,11 +183,18 @@ void copyStrided(const Tensor &src, int64_t srcOffset, const std::vector<int64_t
                  Tensor &dst, int64_t dstOffset, const std::vector<int64_t> &dstStrides,
                  const std::vector<int64_t> &shape);
 
+// An attribute holding an ONNX type code that must be numeric (not bool):
+// output_datatype of the windows and MelWeightMatrix.
+Expected<DType> numericTypeAttribute(const Node &node, const char *name);
+
 // Values of an input that must be known at compile time (axes, pads, ...):
 // a constant's, or constant dim values (a shape computation on static
 // dims, a graph input fixed by --value). The error names the input, and
 // for a graph input the option that fixes it.
 Expected<std::vector<int64_t>> constantInts(const Node &node, size_t input, const char *what);
+// The same for a floating-point input (Resize's scales): a constant's
+// values, the input fixed by --value included.
+Expected<std::vector<double>> constantReals(const Node &node, size_t input, const char *what);
 // Values of an integer input that are dims (a target shape, repeats, ...):
 // a constant's, or the dims a shape computation or a --value-range carries.
 Expected<std::vector<Dim>> dimsInput(const Node &node, size_t input, const char *what);

@@ -1,4 +1,5 @@
-// MaxPool and AveragePool over 1-D or 2-D windows (N-C-spatial layout).
+// MaxPool (with its Indices) and AveragePool over 1-D, 2-D or 3-D windows
+// (N-C-spatial layout).
 #pragma once
 
 #include "OpSupport.h"
@@ -9,7 +10,8 @@ namespace cuvil::ops {
 enum class PoolKind { Max, Average };
 
 Status inferPool(InferContext &ctx);
-Status evalPool(const Node &node, const Tensor &x, Tensor &y, PoolKind kind);
+// `indices` (MaxPool's, or null) gets each window's first largest element.
+Status evalPool(const Node &node, const Tensor &x, Tensor &y, Tensor *indices, PoolKind kind);
 Status lowerPool(const Node &node, LoweringContext &ctx, PoolKind kind);
 
 } // namespace cuvil::ops

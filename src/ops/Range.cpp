@@ -1,9 +1,11 @@
 // Range: start, start + delta, ... up to (not including) limit, from three
 // scalars of one type; max(ceil((limit - start) / delta), 0) elements.
 // Integer bounds may be dims (a sequence length from Shape, a --value-range
-// symbol) with a constant delta, so the extent is an expression; float
-// bounds must be constants. Small results carry their elements as dims, so
-// shape computations through a Range stay known.
+// symbol) with a constant delta, so the extent is an expression; so may
+// float ones that are integers cast to float (a window size), with a
+// constant integral delta; other float bounds must be constants. Small
+// results carry their elements as dims, so shape computations through a
+// Range stay known.
 #include "OpSupport.h"
 #include "cuvil/kernels/DataMovement.h"
 
@@ -37,21 +39,59 @@ Expected<IntegerBounds> integerBounds(const Node &node) {
   return IntegerBounds{scalars[0], scalars[1], scalars[2].constant()};
 }
 
+// Float bounds that hold integers: dims a Cast carries, or constants of
+// integral value; nullopt unless all three do and delta is a constant.
+std::optional<IntegerBounds> integralFloatBounds(const Node &node) {
+  std::vector<Dim> scalars;
+  for (size_t i = 0; i < 3; ++i) {
+    const Value *value = node.input(i);
+    if (const std::vector<Dim> *dims = value->dimValues()) {
+      scalars.push_back(dims->at(0));
+      continue;
+    }
+    double bound = value->isConstant() ? value->constant().getDouble(0) : 0.5;
+    if (bound != std::trunc(bound) || std::abs(bound) > 0x1p53)
+      return std::nullopt;
+    scalars.push_back(Dim(int64_t(bound)));
+  }
+  if (!scalars[2].isConstant() || scalars[2].is(0))
+    return std::nullopt;
+  return IntegerBounds{scalars[0], scalars[1], scalars[2].constant()};
+}
+
+// For a bound cast from a graph input, how to make it known.
+std::string graphInputHint(const Value *bound) {
+  while (bound->producer() && bound->producer()->op() == "Cast")
+    bound = bound->producer()->input(0);
+  if (!bound->isGraphInput())
+    return "";
+  return fmt::format("; it is cast from graph input '{}': fix the values of graph input '{}' with "
+                     "--value {}=V or give their range with --value-range {}=MIN:OPT:MAX",
+                     bound->name(), bound->name(), bound->name(), bound->name());
+}
+
+Dim integerExtent(const IntegerBounds &b) {
+  Dim n = b.delta > 0 ? ceilDiv(b.limit - b.start, b.delta) : ceilDiv(b.start - b.limit, -b.delta);
+  return maxDim(n, 0);
+}
+
 Expected<Dim> extent(const Node &node) {
   if (isSignedInt(node.input(0)->type().dtype)) {
     Expected<IntegerBounds> b = integerBounds(node);
     CUVIL_TRY(b.status());
-    Dim n = b->delta > 0 ? ceilDiv(b->limit - b->start, b->delta)
-                         : ceilDiv(b->start - b->limit, -b->delta);
-    return maxDim(n, 0);
+    return integerExtent(*b);
   }
+  bool constant =
+      node.input(0)->isConstant() && node.input(1)->isConstant() && node.input(2)->isConstant();
+  if (std::optional<IntegerBounds> b = integralFloatBounds(node); b && !constant)
+    return integerExtent(*b);
   double bounds[3];
   for (size_t i = 0; i < 3; ++i) {
     if (!node.input(i)->isConstant())
-      return Status::error(
-          fmt::format("{} (input {}) must be known at compile time: a float Range's extent is "
-                      "computed from its bounds",
-                      std::array{"start", "limit", "delta"}[i], i));
+      return Status::error(fmt::format(
+          "{} (input {}) must be known at compile time (a constant, or an integer known at "
+          "compile time cast to float): a float Range's extent is computed from its bounds{}",
+          std::array{"start", "limit", "delta"}[i], i, graphInputHint(node.input(i))));
     bounds[i] = node.input(i)->constant().getDouble(0);
   }
   if (bounds[2] == 0 || !std::isfinite(bounds[0] + bounds[1] + bounds[2]))

@@ -6,6 +6,8 @@
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
+//   RNN, GRU, LSTM     -> MatMul (the input projection of every step) and
+//                         cuvil.Recurrence over R packed by cuvil.PackRecurrentWeights
 //   IsNaN, IsInf, Not  -> Equal / Abs / Xor with constants
 //   Unique             -> given all four results (its kernel sorts in one)
 //   CastLike           -> Cast to the second input's type
@@ -14,6 +16,11 @@
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
 //                         the parameters are constants)
+//   Einsum             -> Transpose, Reshape, ReduceSum, MatMul steps
+//                         (CanonicalizeEinsum.cpp)
+//   DFT, STFT          -> cuvil.FFT with the plan's twiddles folded
+//                         (cuvil.FFTTwiddles)
+#include "CanonicalizeEinsum.h"
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -28,14 +35,33 @@ Value *scalarConstant(Graph &graph, float value, const std::string &name) {
   return graph.addConstant(name, Tensor::scalarF32(value));
 }
 
+// Dropout's mask is all true: a constant, or of a symbolic shape
+// Expand(true, Shape(x)).
+Expected<Value *> allTrueMask(Graph &graph, Node &node) {
+  Value *mask = node.output(1);
+  if (mask->type().isStatic()) {
+    Tensor ones(mask->type());
+    for (int64_t i = 0, n = ones.numElements(); i < n; ++i)
+      ones.setInt(i, 1);
+    return graph.addConstant(mask->name(), ones);
+  }
+  Tensor one(TensorType{DType::Bool, {}});
+  one.setInt(0, 1);
+  Value *scalar = graph.addConstant(graph.uniqueName(mask->name() + ".true"), one);
+  Expected<Value *> shape =
+      insertNode(graph, "Shape", {node.input(0)}, &node, graph.uniqueName(mask->name() + ".shape"));
+  CUVIL_TRY(shape.status());
+  return insertNode(graph, "Expand", {scalar, *shape}, &node,
+                    graph.uniqueName(mask->name() + ".expanded"));
+}
+
 Status forwardInput(Graph &graph, Node &node) {
   graph.replaceAllUsesWith(node.output(0), node.input(0));
   if (node.numOutputs() > 1 &&
       (!node.output(1)->uses().empty() || node.output(1)->isGraphOutput())) {
-    Tensor mask(node.output(1)->type());
-    for (int64_t i = 0, n = mask.numElements(); i < n; ++i)
-      mask.setInt(i, 1);
-    graph.replaceAllUsesWith(node.output(1), graph.addConstant(node.output(1)->name(), mask));
+    Expected<Value *> mask = allTrueMask(graph, node);
+    CUVIL_TRY(mask.status());
+    graph.replaceAllUsesWith(node.output(1), *mask);
   }
   graph.eraseNode(&node);
   return Status::success();
@@ -137,6 +163,83 @@ Status rewriteConvTranspose(Graph &graph, Node &node) {
   for (Node *created : {xr, xt, wr, cols, scatter})
     CUVIL_TRY(inferNodeTypes(*created));
   graph.replaceAllUsesWith(node.output(0), scatter->output(0));
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
+// RNN, GRU, LSTM(X, W, R, [B, sequence_lens, initial_h, initial_c, P]) ->
+//   wt = Transpose(Reshape(W, [D x gates x H, -1]))   [I, D x gates x H] (folds)
+//   xw = MatMul(X, wt)              every step's input projection: one GEMM
+//   rp = cuvil.PackRecurrentWeights(R)          (folded here when R is constant)
+//   Y, Y_h, Y_c, scratch = cuvil.Recurrence(xw, rp, B, sequence_lens, initial_h, initial_c, P)
+// The kernels compute in f32: other float types are cast to it and back.
+Status rewriteRecurrence(Graph &graph, Node &node) {
+  std::string base = node.output(0)->name();
+  const DType dtype = node.input(0)->type().dtype;
+  const Shape &rs = node.input(2)->type().shape; // static: [D, gates x H, H]
+  const int64_t hidden = rs[2].constant(), gates = rs[1].constant() / hidden;
+  std::vector<Node *> created;
+  auto add = [&](const std::string &op, std::vector<Value *> inputs, const std::string &name) {
+    created.push_back(graph.addNode(op, inputs, {name}, &node));
+    return created.back();
+  };
+  auto cast = [&](Value *value, DType to, const std::string &name) -> Expected<Value *> {
+    Attribute code(int64_t(dtypeOnnxCode(to)));
+    if (value->isConstant())
+      return foldToConstant(graph, "Cast", {value}, {{"to", code}}, name);
+    Node *converted = add("Cast", {value}, name);
+    converted->setAttr("to", code);
+    return converted->output(0);
+  };
+  std::vector<Value *> inputs = node.inputs();
+  for (size_t i = 0; i < inputs.size(); ++i) {
+    if (!inputs[i] || i == 4 || inputs[i]->type().dtype == DType::F32) // 4: sequence_lens
+      continue;
+    Expected<Value *> converted = cast(inputs[i], DType::F32, inputs[i]->name() + ".f32");
+    CUVIL_TRY(converted.status());
+    inputs[i] = *converted;
+  }
+  Value *wshape = graph.addConstant(
+      base + ".wshape",
+      Tensor::fromInt64s(std::vector<int64_t>{rs[0].constant() * rs[1].constant(), -1}, {2}));
+  Node *wt = add("Transpose", {add("Reshape", {inputs[1], wshape}, base + ".w2d")->output(0)},
+                 base + ".wt");
+  wt->setAttr("perm", std::vector<int64_t>{1, 0});
+  Node *xw = add("MatMul", {inputs[0], wt->output(0)}, base + ".xw");
+  Value *panels = nullptr, *r = inputs[2];
+  if (r->isConstant()) {
+    Expected<Value *> folded = foldToConstant(graph, "cuvil.PackRecurrentWeights", {r},
+                                              {{"gates", Attribute(gates)}}, r->name() + ".panels");
+    CUVIL_TRY(folded.status());
+    panels = *folded;
+  } else {
+    Node *pack = add("cuvil.PackRecurrentWeights", {r}, r->name() + ".panels");
+    pack->setAttr("gates", gates);
+    panels = pack->output(0);
+  }
+  std::vector<Value *> operands = {xw->output(0), panels};
+  operands.insert(operands.end(), inputs.begin() + 3, inputs.end());
+  Node *recurrence =
+      graph.addNode("cuvil.Recurrence", operands,
+                    {base + ".y", base + ".y_h", base + ".y_c", base + ".scratch"}, &node);
+  created.push_back(recurrence);
+  for (const auto &[name, value] : node.attributes())
+    recurrence->setAttr(name, value);
+  recurrence->setAttr("cell", node.op());
+  recurrence->setAttr("hidden_size", hidden);
+  recurrence->setName(node.name());
+  for (Node *made : created)
+    CUVIL_TRY(inferNodeTypes(*made));
+  for (size_t i = 0; i < node.numOutputs(); ++i) {
+    Value *result = recurrence->output(i);
+    if (dtype != DType::F32) {
+      Expected<Value *> converted = cast(result, dtype, node.output(i)->name() + ".cast");
+      CUVIL_TRY(converted.status());
+      CUVIL_TRY(inferNodeTypes(*created.back()));
+      result = *converted;
+    }
+    graph.replaceAllUsesWith(node.output(i), result);
+  }
   graph.eraseNode(&node);
   return Status::success();
 }
@@ -421,16 +524,74 @@ Status rewriteMul(Graph &graph, Node &mul) {
   return rewriteErfGelu(graph, mul);
 }
 
+// The values of an integer input that shape inference found known: a
+// constant's, or a graph input's fixed by --value.
+std::vector<int64_t> knownInts(const Value *value) {
+  if (value->isConstant())
+    return value->constant().toInt64s();
+  return staticDims(*value->dimValues());
+}
+
+// DFT(signal, [dft_length], [axis]) and STFT(signal, frame_step, [window],
+// [frame_length]) -> cuvil.FFT(signal, twiddles, [window]) with the length,
+// axis and frame step their shape rules resolved (and checked).
+Status rewriteFourier(Graph &graph, Node &node) {
+  std::string base = node.output(0)->name();
+  Value *signal = node.input(0), *window = nullptr;
+  int64_t rank = int64_t(signal->type().rank()), axis = 1, length = 0, frameStep = 0;
+  // An STFT's signal may be [batch, samples], real.
+  bool realSignal = signal->type().shape.back().is(1) || (node.op() == "STFT" && rank == 2);
+  if (node.op() == "STFT") {
+    frameStep = knownInts(node.input(1)).at(0);
+    window = node.hasInput(2) ? node.input(2) : nullptr;
+    length = node.hasInput(3) ? knownInts(node.input(3)).at(0) : window->type().shape[0].constant();
+  } else {
+    axis = node.hasInput(2) ? knownInts(node.input(2)).at(0) : -2;
+    axis = axis < 0 ? axis + rank : axis;
+    length = node.hasInput(1) ? knownInts(node.input(1)).at(0)
+                              : signal->type().shape[size_t(axis)].constant();
+  }
+  int64_t inverse = node.op() == "DFT" ? node.getInt("inverse", 0) : 0;
+  // promote-half has made f16 and bf16 transforms f32 already.
+  DType dtype = signal->type().dtype;
+  std::vector<Value *> inputs = {signal};
+  Expected<Value *> twiddles = foldToConstant(graph, "cuvil.FFTTwiddles", {},
+                                              {{"length", Attribute(length)},
+                                               {"real_signal", Attribute(int64_t(realSignal))},
+                                               {"inverse", Attribute(inverse)},
+                                               {"to", Attribute(int64_t(dtypeOnnxCode(dtype)))}},
+                                              base + ".twiddles");
+  CUVIL_TRY(twiddles.status());
+  inputs.push_back(*twiddles);
+  if (window)
+    inputs.push_back(window);
+  Node *fft = graph.addNode("cuvil.FFT", inputs, {base + ".fft", base + ".scratch"}, &node);
+  fft->setAttr("axis", axis);
+  fft->setAttr("length", length);
+  fft->setAttr("frame_step", frameStep);
+  fft->setAttr("onesided", node.getInt("onesided", 0));
+  fft->setAttr("inverse", inverse);
+  fft->setName(node.name());
+  CUVIL_TRY(inferNodeTypes(*fft));
+  Value *result = fft->output(0);
+  graph.replaceAllUsesWith(node.output(0), result);
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
 struct Rewrite {
   std::string_view op;
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 16> kRewrites = {{
+constexpr std::array<Rewrite, 22> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
     {"ConvTranspose", rewriteConvTranspose},
+    {"RNN", rewriteRecurrence},
+    {"GRU", rewriteRecurrence},
+    {"LSTM", rewriteRecurrence},
     {"Unique", completeUniqueResults},
     {"CastLike", rewriteCastLike},
     {"InstanceNormalization", rewriteInstanceNorm},
@@ -443,6 +604,9 @@ constexpr std::array<Rewrite, 16> kRewrites = {{
     {"Dropout", forwardInput},
     {"Gemm", rewriteGemm},
     {"BatchNormalization", rewriteBatchNorm},
+    {"Einsum", rewriteEinsum},
+    {"DFT", rewriteFourier},
+    {"STFT", rewriteFourier},
 }};
 
 } // namespace

@@ -6,10 +6,11 @@
 // cuvil.ConvNCHWc whose weights are packed here, at compile time. Its
 // result is published as `FromNCHWc(blocked)`, so every consumer still sees
 // the plain tensor; consumers that work on blocks (elementwise ops, pools,
-// global pools, channel concats, further convolutions) look through the
-// FromNCHWc and take the blocked tensor instead. Reorders thus remain only
-// where a plain consumer needs them, and dce removes the rest. A first
-// convolution with at most 4 input channels reads the plain input directly.
+// global pools, channel concats, Resize over H and W, further convolutions)
+// look through the FromNCHWc and take the blocked tensor instead. Reorders
+// thus remain only where a plain consumer needs them, and dce removes the
+// rest. A first convolution with at most 4 input channels reads the plain
+// input directly.
 //
 // Padding channels (when C is not a multiple of K) hold zero weights and
 // bias, and every blocked op keeps them finite (ElementwiseFacts), so they
@@ -22,6 +23,7 @@
 #include "cuvil/passes/Passes.h"
 
 #include <algorithm>
+#include <cmath>
 #include <map>
 
 namespace cuvil {
@@ -125,6 +127,8 @@ private:
       return convertGlobalPool(node, channels);
     if (op == "Concat")
       return convertConcat(node);
+    if (op == "Resize")
+      return convertResize(node, channels);
     return Status::success();
   }
 
@@ -361,6 +365,70 @@ private:
     Node *concat = blockedClone(node, inputs, "Concat");
     concat->setAttr("axis", int64_t(1));
     return publish(node, *concat, channels);
+  }
+
+  // A Resize of H and W only (N and C kept) resizes each channel alike, so
+  // it works on the blocked [N, CB, H, W, K] tensor over axes [2, 3], with
+  // the constant scales or sizes (and roi) of those two axes. The padding
+  // channels stay finite: interpolated zeros, or the extrapolation value.
+  Status convertResize(Node &node, int64_t channels) {
+    const Shape &in = node.input(0)->type().shape, &out = node.output(0)->type().shape;
+    std::string transform = node.getString("coordinate_transformation_mode");
+    if (out[0] != in[0] || out[1] != in[1] ||
+        node.getString("keep_aspect_ratio_policy") != "stretch" ||
+        !std::isfinite(node.getFloat("extrapolation_value")))
+      return Status::success();
+    std::vector<int64_t> axes = node.getInts("axes", {0, 1, 2, 3});
+    for (int64_t &axis : axes)
+      axis = axis < 0 ? axis + 4 : axis;
+    bool cropped = transform == "tf_crop_and_resize";
+    // Per input index of `values` (scales, sizes, roi starts and ends): the
+    // two entries of H and W, or nullopt when N or C is not left alone
+    // (`unit` is the value that leaves an axis alone).
+    auto spatial = [&](const Value *values, size_t per,
+                       std::vector<double> unit) -> std::optional<std::vector<double>> {
+      if (!values || !values->isConstant() ||
+          values->constant().numElements() != int64_t(per * axes.size()))
+        return std::nullopt;
+      std::vector<double> picked;
+      for (size_t part = 0; part < per; ++part)
+        picked.insert(picked.end(), 2, unit[part]);
+      for (size_t i = 0; i < axes.size(); ++i)
+        for (size_t part = 0; part < per; ++part) {
+          double value = values->constant().getDouble(int64_t(part * axes.size() + i));
+          if (axes[i] >= 2)
+            picked[part * 2 + size_t(axes[i] - 2)] = value;
+          else if (value != unit[part])
+            return std::nullopt;
+        }
+      return picked;
+    };
+    std::vector<Value *> inputs = {blockedSource(node.input(0)), nullptr, nullptr, nullptr};
+    std::string base = node.output(0)->name();
+    if (cropped) {
+      std::optional<std::vector<double>> roi = spatial(node.input(1), 2, {0.0, 1.0});
+      if (!roi)
+        return Status::success();
+      std::vector<float> values(roi->begin(), roi->end());
+      inputs[1] = graph_.addConstant(base + ".roi_hw", Tensor::fromFloats(values, {4}));
+    }
+    if (node.hasInput(2) && !node.input(2)->type().numElements().is(0)) {
+      std::optional<std::vector<double>> scales = spatial(node.input(2), 1, {1.0});
+      if (!scales)
+        return Status::success();
+      std::vector<float> values(scales->begin(), scales->end());
+      inputs[2] = graph_.addConstant(base + ".scales_hw", Tensor::fromFloats(values, {2}));
+    } else {
+      if (!out[2].isConstant() || !out[3].isConstant())
+        return Status::success();
+      std::vector<int64_t> values = {out[2].constant(), out[3].constant()};
+      inputs[3] = graph_.addConstant(base + ".sizes_hw", Tensor::fromInt64s(values, {2}));
+    }
+    while (!inputs.back())
+      inputs.pop_back();
+    Node *resize = blockedClone(node, inputs, "Resize");
+    resize->setAttr("axes", std::vector<int64_t>{2, 3});
+    return publish(node, *resize, channels);
   }
 
   Graph &graph_;

@@ -54,7 +54,7 @@ void replaceByConstants(Graph &graph, Node &node, std::vector<Tensor> constants)
 
 } // namespace
 
-Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes) {
+Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes, size_t maxGrowth) {
   if (std::optional<std::vector<Tensor>> constants = constantDimValues(node)) {
     replaceByConstants(graph, node, std::move(*constants));
     return true;
@@ -78,7 +78,7 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes) {
     outputBytes += size_t(result->type().byteSize().constant());
     outputs.emplace_back(result->type());
   }
-  if (outputBytes > maxBytes && outputBytes > inputBytes)
+  if (outputBytes > maxBytes && outputBytes > maxGrowth * inputBytes)
     return false;
   CUVIL_TRY(schema->reference(node, inputs, outputs).withContext(node.describe()));
   replaceByConstants(graph, node, std::move(outputs));

@@ -18,8 +18,8 @@ bool hasFoldableInputs(const Node &node);
 // Evaluates the node's reference on its constant inputs and replaces every
 // result by a new constant; the node is erased. Returns false (and leaves the
 // graph alone) when the op has no reference or the result would be larger
-// than `maxBytes` and larger than its inputs together.
-Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes);
+// than `maxBytes` and more than `maxGrowth` times its inputs together.
+Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes, size_t maxGrowth = 1);
 
 // Makes a new node computing `op` on inputs just before `before`, types it,
 // and returns its single result.

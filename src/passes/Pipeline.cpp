@@ -13,8 +13,10 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 13> kPipeline = {{
-    {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference},
+constexpr std::array<PassInfo, 14> kPipeline = {{
+    {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference,
+     RegionScope::Itself},
+    {"promote-half", "compute f16 and bf16 ops in f32, rounding each result back", runPromoteHalf},
     {"fold-batchnorm", "merge BatchNormalization into the preceding Conv", runFoldBatchNorm},
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
      runCanonicalize},
@@ -28,7 +30,7 @@ constexpr std::array<PassInfo, 13> kPipeline = {{
      runFuseInvertedResidual},
     {"materialize-outputs", "give every graph output a node writing it", runMaterializeOutputs},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
-    {"plan-memory", "assign arena offsets by liveness", runPlanMemory},
+    {"plan-memory", "assign arena offsets by liveness", runPlanMemory, RegionScope::Itself},
 }};
 
 } // namespace
@@ -50,10 +52,31 @@ std::vector<std::string_view> passNames() {
   return names;
 }
 
+namespace {
+
+// Runs `pass` on every region of the graph's nodes (innermost first), then
+// on the graph.
+Status runOnEachGraph(const PassInfo &pass, Graph &graph, PassContext &context) {
+  std::vector<Node *> holders;
+  for (const auto &node : graph.nodes())
+    if (node->numRegions() != 0)
+      holders.push_back(node.get());
+  for (Node *node : holders)
+    for (size_t r = 0; r < node->numRegions(); ++r)
+      CUVIL_TRY(
+          runOnEachGraph(pass, node->region(r), context)
+              .withContext(fmt::format("{}, region '{}'", node->describe(), node->regionName(r))));
+  return pass.run(graph, context);
+}
+
+} // namespace
+
 Status runPasses(Graph &graph, std::span<const PassInfo *const> passes, PassContext &context,
                  const PipelineOptions &options) {
   for (const PassInfo *pass : passes) {
-    CUVIL_TRY(pass->run(graph, context).withContext(fmt::format("in pass {}", pass->name)));
+    Status status = pass->regions == RegionScope::Itself ? pass->run(graph, context)
+                                                         : runOnEachGraph(*pass, graph, context);
+    CUVIL_TRY(status.withContext(fmt::format("in pass {}", pass->name)));
     if (options.verifyEach)
       CUVIL_TRY(
           verifyGraph(graph).withContext(fmt::format("IR invalid after pass {}", pass->name)));

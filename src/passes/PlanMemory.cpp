@@ -21,6 +21,12 @@
 //    bound or a budget runs out: the greedy orders strand ResNet-50's
 //    short-lived Winograd scratch above its residual tensors (1.23x the
 //    bound), the search closes the gap (1.00x).
+// 4. Regions (If's branches, a Loop's body) are planned first, each in an
+//    arena of its own, which its node then holds as scratch live only while
+//    it runs: the region's values are moved to the scratch's offset. In a
+//    region, the inputs the node fills (loop-carried state, scan slices)
+//    and the outputs it copies out live through the whole region; captured
+//    inputs read the node's operands in place (StorageSpace::Capture).
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -58,12 +64,18 @@ struct Slab {
 
 class Planner {
 public:
-  explicit Planner(Graph &graph) : graph_(graph) {}
+  // `scratchBytes`: the arena each control-flow node's regions need.
+  Planner(Graph &graph, const std::map<const Node *, uint64_t> &scratchBytes)
+      : graph_(graph), scratchBytes_(scratchBytes) {}
+
+  // Where the node's scratch starts in this graph's arena.
+  uint64_t scratchOffset(const Node *node) const { return offsets_[scratchGroup_.at(node)]; }
 
   MemoryPlanStats run() {
     findConcatSlabs();
     formGroups();
     computeLifetimes();
+    addScratchGroups();
     const uint64_t maxLiveBytes = maxLive();
     placeArenaGroups(maxLiveBytes);
     MemoryPlanStats stats;
@@ -89,12 +101,21 @@ private:
     return {StorageSpace::Arena, 0, offsets_[size_t(&group - groups_.data())]};
   }
 
+  bool isRegion() const { return graph_.owner() != nullptr; }
+
   size_t newGroup(Value *value) {
     Group group;
     group.bytes = value->type().maxByteSize(); // symbolic shapes: planned at their largest
     if (value->isGraphInput()) {
-      auto it = std::find(graph_.inputs().begin(), graph_.inputs().end(), value);
-      group.binding = {StorageSpace::Input, uint32_t(it - graph_.inputs().begin()), 0};
+      size_t index = size_t(std::find(graph_.inputs().begin(), graph_.inputs().end(), value) -
+                            graph_.inputs().begin());
+      size_t firstCapture =
+          graph_.inputs().size() - (isRegion() ? graph_.owner()->numCaptures() : 0);
+      // A region's other inputs are arena values its node fills.
+      if (!isRegion())
+        group.binding = {StorageSpace::Input, uint32_t(index), 0};
+      else if (index >= firstCapture)
+        group.binding = {StorageSpace::Capture, uint32_t(index), 0};
     }
     groups_.push_back(group);
     return groups_.size() - 1;
@@ -145,8 +166,9 @@ private:
   void formGroups() {
     for (Value *input : graph_.inputs())
       join(input, newGroup(input));
+    // A region's outputs are arena values its node copies out.
     std::map<const Value *, uint32_t> outputIndex;
-    for (size_t i = 0; i < graph_.outputs().size(); ++i)
+    for (size_t i = 0; i < graph_.outputs().size() && !isRegion(); ++i)
       outputIndex.emplace(graph_.outputs()[i], uint32_t(i));
     for (const auto &node : graph_.nodes()) {
       const OpSchema *schema = OpRegistry::instance().find(node->op());
@@ -164,7 +186,11 @@ private:
         auto output = outputIndex.find(result);
         Value *source = r == 0 && schema && schema->isView ? node->input(0) : nullptr;
         size_t group = SIZE_MAX;
-        if (source && !source->isConstant()) {
+        // A region's output has bytes of its own: its node copies it into
+        // the region's inputs (loop-carried state) after the body, which
+        // must not overwrite what another output still holds.
+        bool regionOutput = isRegion() && result->isGraphOutput();
+        if (source && !source->isConstant() && !regionOutput) {
           size_t candidate = groupOf_.at(source);
           bool bound = groups_[candidate].binding.space != StorageSpace::None;
           // A graph output binds its whole group to the caller's buffer:
@@ -192,6 +218,16 @@ private:
 
   void computeLifetimes() {
     size_t index = 0;
+    // A region's inputs and outputs live from its start to its end, the
+    // node's copies after its last node (index `end`).
+    const size_t end = graph_.nodes().size();
+    if (isRegion()) {
+      for (Value *input : graph_.inputs())
+        extend(groups_[groupOf_.at(input)], 0, end);
+      for (Value *output : graph_.outputs())
+        if (groupOf_.count(output))
+          extend(groups_[groupOf_.at(output)], 0, end);
+    }
     for (const auto &node : graph_.nodes()) {
       for (Value *input : node->inputs())
         if (input && groupOf_.count(input))
@@ -200,6 +236,27 @@ private:
         Group &group = groups_[groupOf_[result]];
         group.first = std::min(group.first, index);
         group.last = std::max(group.last, index);
+      }
+      ++index;
+    }
+  }
+
+  static void extend(Group &group, size_t first, size_t last) {
+    group.first = std::min(group.first, first);
+    group.last = std::max(group.last, last);
+  }
+
+  // A group without members per control-flow node: its regions' arena,
+  // live only while the node runs.
+  void addScratchGroups() {
+    size_t index = 0;
+    for (const auto &node : graph_.nodes()) {
+      if (auto bytes = scratchBytes_.find(node.get()); bytes != scratchBytes_.end()) {
+        Group group;
+        group.bytes = bytes->second;
+        group.first = group.last = index;
+        scratchGroup_[node.get()] = groups_.size();
+        groups_.push_back(group);
       }
       ++index;
     }
@@ -306,7 +363,7 @@ private:
 
   uint64_t maxLive() const {
     uint64_t best = 0;
-    size_t count = graph_.nodes().size();
+    size_t count = graph_.nodes().size() + 1; // a region's end too
     for (size_t t = 0; t < count; ++t) {
       uint64_t live = 0;
       for (const Group &group : groups_)
@@ -318,6 +375,8 @@ private:
   }
 
   Graph &graph_;
+  const std::map<const Node *, uint64_t> &scratchBytes_;
+  std::map<const Node *, size_t> scratchGroup_;
   std::vector<Group> groups_;
   std::vector<uint64_t> offsets_;
   std::map<const Value *, size_t> groupOf_;
@@ -325,10 +384,47 @@ private:
   std::map<const Value *, Slab> slabs_;
 };
 
+// Moves the arena values of `graph` and of the regions in it `offset` bytes
+// up: a region's plan into its node's scratch.
+void shiftArenaStorage(Graph &graph, uint64_t offset) {
+  auto shift = [&](Value *value) {
+    Storage storage = value->storage();
+    if (storage.space != StorageSpace::Arena)
+      return;
+    storage.offset += offset;
+    value->setStorage(storage);
+  };
+  for (Value *input : graph.inputs())
+    shift(input);
+  for (const auto &node : graph.nodes()) {
+    for (Value *result : node->outputs())
+      shift(result);
+    for (size_t r = 0; r < node->numRegions(); ++r)
+      shiftArenaStorage(node->region(r), offset);
+  }
+}
+
+// Plans `graph` in an arena of its own from offset 0, its regions in the
+// scratch of their nodes.
+MemoryPlanStats planGraph(Graph &graph) {
+  std::map<const Node *, uint64_t> scratchBytes;
+  for (const auto &node : graph.nodes())
+    for (size_t r = 0; r < node->numRegions(); ++r) {
+      uint64_t &bytes = scratchBytes[node.get()];
+      bytes = std::max(bytes, planGraph(node->region(r)).arenaBytes);
+    }
+  Planner planner(graph, scratchBytes);
+  MemoryPlanStats stats = planner.run();
+  for (const auto &node : graph.nodes())
+    for (size_t r = 0; r < node->numRegions(); ++r)
+      shiftArenaStorage(node->region(r), planner.scratchOffset(node.get()));
+  return stats;
+}
+
 } // namespace
 
 Status runPlanMemory(Graph &graph, PassContext &context) {
-  context.memory = Planner(graph).run();
+  context.memory = planGraph(graph);
   return Status::success();
 }
 

@@ -5,6 +5,8 @@
 #include <array>
 #include <bit>
 #include <cmath>
+#include <cstdio>
+#include <cstring>
 
 namespace cuvil::runtime {
 namespace {
@@ -75,5 +77,33 @@ float halfToFloat(uint16_t bits) {
 }
 
 float bfloat16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits) << 16); }
+
+bool isFloatingDType(int32_t code) {
+  return code == CUVIL_DTYPE_F32 || code == CUVIL_DTYPE_F64 || code == CUVIL_DTYPE_F16 ||
+         code == CUVIL_DTYPE_BF16;
+}
+
+std::string formatReal(double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  return text;
+}
+
+double floatingElement(int32_t code, const std::byte *element) {
+  auto load = [&]<typename T>(T value) {
+    std::memcpy(&value, element, sizeof value);
+    return value;
+  };
+  switch (code) {
+  case CUVIL_DTYPE_F64:
+    return load(double());
+  case CUVIL_DTYPE_F16:
+    return halfToFloat(load(uint16_t()));
+  case CUVIL_DTYPE_BF16:
+    return bfloat16ToFloat(load(uint16_t()));
+  default:
+    return load(float());
+  }
+}
 
 } // namespace cuvil::runtime

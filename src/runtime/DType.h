@@ -30,6 +30,13 @@ std::string dtypeName(int32_t code);
 float halfToFloat(uint16_t bits);
 float bfloat16ToFloat(uint16_t bits);
 
+/// Whether the type is f32, f64, f16 or bf16.
+bool isFloatingDType(int32_t code);
+/// The element at `element` of such a type, widened.
+double floatingElement(int32_t code, const std::byte *element);
+/// A real with the digits that tell an f32 apart ("0.5", "1e-07").
+std::string formatReal(double value);
+
 } // namespace cuvil::runtime
 
 #endif // CUVIL_RUNTIME_DTYPE_H

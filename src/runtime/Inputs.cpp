@@ -4,6 +4,7 @@
 #include "NpyFormat.h"
 #include "TensorProtoReader.h"
 
+#include <bit>
 #include <cstring>
 #include <stdexcept>
 #include <string_view>
@@ -62,6 +63,8 @@ namespace {
 
 // Element k of an int64 or int32 input.
 int64_t integerElement(const HostTensor &tensor, int32_t k) {
+  if (tensor.dtype() == CUVIL_DTYPE_BOOL)
+    return tensor.data()[k] != std::byte{0};
   if (tensor.dtype() == CUVIL_DTYPE_I32) {
     int32_t value;
     std::memcpy(&value, tensor.data() + size_t(k) * sizeof value, sizeof value);
@@ -121,8 +124,18 @@ std::vector<int64_t> bindSymbols(const cuvil_model_info &model,
     // The values a --value / --value-range compile gave the input's data
     // (loadInputs checked its dtype and element count).
     for (int32_t k = 0; k < info.num_values; ++k) {
-      int64_t value = integerElement(inputs[i], k);
       std::string where = input + " element " + std::to_string(k);
+      if (isFloatingDType(info.dtype)) {
+        double value =
+            floatingElement(info.dtype, inputs[i].data() + size_t(k) * inputs[i].dtypeInfo().size);
+        double fixed = std::bit_cast<double>(info.values[k]);
+        if (!(value == fixed))
+          throw std::runtime_error(where + " is " + formatReal(value) +
+                                   ", but the model was compiled for " + formatReal(fixed) +
+                                   " (--value)");
+        continue;
+      }
+      int64_t value = integerElement(inputs[i], k);
       if (info.value_symbols[k] >= 0)
         binder.bind(info.value_symbols[k], value, where);
       else if (value != info.values[k])

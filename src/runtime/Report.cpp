@@ -2,11 +2,13 @@
 
 #include "Isa.h"
 
+#include "DType.h"
 #include "HostTensor.h"
 #include "Inputs.h"
 #include "NpyFormat.h"
 #include "Outputs.h"
 
+#include <bit>
 #include <string>
 #include <string_view>
 
@@ -40,9 +42,12 @@ std::vector<std::string> givenValues(const cuvil_model_info &model, const cuvil_
   std::vector<std::string> values;
   for (int32_t k = 0; k < info.num_values; ++k) {
     int32_t s = info.value_symbols[k];
-    values.push_back(s < 0  ? std::to_string(info.values[k])
-                     : json ? jsonString(text(model.symbols[s].name))
-                            : std::string(text(model.symbols[s].name)));
+    if (s < 0 && isFloatingDType(info.dtype))
+      values.push_back(formatReal(std::bit_cast<double>(info.values[k])));
+    else
+      values.push_back(s < 0  ? std::to_string(info.values[k])
+                       : json ? jsonString(text(model.symbols[s].name))
+                              : std::string(text(model.symbols[s].name)));
   }
   return values;
 }

@@ -5,7 +5,9 @@
 
 Compiles a model exercising every register-tiled kernel (direct blocked
 convolutions with and without padding, the plain-input stem, depthwise,
-Winograd, the fused inverted residual block, packed and run-time GEMMs) with `--emit asm` for the default target
+Winograd, the fused inverted residual block, packed and run-time GEMMs, the
+integer GEMM and convolution, the 3-D convolution's GEMM over vol2col
+panels) with `--emit asm` for the default target
 (AVX-512 and its AVX2 fallback, 16-channel blocks) and for an AVX2-only CPU
 (8-channel blocks), and fails if tools/check_spills.py finds a vector spill or
 reload inside an innermost loop of any specialised kernel.
@@ -35,7 +37,9 @@ def kernel_model():
     2.4 MB, are prefetched) -> 1x1 -> inverted residual block (fused
     expansion, depthwise and projection) -> strided 3x3 (narrow rows) ->
     depthwise -> strided 3x3 with prefetched weights (1.2 MB) -> global pool ->
-    packed GEMM, plus a run-time batched MatMul."""
+    packed GEMM, plus a run-time batched MatMul, a MatMulInteger and a
+    QLinearConv (the integer GEMM's tiles, i32 and requantized) and a 3-D
+    convolution."""
     rng = np.random.default_rng(5)
 
     def weights(name, *shape):
@@ -62,20 +66,35 @@ def kernel_model():
         helper.make_node("Flatten", ["g"], ["f"]),
         helper.make_node("MatMul", ["f", "fc"], ["logits"]),
         helper.make_node("MatMul", ["q", "k"], ["scores"]),
+        helper.make_node("MatMulInteger", ["qa", "qb", "qa_zero"], ["qab"]),
+        helper.make_node("QLinearConv", ["qx", "qscale", "qa_zero", "qw", "qscale", "qw_zero", "qscale",
+                                         "qa_zero"], ["qc"], pads=[1, 1, 1, 1]),
+        helper.make_node("Conv", ["v", "w3d", "b3d"], ["c3d"], pads=[1, 1, 1, 1, 1, 1]),
     ]
     graph = helper.make_graph(
         nodes, "kernels",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 64, 64]),
          helper.make_tensor_value_info("q", TensorProto.FLOAT, [4, 32, 48]),
-         helper.make_tensor_value_info("k", TensorProto.FLOAT, [4, 48, 40])],
+         helper.make_tensor_value_info("k", TensorProto.FLOAT, [4, 48, 40]),
+         helper.make_tensor_value_info("qa", TensorProto.UINT8, [32, 96]),
+         helper.make_tensor_value_info("qx", TensorProto.UINT8, [1, 16, 20, 20]),
+         helper.make_tensor_value_info("v", TensorProto.FLOAT, [1, 16, 4, 10, 12])],
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 100]),
          helper.make_tensor_value_info("scores", TensorProto.FLOAT, [4, 32, 40]),
-         helper.make_tensor_value_info("g6", TensorProto.FLOAT, [1, 256, 1, 1])],
+         helper.make_tensor_value_info("g6", TensorProto.FLOAT, [1, 256, 1, 1]),
+         helper.make_tensor_value_info("qab", TensorProto.INT32, [32, 80]),
+         helper.make_tensor_value_info("qc", TensorProto.UINT8, [1, 24, 20, 20]),
+         helper.make_tensor_value_info("c3d", TensorProto.FLOAT, [1, 32, 4, 10, 12])],
         [weights("stem", 64, 3, 3, 3), weights("w3", 64, 64, 3, 3), weights("w1", 64, 64, 1, 1),
          weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 512, 100),
          weights("we", 384, 64, 1, 1), weights("wd5", 384, 1, 3, 3), weights("wp", 64, 384, 1, 1),
          weights("wide", 512, 64, 3, 3),
-         weights("w3wide", 256, 64, 3, 3)])
+         weights("w3wide", 256, 64, 3, 3), weights("w3d", 32, 16, 3, 3, 3), weights("b3d", 32),
+         numpy_helper.from_array(rng.integers(-128, 128, (96, 80)).astype(np.int8), "qb"),
+         numpy_helper.from_array(rng.integers(-128, 128, (24, 16, 3, 3)).astype(np.int8), "qw"),
+         numpy_helper.from_array(np.array(128, np.uint8), "qa_zero"),
+         numpy_helper.from_array(np.array(0, np.int8), "qw_zero"),
+         numpy_helper.from_array(np.array(0.05, np.float32), "qscale")])
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 

@@ -514,17 +514,78 @@ def _(d):
 @case("op/all_unsupported_listed", "'first'", "'second'", "'third'", "3 nodes")
 def _(d):
     simple(d, [helper.make_node("Frobnicate", ["x"], ["a"], name="first"),
-               helper.make_node("Det", ["a"], ["b"], name="second"),
+               helper.make_node("Multinomial", ["a"], ["b"], name="second"),
                helper.make_node("Relu", ["b"], ["c"]),
                helper.make_node("Hardmax", ["c"], ["y"], name="third", domain="com.example")])
 
 
-@case("op/subgraph", "'branch'", "subgraph")
+def branch(name, nodes, outputs):
+    return helper.make_graph(nodes, name, [], outputs)
+
+
+def loop_body(nodes, outputs, carried=(("v", (3,)),)):
+    inputs = [helper.make_tensor_value_info("i", TensorProto.INT64, ()),
+              helper.make_tensor_value_info("cond", TensorProto.BOOL, ())]
+    inputs += [helper.make_tensor_value_info(n, F, s) for n, s in carried]
+    return helper.make_graph(nodes, "body", inputs, outputs)
+
+
+@case("subgraph/undefined_value", "'branch'", "'nowhere' is not defined")
 def _(d):
-    branch = helper.make_graph([helper.make_node("Relu", ["x"], ["r"])], "then", [],
-                               [helper.make_empty_tensor_value_info("r")])
-    simple(d, [helper.make_node("If", ["c"], ["y"], name="branch", then_branch=branch, else_branch=branch)],
-           inits=[numpy_helper.from_array(np.array(True), "c")])
+    then = branch("then", [helper.make_node("Relu", ["nowhere"], ["r"])], [helper.make_empty_tensor_value_info("r")])
+    other = branch("else", [helper.make_node("Relu", ["x"], ["s"])], [helper.make_empty_tensor_value_info("s")])
+    simple(d, [helper.make_node("If", ["c"], ["y"], name="branch", then_branch=then, else_branch=other)],
+           inputs=[tensor_info("x"), tensor_info("c", TensorProto.BOOL, ())])
+
+
+@case("subgraph/if_without_else", "'branch'", "'else_branch' is missing")
+def _(d):
+    then = branch("then", [helper.make_node("Relu", ["x"], ["r"])], [helper.make_empty_tensor_value_info("r")])
+    simple(d, [helper.make_node("If", ["c"], ["y"], name="branch", then_branch=then)],
+           inputs=[tensor_info("x"), tensor_info("c", TensorProto.BOOL, ())])
+
+
+@case("subgraph/branches_disagree", "'branch'", "then_branch", "else_branch", "agree")
+def _(d):
+    then = branch("then", [helper.make_node("Relu", ["x"], ["r"])], [helper.make_empty_tensor_value_info("r")])
+    other = branch("else", [helper.make_node("Flatten", ["x"], ["s"])], [helper.make_empty_tensor_value_info("s")])
+    simple(d, [helper.make_node("If", ["c"], ["y"], name="branch", then_branch=then, else_branch=other)],
+           inputs=[tensor_info("x"), tensor_info("c", TensorProto.BOOL, ())])
+
+
+@case("subgraph/unsupported_op_in_body", "'loop'", "body", "'inner'", "Frobnicate", "not supported")
+def _(d):
+    body = loop_body([helper.make_node("Frobnicate", ["v"], ["w"], name="inner"),
+                      helper.make_node("Identity", ["cond"], ["go"])],
+                     [helper.make_empty_tensor_value_info("go"), helper.make_empty_tensor_value_info("w")])
+    simple(d, [helper.make_node("Loop", ["m", "", "x"], ["y"], name="loop", body=body)],
+           inputs=[tensor_info("x", shape=(3,))], inits=[numpy_helper.from_array(np.array(2, np.int64), "m")])
+
+
+@case("subgraph/loop_carried_type_changes", "'loop'", "loop-carried value 0", "f32[3]", "f32[1,3]")
+def _(d):
+    body = loop_body([helper.make_node("Unsqueeze", ["v", "zero"], ["w"]),
+                      helper.make_node("Identity", ["cond"], ["go"])],
+                     [helper.make_empty_tensor_value_info("go"), helper.make_empty_tensor_value_info("w")])
+    body.initializer.extend([numpy_helper.from_array(np.array([0], np.int64), "zero")])
+    simple(d, [helper.make_node("Loop", ["m", "", "x"], ["y"], name="loop", body=body)],
+           inputs=[tensor_info("x", shape=(3,))], inits=[numpy_helper.from_array(np.array(2, np.int64), "m")])
+
+
+@case("subgraph/unbounded_loop_with_scan_output", "'loop'", "without a trip count", "scan outputs")
+def _(d):
+    body = loop_body([helper.make_node("Neg", ["v"], ["w"]), helper.make_node("Identity", ["cond"], ["go"]),
+                      helper.make_node("Identity", ["w"], ["trace"])],
+                     [helper.make_empty_tensor_value_info(n) for n in ("go", "w", "trace")])
+    simple(d, [helper.make_node("Loop", ["", "c", "x"], ["y", "t"], name="loop", body=body)],
+           inputs=[tensor_info("x", shape=(3,)), tensor_info("c", TensorProto.BOOL, ())],
+           outputs=[helper.make_empty_tensor_value_info("y"), helper.make_empty_tensor_value_info("t")])
+
+
+@case("subgraph/graph_attribute_on_plain_op", "'relu'", "subgraph attribute 'g'")
+def _(d):
+    g = branch("g", [helper.make_node("Relu", ["x"], ["r"])], [helper.make_empty_tensor_value_info("r")])
+    simple(d, [helper.make_node("Relu", ["x"], ["y"], name="relu", g=g)])
 
 
 # -- Functions -------------------------------------------------------------------

@@ -104,23 +104,32 @@ Status parseShapeRangeOption(const std::string &text, ImportOptions &options) {
   return Status::success();
 }
 
-// "3,-1,4" (of the option `text`, for messages).
-Expected<std::vector<int64_t>> parseValues(const std::string &valuesText, const std::string &option,
-                                           const std::string &text) {
-  std::vector<int64_t> values;
+// "3,-1,4" (of the option `text`, for messages): the numbers as reals, and
+// as integers into `integers` when every one is written as an integer.
+Expected<std::vector<double>> parseValues(const std::string &valuesText, const std::string &option,
+                                          const std::string &text, std::vector<int64_t> &integers,
+                                          bool &integral) {
+  std::vector<double> reals;
+  integers.clear();
+  integral = true;
   if (valuesText.empty()) // an input of no elements (axes=)
-    return values;
+    return reals;
   std::stringstream stream(valuesText);
   std::string value;
   while (std::getline(stream, value, ',')) {
     char *end = nullptr;
     errno = 0;
     long long parsed = std::strtoll(value.c_str(), &end, 10);
+    integral = integral && !value.empty() && !*end && errno != ERANGE;
+    if (integral)
+      integers.push_back(parsed);
+    errno = 0;
+    double real = std::strtod(value.c_str(), &end);
     if (value.empty() || *end || errno == ERANGE)
-      return Status::error(fmt::format("{} '{}': '{}' is not an integer", option, text, value));
-    values.push_back(parsed);
+      return Status::error(fmt::format("{} '{}': '{}' is not a number", option, text, value));
+    reals.push_back(real);
   }
-  return values;
+  return reals;
 }
 
 // "name=3,4" (--value) or "name=1,4:3,4:8,4" (--value-range).
@@ -137,14 +146,51 @@ Status parseValueOption(const std::string &text, bool ranged, ImportOptions &opt
   ValueRange range;
   std::vector<int64_t> *bounds[] = {&range.min, &range.opt, &range.max};
   for (size_t i = 0; i < 3; ++i) {
-    Expected<std::vector<int64_t>> values = parseValues(parts[ranged ? i : 0], option, text);
-    CUVIL_TRY(values.status());
-    *bounds[i] = *values;
+    bool integral;
+    Expected<std::vector<double>> reals =
+        parseValues(parts[ranged ? i : 0], option, text, *bounds[i], integral);
+    CUVIL_TRY(reals.status());
+    if (ranged && !integral)
+      return Status::error(
+          fmt::format("{} '{}': a range takes integers (an integer input's values)", option, text));
+    range.reals = *reals;
+    range.integral = integral;
   }
+  if (ranged)
+    range.reals.clear();
+  range.ranged = ranged;
   std::string name = text.substr(0, equals);
   if (!options.inputValues.emplace(name, range).second)
     return Status::error(
         fmt::format("input '{}' has more than one --value or --value-range", name));
+  return Status::success();
+}
+
+// "name=3x4,2x4" (--sequence): each element's dims, "scalar" for a scalar;
+// "name=" is an empty sequence.
+Status parseSequenceOption(const std::string &text, ImportOptions &options) {
+  size_t equals = text.rfind('=');
+  if (equals == std::string::npos || equals == 0)
+    return Status::error(
+        fmt::format("--sequence '{}' is not NAME=DIMS,DIMS,... (e.g. boxes=4x2,3x2)", text));
+  std::vector<Shape> shapes;
+  std::stringstream stream(text.substr(equals + 1));
+  std::string element;
+  while (std::getline(stream, element, ',')) {
+    if (element == "scalar") {
+      shapes.emplace_back();
+      continue;
+    }
+    Expected<std::vector<int64_t>> dims = parseDims(element, "--sequence", text);
+    CUVIL_TRY(dims.status());
+    if (dims->empty())
+      return Status::error(fmt::format(
+          "--sequence '{}': an element has no dims (write 'scalar' for a scalar)", text));
+    shapes.emplace_back(dims->begin(), dims->end());
+  }
+  if (!options.inputSequences.emplace(text.substr(0, equals), std::move(shapes)).second)
+    return Status::error(
+        fmt::format("input '{}' has more than one --sequence", text.substr(0, equals)));
   return Status::success();
 }
 
@@ -189,6 +235,7 @@ struct CompileOptions {
   std::vector<std::string> shapes;
   std::vector<std::string> shapeRanges;
   std::vector<std::string> values, valueRanges;
+  std::vector<std::string> sequences, absent;
   std::vector<std::string> printAfter;
   bool printAfterAll = false;
   bool keepTemporaries = false;
@@ -219,6 +266,10 @@ int runCompile(const CompileOptions &options) {
   for (const std::string &range : options.valueRanges)
     if (Status status = parseValueOption(range, /*ranged=*/true, importOptions); !status.ok())
       return fail(status);
+  for (const std::string &sequence : options.sequences)
+    if (Status status = parseSequenceOption(sequence, importOptions); !status.ok())
+      return fail(status);
+  importOptions.absentInputs.insert(options.absent.begin(), options.absent.end());
   Expected<TargetConfig> target = resolveTarget(options.target, options.cpu);
   if (!target)
     return fail(target.status());
@@ -405,12 +456,18 @@ int main(int argc, char **argv) {
                              "let an input's shape vary: NAME=MIN:OPT:MAX, e.g. "
                              "input_ids=1x8:1x128:4x512; OPT gets a static path (repeatable)");
   compileCommand->add_option("--value", compile.values,
-                             "fix the values of an integer input (a shape, axes, pads): "
-                             "NAME=V,V,...; infer.bin refuses others (repeatable)");
+                             "fix the values of an input (a shape, axes, pads, Resize's "
+                             "scales): NAME=V,V,...; infer.bin refuses others (repeatable)");
   compileCommand->add_option("--value-range", compile.valueRanges,
                              "let the values of an integer input that are extents vary: "
                              "NAME=MIN:OPT:MAX, each a V,V,... list, e.g. shape=1,4:3,4:8,4 "
                              "(repeatable)");
+  compileCommand->add_option("--sequence", compile.sequences,
+                             "the elements of a sequence input: NAME=DIMS,DIMS,... (e.g. "
+                             "boxes=4x2,3x2; 'scalar' for a scalar); it takes one input per "
+                             "element, NAME.0, NAME.1, ... (repeatable)");
+  compileCommand->add_option("--absent", compile.absent,
+                             "compile an optional input as empty: NAME (repeatable)");
   compileCommand->add_option("--emit", compile.emit,
                              "stop early: cir, llvm, asm, obj (default exe)");
   compileCommand->add_option("--print-after", compile.printAfter,

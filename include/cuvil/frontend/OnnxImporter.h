@@ -9,6 +9,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 #include <string_view>
 
@@ -24,8 +25,14 @@ struct ShapeRange {
 // split sizes) takes at run time, element by element, as TensorRT's
 // profiles give them for shape tensors: an element whose min and max are
 // equal is that constant, any other becomes a symbol.
+// A floating-point input (Resize's scales, OneHot's depth) can only be
+// fixed: `reals` holds --value's numbers as written, and `integral` says
+// whether min/opt/max hold them too (`ranged`: --value-range gave them).
 struct ValueRange {
   std::vector<int64_t> min, opt, max;
+  std::vector<double> reals;
+  bool integral = true;
+  bool ranged = false;
 };
 
 struct ImportOptions {
@@ -37,10 +44,17 @@ struct ImportOptions {
   // dim_param share the symbol, ranges and all.
   std::map<std::string, ShapeRange> inputRanges;
   // Values of integer inputs (--value name=3,4 fixes them, --value-range
-  // name=1,4:3,4:8,4 ranges them). Each ranged element is a symbol named
+  // name=1,4:3,4:8,4 ranges them) and of floating-point ones (--value
+  // name=1,1,2,2 fixes them). Each ranged element is a symbol named
   // <input>_value<k>; infer.bin reads it from the input's data and refuses
   // data outside the range or unequal to a fixed element.
   std::map<std::string, ValueRange> inputValues;
+  // The elements' shapes of sequence inputs (--sequence name=3x4,2x4): the
+  // input becomes one tensor input per element, name.K.
+  std::map<std::string, std::vector<Shape>> inputSequences;
+  // Optional inputs compiled as empty (--absent name); the others hold
+  // their value.
+  std::set<std::string> absentInputs;
 };
 
 // On failure the message lists every problem found (all unsupported ops, not

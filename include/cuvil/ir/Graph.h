@@ -20,11 +20,13 @@ namespace cuvil {
 class Node;
 class Graph;
 
-// Where a value lives at run time, decided by the memory planner.
-enum class StorageSpace : uint8_t { None, Arena, Input, Output };
+// Where a value lives at run time, decided by the memory planner. A
+// region's captured input (and views of it) reads the bytes of the operand
+// of the region's node that it stands for: Capture, with the input's index.
+enum class StorageSpace : uint8_t { None, Arena, Input, Output, Capture };
 struct Storage {
   StorageSpace space = StorageSpace::None;
-  uint32_t index = 0;  // graph input/output number for Input/Output
+  uint32_t index = 0;  // graph input/output number for Input/Output, region input for Capture
   uint64_t offset = 0; // bytes from the start of the arena/buffer
   bool operator==(const Storage &) const = default;
 };
@@ -60,6 +62,10 @@ public:
   // symbolic shape, and arithmetic on it). Null when unknown.
   const std::vector<Dim> *dimValues() const { return dimValues_ ? &*dimValues_ : nullptr; }
   void setDimValues(std::optional<std::vector<Dim>> dims) { dimValues_ = std::move(dims); }
+  // The data a floating-point graph input must hold at run time (--value);
+  // the graph reads a constant of it instead of the input. Null otherwise.
+  const Tensor *fixedData() const { return fixedData_ ? &*fixedData_ : nullptr; }
+  void setFixedData(Tensor data) { fixedData_ = std::move(data); }
   const std::optional<DeclaredType> &declaredType() const { return declared_; }
   void setDeclaredType(std::optional<DeclaredType> declared) { declared_ = std::move(declared); }
   bool isGraphInput() const { return graphInput_; }
@@ -78,6 +84,7 @@ private:
   std::optional<TensorType> type_;
   std::optional<Tensor> constant_;
   std::optional<std::vector<Dim>> dimValues_;
+  std::optional<Tensor> fixedData_;
   std::optional<DeclaredType> declared_;
   Node *producer_ = nullptr;
   unsigned resultIndex_ = 0;
@@ -129,10 +136,33 @@ public:
 
   Graph &graph() const { return *graph_; }
 
+  // The graphs a control-flow node runs (If's branches, Loop's and Scan's
+  // body), by their ONNX attribute names. A region is isolated from above:
+  // its nodes use only its own inputs, constants and results. The values of
+  // the enclosing graph it reads are the node's last `captures` operands,
+  // and the region's last `captures` inputs stand for them.
+  size_t numRegions() const { return regions_.size(); }
+  Graph &region(size_t i) const { return *regions_[i].graph; }
+  const std::string &regionName(size_t i) const { return regions_[i].name; }
+  Graph &addRegion(const std::string &name);
+  // Operands (and inputs of every region) that are captured values.
+  size_t numCaptures() const { return size_t(getInt("captures", 0)); }
+  // Appends `value` to the captures: an operand of the node and an input of
+  // every region, typed like it; returns the inputs in region order.
+  std::vector<Value *> addCapture(Value *value, const std::string &name);
+
+  Node();
+  ~Node();
+
 private:
   friend class Graph;
+  struct Region {
+    std::string name;
+    std::unique_ptr<Graph> graph;
+  };
   static void eraseUse(Value *value, Node *node, unsigned operand);
   Graph *graph_ = nullptr;
+  std::vector<Region> regions_;
   std::string op_;
   std::string name_;
   std::vector<Value *> inputs_;
@@ -151,15 +181,20 @@ public:
 
   const std::string &name() const { return name_; }
   void setName(std::string name) { name_ = std::move(name); }
+  // The node whose region this graph is; null for a model's graph.
+  Node *owner() const { return owner_; }
 
   // The symbols its dims are written in (registered in the process's
-  // SymbolTable), by name; names are unique within the graph. Input
+  // SymbolTable), by name; names are unique within the graph and the
+  // graphs enclosing it, whose symbols a region's dims may use too. Input
   // symbols come first, those computed from data after them.
   SymbolId addSymbol(SymbolInfo info);
   const std::vector<SymbolId> &symbols() const { return symbols_; }
+  // By name, in this graph or an enclosing one.
   std::optional<SymbolId> findSymbol(std::string_view name) const;
 
-  Value *addInput(const std::string &name, TensorType type);
+  // An untyped input (nullopt) is a region's, typed by its node's shape rule.
+  Value *addInput(const std::string &name, std::optional<TensorType> type);
   Value *addConstant(const std::string &name, Tensor tensor);
   // Graph outputs keep their ONNX names even when a pass replaces the value
   // that produces them (the runtime names output files after them).
@@ -190,9 +225,11 @@ public:
   std::string uniqueName(std::string_view base) const;
 
 private:
+  friend class Node;
   Value *createValue(const std::string &name);
 
   std::string name_;
+  Node *owner_ = nullptr;
   std::vector<SymbolId> symbols_;
   NodeList nodes_;
   std::vector<std::unique_ptr<Value>> values_;

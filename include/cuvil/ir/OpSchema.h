@@ -108,6 +108,15 @@ struct CpuModel;
 // pass that makes the node calls it (PassUtils' planForTarget).
 using PlanFn = Status (*)(Node &, const CpuModel &);
 
+// Types the inputs of a control-flow node's regions from the node's
+// operands (and, for a loop body, gives its iteration number the symbol
+// the loop counts with); shape-inference then types the regions' nodes
+// before the node's own shape rule reads the regions' outputs.
+using PrepareRegionsFn = Status (*)(Node &);
+// The region that replaces the node when it is known before the regions are
+// typed (If with a constant condition), or nullopt.
+using SelectRegionFn = std::optional<size_t> (*)(const Node &);
+
 struct OpSchema {
   std::string_view name;
   int minInputs, maxInputs;
@@ -122,6 +131,11 @@ struct OpSchema {
   bool foldsFromTypes = false;
   std::optional<ElementwiseFacts> elementwise = std::nullopt;
   PlanFn planForTarget = nullptr;
+  // Ops that hold regions: their names (the ONNX graph attributes) in the
+  // node's order.
+  std::vector<std::string_view> regions = {};
+  PrepareRegionsFn prepareRegions = nullptr;
+  SelectRegionFn selectRegion = nullptr;
 
   const AttrSpec *findAttribute(std::string_view attribute) const;
   // The node's input and result counts against the schema's (every shape

@@ -27,6 +27,15 @@ struct WindowGeometry {
     StaticWindow2D constant() const; // asserts isStatic()
   };
   Window2D as2D() const;
+  // The 3-D view: the depth axis and the 2-D window of the last two axes;
+  // 1-D and 2-D windows become 1 x 1 x W and 1 x H x W.
+  struct Window3D {
+    Dim D;
+    int64_t KD, SD, DD;
+    Dim PF, PBK, OD; // front and back pads, output extent
+    Window2D plane;
+  };
+  Window3D as3D() const;
 };
 
 // `spatial` are the input's spatial dims, `kernel` the window size.

@@ -69,7 +69,9 @@ enum cuvil_unary_op {
   CUVIL_UNARY_ROUND = 37,            /* to nearest, ties to even */
   CUVIL_UNARY_SIGN = 38,             /* -1, 0 or 1; nan stays */
   CUVIL_UNARY_THRESHOLDED_RELU = 39, /* x > alpha ? x : 0 */
-  CUVIL_UNARY_SHRINK = 40            /* x < -alpha ? x + beta : (x > alpha ? x - beta : 0) */
+  CUVIL_UNARY_SHRINK = 40,           /* x < -alpha ? x + beta : (x > alpha ? x - beta : 0) */
+  CUVIL_UNARY_AFFINE = 41,           /* alpha x + beta (a recurrence's activation) */
+  CUVIL_UNARY_SCALED_TANH = 42       /* alpha tanh(beta x) (a recurrence's activation) */
 };
 
 enum cuvil_binary_op {
@@ -110,6 +112,14 @@ struct cuvil_window2d {
   int64_t IH, IW, OH, OW;
   int64_t KH, KW, SH, SW, DH, DW;
   int64_t PT, PL, PB, PR;
+};
+
+/* A 3-D sliding window: the depth axis (input and output extents, kernel,
+ * stride, dilation, front and back pads) and the 2-D window over height and
+ * width. 1-D and 2-D windows are 1 x 1 x W and 1 x H x W. */
+struct cuvil_window3d {
+  int64_t ID, OD, KD, SD, DD, PF, PBK;
+  struct cuvil_window2d plane;
 };
 
 /* A register tile: output pixels x output-channel blocks (GEMM: rows x

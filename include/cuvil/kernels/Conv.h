@@ -22,16 +22,36 @@ CUVIL_KERNEL_DECL void cuvil_conv2d_nchw_f32(const float *x, const float *w, con
                                              const struct cuvil_conv2d_params *p, int64_t begin,
                                              int64_t end);
 
+/* --- Plain NCDHW 3-D convolution: GEMMs over vol2col panels ------------ */
+
+/* Per image and group, y (M/groups x OD*OH*OW) = w (M/groups x K) times the
+ * input under each of the K = C/groups*KD*KH*KW taps of every output pixel,
+ * packed 64 pixels and chunk_k taps at a time (never materialised). A task
+ * is one (n, group, 64-pixel panel); the register tile is output channels x
+ * 16-pixel vectors, one of the GEMM's (CUVIL_GEMM_TILE_INSTANTIATED). */
+struct cuvil_conv3d_params {
+  int64_t C, M, groups;
+  struct cuvil_window3d window;
+  struct cuvil_unary activation;
+  struct cuvil_tile tile; /* output channels x 16-pixel vectors */
+  int64_t chunk_k; /* taps per packed chunk (at most CUVIL_GEMM_MAX_CHUNK_K): it stays in L1 */
+};
+CUVIL_KERNEL_DECL void cuvil_conv3d_nchw_f32(const float *x, const float *w, const float *bias,
+                                             const float *residual, float *y,
+                                             const struct cuvil_conv3d_params *p, int64_t begin,
+                                             int64_t end);
+
 /* --- Transposed convolution: the col2im scatter after its GEMM ---------- */
 
-/* cols is [N, groups, IH*IW, group_channels*KH*KW] (the GEMM of the input
- * with the weights); y [N, out_channels, OH, OW] gets bias (null: 0) plus,
- * for every input pixel (ih, iw) and tap (kh, kw), cols at that pixel and
- * tap added at (ih*SH - PT + kh*DH, iw*SW - PL + kw*DW) when inside. A task
- * is one (n, oc) plane. */
+/* cols is [N, groups, ID*IH*IW, group_channels*KD*KH*KW] (the GEMM of the
+ * input with the weights); y [N, out_channels, OD, OH, OW] gets bias (null:
+ * 0) plus, for every input pixel (id, ih, iw) and tap (kd, kh, kw), cols at
+ * that pixel and tap added at (id*SD - PF + kd*DD, ih*SH - PT + kh*DH,
+ * iw*SW - PL + kw*DW) when inside. 1-D and 2-D ones are 1 x 1 x W and
+ * 1 x H x W. A task is one (n, oc) volume. */
 struct cuvil_col2im_params {
   int64_t out_channels, group_channels;
-  int64_t IH, IW, OH, OW, KH, KW, SH, SW, DH, DW, PT, PL;
+  int64_t ID, IH, IW, OD, OH, OW, KD, KH, KW, SD, SH, SW, DD, DH, DW, PF, PT, PL;
 };
 CUVIL_KERNEL_DECL void cuvil_col2im_f32(const float *cols, const float *bias, float *y,
                                         const struct cuvil_col2im_params *p, int64_t begin,

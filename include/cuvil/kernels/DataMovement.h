@@ -44,6 +44,20 @@ struct cuvil_gather_elements_params {
   CUVIL_GATHER_INDEX_TYPES(CUVIL_DECLARE_GATHER_ELEMENTS, size, T)
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHER_ELEMENTS_ALL)
 
+/* ReverseSequence: x and y viewed as [batch, time, inner] with element
+ * strides per batch and time step (either axis order); for each (b, t):
+ *   y[b, t, :] = x[b, t < lens[b] ? lens[b] - 1 - t : t, :]
+ * A length outside [0, time] raises check 1 of `error`. A task is one
+ * (b, t). By element size. */
+struct cuvil_reverse_sequence_params {
+  int64_t time, inner, batch_stride, time_stride;
+};
+#define CUVIL_DECLARE_REVERSE_SEQUENCE(size, T)                                                    \
+  CUVIL_KERNEL_DECL void cuvil_reverse_sequence_##size(                                            \
+      const T *x, const int64_t *lens, T *y, int64_t *error,                                       \
+      const struct cuvil_reverse_sequence_params *p, int64_t begin, int64_t end);
+CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_REVERSE_SEQUENCE)
+
 /* Trilu: the upper (j - i >= k) or lower (j - i <= k) triangle of every
  * rows x cols matrix of x, zeros elsewhere; k is read from `k` (null: 0).
  * A task is one row of one matrix. By element size. */
@@ -78,8 +92,9 @@ CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_EYE)
   X(f16, uint16_t, 1)                                                                              \
   X(bf16, uint16_t, 2)                                                                             \
   X(i8, int8_t, 0)                                                                                 \
-  X(u8, uint8_t, 0) X(i16, int16_t, 0) X(u16, uint16_t, 0) X(i32, int32_t, 0) X(u32, uint32_t, 0)  \
-      X(i64, int64_t, 0) X(u64, uint64_t, 0)
+  X(u8, uint8_t, 0)                                                                                \
+  X(i16, int16_t, 0) X(u16, uint16_t, 0) X(i32, int32_t, 0) X(u32, uint32_t, 0) X(i64, int64_t, 0) \
+      X(u64, uint64_t, 0)
 #define CUVIL_CAST_TARGET_TYPES(X, from, From, fromCodec)                                          \
   X(from, From, fromCodec, f32, float, 0)                                                          \
   X(from, From, fromCodec, f64, double, 0)                                                         \

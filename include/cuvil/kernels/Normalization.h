@@ -13,4 +13,15 @@ CUVIL_KERNEL_DECL void cuvil_layernorm_f32(const float *x, const float *scale, c
                                            float epsilon, int64_t scaleStride, int64_t biasStride,
                                            int64_t begin, int64_t end);
 
+/* LRN over the channels of x viewed as [N, C, S]:
+ *   y[n, c, s] = x[n, c, s] * (bias + scale * sum of x[n, k, s]^2
+ *                over k in [c - before, c + after] within [0, C))^-beta
+ * (scale = alpha / size). A task is one (n, c) plane. */
+struct cuvil_lrn_params {
+  int64_t channels, spatial, before, after;
+  float scale, beta, bias, unused;
+};
+CUVIL_KERNEL_DECL void cuvil_lrn_f32(const float *x, float *y, const struct cuvil_lrn_params *p,
+                                     int64_t begin, int64_t end);
+
 #endif /* CUVIL_KERNELS_NORMALIZATION_H */

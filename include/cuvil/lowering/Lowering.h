@@ -11,7 +11,9 @@
 #include "cuvil/support/Status.h"
 #include "cuvil/target/CpuModel.h"
 
+#include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -36,6 +38,22 @@ public:
   virtual Status storeDims(const Value *destination, std::span<const Dim> values) = 0;
   // The CPU the code being generated is for (one ISA variant's).
   virtual const CpuModel &cpu() const = 0;
+
+  // Structured control flow, for the ops that hold regions (If, Loop,
+  // Scan). Each part lowers nodes at the point of the run it is called at.
+  // Lowers every node of `region` (one of the current node's) here.
+  virtual Status lowerRegion(const Graph &region) = 0;
+  // Runs `thenPart` when the bool `condition` (its first element) is true
+  // at run time, else `elsePart`.
+  virtual Status emitIf(const Value *condition, const std::function<Status()> &thenPart,
+                        const std::function<Status()> &elsePart) = 0;
+  //   counter = 0
+  //   while counter < trips and (no condition or condition[0]): body(); ++counter
+  //   count = counter                                  (when `count` is given)
+  // `counter` and `count` are symbols (the body's dims may read the
+  // counter); the body updates `condition`, a bool value, or null.
+  virtual Status emitLoop(SymbolId counter, const Dim &trips, const Value *condition,
+                          const std::function<Status()> &body, std::optional<SymbolId> count) = 0;
   // Its vector width in f32 lanes (16 for AVX-512).
   int vectorLanes() const { return cpu().vectorLanes(); }
 

@@ -36,10 +36,17 @@ struct PassContext {
 
 using PassFn = Status (*)(Graph &, PassContext &);
 
+// How a pass treats the regions of control-flow nodes (If, Loop, Scan).
+enum class RegionScope : uint8_t {
+  EachGraph, // the pipeline runs it on every region first, then on the graph
+  Itself,    // it visits regions itself (typing them from their node, planning them in its scratch)
+};
+
 struct PassInfo {
   std::string_view name;
   std::string_view summary;
   PassFn run;
+  RegionScope regions = RegionScope::EachGraph;
 };
 
 } // namespace cuvil

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 6u
+#define CUVIL_ABI_VERSION 7u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -60,7 +60,8 @@ typedef struct cuvil_tensor_info {
    * --value, --value-range): its element count (int64 or int32 elements),
    * else 0. Element k must equal values[k] when value_symbols[k] is
    * CUVIL_DIM_CONSTANT; otherwise it gives the symbol of that index (in its
-   * range), and values[k] is the symbol's max. */
+   * range), and values[k] is the symbol's max. A floating-point input's
+   * values are fixed, each the bit pattern of the f64 it must equal. */
   int32_t num_values;
   const int32_t *value_symbols;
   const int64_t *values;

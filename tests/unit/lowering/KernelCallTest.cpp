@@ -25,6 +25,22 @@ public:
   bool storedAt(const Value *, const Value *, uint64_t) const override { return false; }
   Status storeDims(const Value *, std::span<const Dim>) override { return Status::success(); }
   const CpuModel &cpu() const override { return cpu_; }
+  // Control flow lowers the regions' calls in place: both branches, one
+  // iteration.
+  Status lowerRegion(const Graph &region) override {
+    for (const auto &node : region.nodes())
+      CUVIL_TRY(lowerNode(*node, *this));
+    return Status::success();
+  }
+  Status emitIf(const Value *, const std::function<Status()> &thenPart,
+                const std::function<Status()> &elsePart) override {
+    CUVIL_TRY(thenPart());
+    return elsePart();
+  }
+  Status emitLoop(SymbolId, const Dim &, const Value *, const std::function<Status()> &body,
+                  std::optional<SymbolId>) override {
+    return body();
+  }
   std::vector<std::string> calls;
 
 protected:

@@ -1,0 +1,41 @@
+/* The integer 2-D convolution (src/kernels/IntegerConv.cpp, whose header
+ * comment gives the loop nest): NCHW data and weights less their zero
+ * points, multiplied with 32-bit accumulation as the integer GEMM of the
+ * weights by the image's patches (IntegerGemm.h), stored as i32
+ * (ConvInteger) or with a bias added and requantized (QLinearConv):
+ *   acc[n, m, p] = sum over c, kh, kw of (w[m, c, kh, kw] - w_zero)
+ *                  * (x[n, g Cg + c, ih, iw] - x_zero)   (0 in the padding)
+ *   y = acc                                                         (iconv)
+ *   y = saturate(round_half_even(float(acc + bias[m]) * x_scale * w_scale / y_scale)
+ *                + y_zero)                                          (qconv)
+ * The weights' zero point and scale are per tensor or per output channel,
+ * the image's and the output's scalars. */
+#ifndef CUVIL_KERNELS_INTEGER_CONV_H
+#define CUVIL_KERNELS_INTEGER_CONV_H
+
+#include "cuvil/kernels/IntegerGemm.h"
+
+struct cuvil_iconv_params {
+  int64_t C, M, groups; /* input and output channels */
+  struct cuvil_window2d window;
+  int64_t w_zero_stride, w_scale_stride; /* 0: per tensor, 1: per output channel */
+  struct cuvil_igemm_blocking blocking;
+};
+
+/* ConvInteger, by image and weight type: zero points may be null (0).
+ * Tasks: images x groups x output-channel blocks x panels of 64 pixels. */
+#define CUVIL_DECLARE_ICONV(xn, X, wn, W)                                                          \
+  CUVIL_KERNEL_DECL void cuvil_iconv_##xn##_##wn(                                                  \
+      const X *x, const W *w, const X *x_zero, const W *w_zero, int32_t *y,                        \
+      const struct cuvil_iconv_params *p, int64_t begin, int64_t end);
+CUVIL_IGEMM_TYPES(CUVIL_DECLARE_ICONV)
+
+/* QLinearConv, by image, weight and output type; bias may be null. */
+#define CUVIL_DECLARE_QCONV(xn, X, wn, W, yn, Y)                                                   \
+  CUVIL_KERNEL_DECL void cuvil_qconv_##xn##_##wn##_##yn(                                           \
+      const X *x, const float *x_scale, const X *x_zero, const W *w, const float *w_scale,         \
+      const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias, Y *y,           \
+      const struct cuvil_iconv_params *p, int64_t begin, int64_t end);
+CUVIL_QGEMM_TYPES(CUVIL_DECLARE_QCONV)
+
+#endif /* CUVIL_KERNELS_INTEGER_CONV_H */

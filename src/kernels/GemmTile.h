@@ -1,0 +1,115 @@
+// The GEMM register tile, shared by the GEMM kernel, the recurrence
+// kernel's matrix-vector products and the plain-layout N-D convolution
+// (Conv3d.cpp, over the vol2col panels it packs): MR rows of A times a panel of B (64
+// columns, CUVIL_GEMM_PANEL floats a row), NV vectors of 16 columns at a
+// time, into C with an epilogue:
+//   acc[MR][NV] = 0
+//   for k: b[v] = panel row k, columns 16v..; for r: acc[r][v] += A[r][k] * b[v]
+//   C[r][16v..] = act(scale * acc + bias + residual)
+// A RowBias tile adds bias[r] to row r (a convolution's output channel)
+// instead of a bias per column.
+#pragma once
+
+#include "Vector.h"
+
+#include "cuvil/kernels/Gemm.h"
+
+namespace cuvil::kernels {
+
+struct GemmEpilogue {
+  const float *bias;     // at the panel's first column (at the tile's first
+                         // row in a RowBias tile), or null
+  const float *residual; // at the tile's first element, or null
+  int64_t residualLd;    // residual row stride
+  int64_t ldc;
+  cuvil_unary act;
+  float scale;
+};
+
+// MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
+template <int MR, int NV, bool RowBias = false>
+CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const float *panel, int64_t K,
+                                 float *c, int64_t columns, const GemmEpilogue &e) {
+  v16 acc[MR][NV];
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      acc[r][v] = 0.0f;
+  for (int64_t k = 0; k < K; ++k) {
+    v16 b[NV];
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      b[v] = load16(panel + k * CUVIL_GEMM_PANEL + 16 * v);
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r) {
+      v16 av = a[r * lda + k];
+#pragma clang loop unroll(full)
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] += av * b[v];
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r) {
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v) {
+      v16 value = acc[r][v] * e.scale;
+      if (e.bias)
+        value += RowBias ? v16(e.bias[r]) : load16(e.bias + 16 * v);
+      float *out = c + r * e.ldc + 16 * v;
+      if (columns >= 16 * (v + 1)) {
+        if (e.residual)
+          value += load16(e.residual + r * e.residualLd + 16 * v);
+        store16(out, applyUnary<v16>(e.act, value));
+      } else {
+        // The ragged right edge of the matrix.
+        for (int64_t i = 0; i < columns - 16 * v; ++i) {
+          float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
+          out[i] = applyUnary(e.act, x);
+        }
+      }
+    }
+  }
+}
+
+template <int NV, bool RowBias>
+CUVIL_INLINE void gemmRows(int64_t rowsLeft, const float *a, int64_t lda, const float *panel,
+                           int64_t K, float *c, int64_t columns, const GemmEpilogue &e) {
+#define CUVIL_ROWS_CASE(n)                                                                         \
+  case n:                                                                                          \
+    if constexpr (CUVIL_GEMM_TILE_INSTANTIATED(n, NV))                                             \
+      gemmRegisterTile<n, NV, RowBias>(a, lda, panel, K, c, columns, e);                           \
+    else                                                                                           \
+      CUVIL_NOT_INSTANTIATED();                                                                    \
+    return;
+  switch (rowsLeft) {
+    CUVIL_ROWS_CASE(1)
+    CUVIL_ROWS_CASE(2)
+    CUVIL_ROWS_CASE(3)
+    CUVIL_ROWS_CASE(4)
+    CUVIL_ROWS_CASE(5)
+    CUVIL_ROWS_CASE(6)
+  default:
+    CUVIL_NOT_INSTANTIATED();
+  }
+#undef CUVIL_ROWS_CASE
+}
+
+// The tile of `rowsLeft` rows (1 to 6) and NV vectors (1, 2 or 4).
+template <bool RowBias = false>
+CUVIL_INLINE void gemmTile(int64_t NV, int64_t rowsLeft, const float *a, int64_t lda,
+                           const float *panel, int64_t K, float *c, int64_t columns,
+                           const GemmEpilogue &e) {
+  switch (NV) {
+  case 4:
+    return gemmRows<4, RowBias>(rowsLeft, a, lda, panel, K, c, columns, e);
+  case 2:
+    return gemmRows<2, RowBias>(rowsLeft, a, lda, panel, K, c, columns, e);
+  case 1:
+    return gemmRows<1, RowBias>(rowsLeft, a, lda, panel, K, c, columns, e);
+  default:
+    CUVIL_NOT_INSTANTIATED();
+  }
+}
+
+} // namespace cuvil::kernels

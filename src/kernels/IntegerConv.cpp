@@ -1,0 +1,164 @@
+// Integer 2-D convolution (ConvInteger, QLinearConv) as the integer GEMM of
+// each group's weights, [Mg][Cg KH KW], by the image's patches,
+// [Cg KH KW][OH OW], which each task packs from the image (no im2col
+// buffer). A task is one (image, group, block of output channels, panel of
+// 64 output pixels):
+//   acc = (w - w_zero)[channels] . (patches(x) - x_zero)[:, pixels]
+//         (IntegerGemmTile.h; padding reads as x_zero, so adds nothing)
+//   iconv: y[n][m][p] = acc[m][p]
+//   qconv: y[n][m][p] = saturate(round_half_even(float(acc[m][p] + bias[m])
+//                                * (x_scale * w_scale[m] / y_scale)) + y_zero)
+// Patch row k = (c, kh, kw) of a panel, output pixel p = (oh, ow):
+//   x[c][oh SH - PT + kh DH][ow SW - PL + kw DW], walked a run of output
+//   columns of one output row at a time: its left padding, the columns
+//   reading inside the row (a converting copy at stride 1), its right
+//   padding, with no per-element bounds test.
+#include "IntegerGemmTile.h"
+#include "QuantizedValue.h"
+
+#include "cuvil/kernels/IntegerConv.h"
+
+using namespace cuvil::kernels;
+
+namespace {
+
+// Packs patch rows [k0, k0 + kc) for output pixels [p0, p0 + columns) of
+// the group's channels at `image`, less the zero point.
+template <typename X>
+CUVIL_INLINE void packPatches(const X *image, const cuvil_window2d &w, int64_t k0, int64_t kc,
+                              int64_t p0, int64_t columns, int32_t zero, IntegerChunk &chunk) {
+  const int64_t taps = w.KH * w.KW;
+  for (int64_t k = 0; k < kc; ++k) {
+    const int64_t c = (k0 + k) / taps, tap = (k0 + k) % taps;
+    const int64_t kh = tap / w.KW, kw = tap % w.KW;
+    const X *plane = image + c * w.IH * w.IW;
+    uint16_t *to = chunk.b + k * kIntegerPanel;
+    int64_t oh = p0 / w.OW, ow = p0 % w.OW;
+    for (int64_t j = 0; j < columns;) {
+      const int64_t run = columns - j < w.OW - ow ? columns - j : w.OW - ow;
+      const int64_t ih = oh * w.SH - w.PT + kh * w.DH;
+      // Output columns [inFrom, inTo) of the run read inside the row; the
+      // rest is padding.
+      const int64_t first = ow * w.SW - w.PL + kw * w.DW;
+      int64_t inFrom = first >= 0 ? 0 : (w.SW - 1 - first) / w.SW;
+      int64_t inTo = first >= w.IW ? 0 : (w.IW - first + w.SW - 1) / w.SW;
+      inTo = inTo < run ? inTo : run;
+      if (ih < 0 || ih >= w.IH || inFrom > inTo)
+        inFrom = inTo = 0;
+      const X *row = plane + (inFrom < inTo ? ih * w.IW + first : 0);
+      for (int64_t t = 0; t < inFrom; ++t)
+        to[j + t] = kPanelOffset;
+      if (w.SW == 1)
+        for (int64_t t = inFrom; t < inTo; ++t)
+          to[j + t] = uint16_t(int32_t(row[t]) - zero + kPanelOffset);
+      else
+        for (int64_t t = inFrom; t < inTo; ++t)
+          to[j + t] = uint16_t(int32_t(row[t * w.SW]) - zero + kPanelOffset);
+      for (int64_t t = inTo; t < run; ++t)
+        to[j + t] = kPanelOffset;
+      j += run;
+      ow = 0;
+      ++oh;
+    }
+    for (int64_t j = columns; j < kIntegerPanel; ++j)
+      to[j] = kPanelOffset;
+  }
+}
+
+struct ConvTask {
+  int64_t image, m0, rows, p0, columns;
+};
+
+// Calls store(task, acc) after accumulating each task.
+template <typename X, typename W, typename Store>
+CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *wZero,
+                              const cuvil_iconv_params &p, int64_t begin, int64_t end,
+                              Store store) {
+  const cuvil_window2d &win = p.window;
+  const int64_t Cg = p.C / p.groups, Mg = p.M / p.groups, K = Cg * win.KH * win.KW;
+  const int64_t pixels = win.OH * win.OW, rowBlock = p.blocking.row_block;
+  const int64_t rowBlocks = (Mg + rowBlock - 1) / rowBlock;
+  const int64_t panels = (pixels + kIntegerPanel - 1) / kIntegerPanel;
+  const int32_t imageZero = xZero ? int32_t(*xZero) : 0;
+  for (int64_t task = begin; task < end; ++task) {
+    int64_t rest = task;
+    const int64_t panel = rest % panels;
+    rest /= panels;
+    const int64_t block = rest % rowBlocks;
+    rest /= rowBlocks;
+    const int64_t group = rest % p.groups, image = rest / p.groups;
+    ConvTask t{image, group * Mg + block * rowBlock, 0, panel * kIntegerPanel, 0};
+    t.rows = Mg - block * rowBlock < rowBlock ? Mg - block * rowBlock : rowBlock;
+    t.columns = pixels - t.p0 < kIntegerPanel ? pixels - t.p0 : kIntegerPanel;
+    const X *groupImage = x + (image * p.C + group * Cg) * win.IH * win.IW;
+    IntegerAccumulators acc;
+    accumulateIntegerTask(
+        p.blocking, t.rows, t.columns, K,
+        [&](int64_t k0, int64_t kc, IntegerChunk &chunk) {
+          packIntegerRows(w + t.m0 * K, K, t.rows, k0, kc,
+                          wZero ? wZero + t.m0 * p.w_zero_stride : nullptr, p.w_zero_stride, chunk);
+        },
+        [&](int64_t k0, int64_t kc, IntegerChunk &chunk) {
+          packPatches(groupImage, win, k0, kc, t.p0, t.columns, imageZero, chunk);
+        },
+        acc);
+    store(t, acc, pixels);
+  }
+}
+
+template <typename X, typename W>
+CUVIL_INLINE void iconv(const X *x, const W *w, const X *xZero, const W *wZero, int32_t *y,
+                        const cuvil_iconv_params *params, int64_t begin, int64_t end) {
+  const cuvil_iconv_params &p = *params;
+  integerConv(x, w, xZero, wZero, p, begin, end,
+              [&](const ConvTask &t, const IntegerAccumulators &acc, int64_t pixels) {
+                for (int64_t r = 0; r < t.rows; ++r) {
+                  int32_t *out = y + (t.image * p.M + t.m0 + r) * pixels + t.p0;
+                  for (int64_t j = 0; j < t.columns; ++j)
+                    out[j] = acc.at(r, j);
+                }
+              });
+}
+
+template <typename X, typename W, typename Y>
+CUVIL_INLINE void qconv(const X *x, const float *xScale, const X *xZero, const W *w,
+                        const float *wScale, const W *wZero, const float *yScale, const Y *yZero,
+                        const int32_t *bias, Y *y, const cuvil_iconv_params *params, int64_t begin,
+                        int64_t end) {
+  const cuvil_iconv_params &p = *params;
+  const float imageScale = *xScale, outScale = *yScale;
+  const int32_t outZero = *yZero;
+  integerConv(x, w, xZero, wZero, p, begin, end,
+              [&](const ConvTask &t, const IntegerAccumulators &acc, int64_t pixels) {
+                for (int64_t r = 0; r < t.rows; ++r) {
+                  const int64_t m = t.m0 + r;
+                  const float multiplier = imageScale * wScale[m * p.w_scale_stride] / outScale;
+                  const uint32_t offset = bias ? uint32_t(bias[m]) : 0u;
+                  Y *out = y + (t.image * p.M + m) * pixels + t.p0;
+                  for (int64_t j = 0; j < t.columns; ++j) {
+                    const int32_t value = int32_t(uint32_t(acc.at(r, j)) + offset);
+                    out[j] = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
+                        float(value) * multiplier, outZero);
+                  }
+                }
+              });
+}
+
+} // namespace
+
+#define CUVIL_DEFINE_ICONV(xn, X, wn, W)                                                           \
+  CUVIL_KERNEL void cuvil_iconv_##xn##_##wn(                                                       \
+      const X *x, const W *w, const X *x_zero, const W *w_zero, int32_t *y,                        \
+      const cuvil_iconv_params *p, int64_t begin, int64_t end) {                                   \
+    iconv(x, w, x_zero, w_zero, y, p, begin, end);                                                 \
+  }
+CUVIL_IGEMM_TYPES(CUVIL_DEFINE_ICONV)
+
+#define CUVIL_DEFINE_QCONV(xn, X, wn, W, yn, Y)                                                    \
+  CUVIL_KERNEL void cuvil_qconv_##xn##_##wn##_##yn(                                                \
+      const X *x, const float *x_scale, const X *x_zero, const W *w, const float *w_scale,         \
+      const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias, Y *y,           \
+      const cuvil_iconv_params *p, int64_t begin, int64_t end) {                                   \
+    qconv(x, x_scale, x_zero, w, w_scale, w_zero, y_scale, y_zero, bias, y, p, begin, end);        \
+  }
+CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QCONV)

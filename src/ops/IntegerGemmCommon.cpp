@@ -1,0 +1,209 @@
+#include "IntegerGemmCommon.h"
+
+#include <algorithm>
+
+namespace cuvil::ops {
+namespace {
+
+bool isEightBit(DType dtype) { return dtype == DType::U8 || dtype == DType::I8; }
+
+// A zero point or scale of `param`'s shape for A (`rows`: per tensor, per
+// row [..., M, 1], or [M] for a matrix) or B (per tensor, per column
+// [..., 1, N] or [N]), its batch dims equal to the product's or 1.
+Expected<OperandQuant> operandQuant(const Shape &param, const MatMulGeometry &g, bool rows,
+                                    size_t operandRank, std::string_view what) {
+  size_t batchRank = g.batch.size();
+  OperandQuant quant{std::vector<Dim>(batchRank, 0), 0};
+  if (numElements(param).is(1))
+    return quant;
+  Shape target = g.batch;
+  target.push_back(rows ? g.M : Dim(1));
+  target.push_back(rows ? Dim(1) : g.N);
+  Shape shape = param;
+  if (rows && shape.size() == 1 && operandRank == 2)
+    shape.push_back(1); // [M] of a matrix A
+  bool fits = shape.size() <= target.size();
+  for (size_t d = 0; fits && d < shape.size(); ++d) {
+    const Dim &dim = shape[shape.size() - 1 - d], &want = target[target.size() - 1 - d];
+    fits = dim == want || dim.is(1);
+  }
+  if (!fits)
+    return Status::error(
+        fmt::format("{} has shape [{}]: it must have one element or be per {} ([{}])", what,
+                    shapeToString(param), rows ? "row" : "column", shapeToString(target)));
+  std::vector<Dim> strides = broadcastStrides(shape, target);
+  std::copy_n(strides.begin(), batchRank, quant.batchStrides.begin());
+  quant.stride = strides[batchRank + (rows ? 0 : 1)];
+  return quant;
+}
+
+std::string_view inputName(const IntegerMatMulInputs &inputs, size_t input) {
+  if (input == inputs.aZero)
+    return "a_zero_point";
+  if (input == inputs.bZero)
+    return "b_zero_point";
+  return input == inputs.aScale ? "a_scale" : "b_scale";
+}
+
+// The quantization of one operand from its zero point or scale, whichever
+// the node has (both have one shape).
+Expected<OperandQuant> quantOf(const Node &node, const IntegerMatMulInputs &inputs,
+                               const MatMulGeometry &g, bool isA) {
+  size_t zero = isA ? inputs.aZero : inputs.bZero;
+  std::optional<size_t> scale = isA ? inputs.aScale : inputs.bScale;
+  size_t rank = node.input(isA ? inputs.a : inputs.b)->type().rank();
+  std::optional<size_t> given = node.hasInput(zero) ? std::optional(zero) : scale;
+  if (!given)
+    return OperandQuant{std::vector<Dim>(g.batch.size(), 0), 0};
+  return operandQuant(node.input(*given)->type().shape, g, isA, rank, inputName(inputs, *given));
+}
+
+} // namespace
+
+Expected<IntegerMatMulGeometry> integerMatMulGeometry(const Node &node,
+                                                      const IntegerMatMulInputs &inputs) {
+  Expected<MatMulGeometry> product =
+      matMulGeometry(node.input(inputs.a)->type().shape, node.input(inputs.b)->type().shape);
+  CUVIL_TRY(product.status());
+  Expected<OperandQuant> a = quantOf(node, inputs, *product, true);
+  CUVIL_TRY(a.status());
+  Expected<OperandQuant> b = quantOf(node, inputs, *product, false);
+  CUVIL_TRY(b.status());
+  return IntegerMatMulGeometry{*product, *a, *b};
+}
+
+Status checkScalarInput(const InferContext &ctx, size_t input, std::string_view what) {
+  if (!numElements(ctx.inputShape(input)).is(1))
+    return ctx.error("{} has shape [{}]: it must have one element", what,
+                     shapeToString(ctx.inputShape(input)));
+  return Status::success();
+}
+
+Status inferIntegerMatMul(InferContext &ctx, const IntegerMatMulInputs &inputs, DType result) {
+  for (size_t operand : {inputs.a, inputs.b})
+    if (!isEightBit(ctx.inputDType(operand)))
+      return ctx.error("operands must be u8 or i8, got {}", dtypeName(ctx.inputDType(operand)));
+  for (auto [zero, operand] :
+       {std::pair{inputs.aZero, inputs.a}, std::pair{inputs.bZero, inputs.b}})
+    if (ctx.hasInput(zero) && ctx.inputDType(zero) != ctx.inputDType(operand))
+      return ctx.error("{} is {}, its operand {}", inputName(inputs, zero),
+                       dtypeName(ctx.inputDType(zero)), dtypeName(ctx.inputDType(operand)));
+  for (auto [scale, zero] :
+       {std::pair{inputs.aScale, inputs.aZero}, std::pair{inputs.bScale, inputs.bZero}}) {
+    if (!scale)
+      continue;
+    if (ctx.inputDType(*scale) != DType::F32)
+      return ctx.error("{} is {}: f32 is supported", inputName(inputs, *scale),
+                       dtypeName(ctx.inputDType(*scale)));
+    if (ctx.hasInput(zero) && ctx.inputShape(*scale) != ctx.inputShape(zero))
+      return ctx.error("{} has shape [{}], {} [{}]: they must be equal", inputName(inputs, *scale),
+                       shapeToString(ctx.inputShape(*scale)), inputName(inputs, zero),
+                       shapeToString(ctx.inputShape(zero)));
+  }
+  Expected<IntegerMatMulGeometry> g = integerMatMulGeometry(ctx.node(), inputs);
+  CUVIL_TRY(g.status());
+  ctx.setOutput(0, TensorType{result, g->product.outShape});
+  return Status::success();
+}
+
+Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
+                         std::span<const Tensor *const> in, const IntegerProductVisitor &visit) {
+  Expected<IntegerMatMulGeometry> g = integerMatMulGeometry(node, inputs);
+  CUVIL_TRY(g.status());
+  const Tensor &a = *in[inputs.a], &b = *in[inputs.b];
+  const Tensor *aZero = in.size() > inputs.aZero ? in[inputs.aZero] : nullptr;
+  const Tensor *bZero = in.size() > inputs.bZero ? in[inputs.bZero] : nullptr;
+  const int64_t M = g->product.M.constant(), N = g->product.N.constant();
+  const int64_t K = g->product.K.constant();
+  std::vector<int64_t> batchDims = staticDims(g->product.batch);
+  std::vector<int64_t> batchIndex(batchDims.size(), 0);
+  const int64_t aRowStride = g->a.stride.constant(), bColumnStride = g->b.stride.constant();
+  for (int64_t batch = 0, batches = numElements(g->product.batch).constant(); batch < batches;
+       ++batch) {
+    int64_t aBase = 0, bBase = 0, aQuant = 0, bQuant = 0;
+    for (size_t d = 0; d < batchDims.size(); ++d) {
+      aBase += batchIndex[d] * g->product.aBatchStrides[d].constant();
+      bBase += batchIndex[d] * g->product.bBatchStrides[d].constant();
+      aQuant += batchIndex[d] * g->a.batchStrides[d].constant();
+      bQuant += batchIndex[d] * g->b.batchStrides[d].constant();
+    }
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t n = 0; n < N; ++n) {
+        int64_t aEntry = aQuant + m * aRowStride, bEntry = bQuant + n * bColumnStride;
+        int64_t za = aZero ? aZero->getInt(aEntry) : 0, zb = bZero ? bZero->getInt(bEntry) : 0;
+        uint32_t acc = 0; // wraps, as the kernel's i32 accumulators
+        for (int64_t k = 0; k < K; ++k)
+          acc += uint32_t((a.getInt(aBase + m * K + k) - za) * (b.getInt(bBase + k * N + n) - zb));
+        visit((batch * M + m) * N + n, int32_t(acc), aEntry, bEntry);
+      }
+    for (int64_t d = int64_t(batchDims.size()) - 1; d >= 0; --d) {
+      if (++batchIndex[size_t(d)] < batchDims[size_t(d)])
+        break;
+      batchIndex[size_t(d)] = 0;
+    }
+  }
+  return Status::success();
+}
+
+cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
+  // The most accumulators that fit beside their B vectors, a broadcast and
+  // the 15-bit mask of B (a 16-lane vector is one or two registers), with
+  // one register to spare: an exact fit (6 x 1 on AVX2) spills in the K
+  // loop. Wider tiles on ties.
+  int64_t split = std::max<int64_t>(1, 16 / cpu.vectorLanes());
+  cuvil_tile tile{1, 1};
+  for (int64_t vectors : {1, 2, 4})
+    for (int64_t tileRows = 1; tileRows <= 6; ++tileRows)
+      if (CUVIL_IGEMM_TILE_INSTANTIATED(tileRows, vectors) &&
+          (tileRows + 1) * vectors * split + 3 <= cpu.vectorRegisters &&
+          tileRows * vectors >= tile.pixels * tile.blocks)
+        tile = {tileRows, vectors};
+  // K rows whose packed panel chunk (64 u16 a row) fills half of L1.
+  int64_t chunk = 16;
+  while (chunk * 2 <=
+         std::min<int64_t>(cpu.l1Bytes / 2 / (CUVIL_IGEMM_PANEL * 2), CUVIL_IGEMM_MAX_CHUNK_K))
+    chunk *= 2;
+  return {std::clamp<int64_t>(rows, 1, CUVIL_IGEMM_MAX_ROW_BLOCK), tile, chunk};
+}
+
+Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContext &ctx,
+                                          const IntegerMatMulInputs &inputs) {
+  Expected<IntegerMatMulGeometry> g = integerMatMulGeometry(node, inputs);
+  CUVIL_TRY(g.status());
+  const MatMulGeometry &product = g->product;
+  // The kernel walks at most 4 batch dims, the used ones ending the arrays;
+  // size-1 dims carry nothing.
+  std::vector<size_t> used;
+  for (size_t d = 0; d < product.batch.size(); ++d)
+    if (!product.batch[d].is(1))
+      used.push_back(d);
+  if (used.size() > CUVIL_IGEMM_MAX_BATCH_RANK)
+    return Status::error(
+        fmt::format("more than {} non-trivial batch dimensions", CUVIL_IGEMM_MAX_BATCH_RANK));
+  IntegerGemmCall call;
+  ParamBlock<cuvil_igemm_params> &params = call.params;
+  std::fill(std::begin(params->batch), std::end(params->batch), 1);
+  size_t first = CUVIL_IGEMM_MAX_BATCH_RANK - used.size();
+  for (size_t i = 0; i < used.size(); ++i) {
+    size_t d = used[i];
+    params.set(params->batch[first + i], product.batch[d]);
+    params.set(params->a_batch_strides[first + i], product.aBatchStrides[d]);
+    params.set(params->b_batch_strides[first + i], product.bBatchStrides[d]);
+    params.set(params->a_quant_batch_strides[first + i], g->a.batchStrides[d]);
+    params.set(params->b_quant_batch_strides[first + i], g->b.batchStrides[d]);
+  }
+  params.set(params->M, product.M);
+  params.set(params->N, product.N);
+  params.set(params->K, product.K);
+  params.set(params->lda, product.K);
+  params.set(params->ldb, product.N);
+  params.set(params->a_quant_row_stride, g->a.stride);
+  params.set(params->b_quant_column_stride, g->b.stride);
+  // Blocking is a cost decision: it takes the shape the static path serves.
+  params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
+  call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
+               ceilDiv(product.N, CUVIL_IGEMM_PANEL);
+  return call;
+}
+
+} // namespace cuvil::ops

@@ -1,0 +1,63 @@
+// Shared by MatMulInteger and QLinearMatMul: numpy matmul of 8-bit operands
+// less their zero points, accumulated in i32 (wrapping), with the zero
+// points (and scales) of A per tensor or per row, of B per tensor or per
+// column; and the blocking of the integer GEMM kernel, which the integer
+// convolutions share.
+#pragma once
+
+#include "MatMulCommon.h"
+#include "cuvil/kernels/IntegerGemm.h"
+
+#include <functional>
+
+namespace cuvil::ops {
+
+// Where an integer matmul's operands are among the node's inputs.
+struct IntegerMatMulInputs {
+  size_t a, b;
+  size_t aZero, bZero; // optional for MatMulInteger
+  std::optional<size_t> aScale, bScale;
+};
+
+// An operand's zero point (and scale, of the same shape) over the batch.
+struct OperandQuant {
+  std::vector<Dim> batchStrides; // one per batch dim of the product, 0 where broadcast
+  Dim stride = 0;                // per row of A or column of B; 0 per tensor
+};
+
+struct IntegerMatMulGeometry {
+  MatMulGeometry product;
+  OperandQuant a, b;
+};
+
+// The product's geometry with its operands' quantization (an absent zero
+// point is per tensor); errors name the input that does not fit.
+Expected<IntegerMatMulGeometry> integerMatMulGeometry(const Node &node,
+                                                      const IntegerMatMulInputs &inputs);
+// Checks the operands' types (u8 or i8, zero points and scales of theirs)
+// and types result 0 as `result` with the product's shape.
+Status inferIntegerMatMul(InferContext &ctx, const IntegerMatMulInputs &inputs, DType result);
+
+// The reference: calls visit(flat, acc, aEntry, bEntry) for each element of
+// the product, its accumulator, and the entries of A's and B's zero point
+// and scale it used.
+using IntegerProductVisitor = std::function<void(int64_t, int32_t, int64_t, int64_t)>;
+Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
+                         std::span<const Tensor *const> in, const IntegerProductVisitor &visit);
+
+// The integer GEMM kernel's parameters and task count for the node.
+struct IntegerGemmCall {
+  ParamBlock<cuvil_igemm_params> params;
+  Dim tasks;
+};
+Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContext &ctx,
+                                          const IntegerMatMulInputs &inputs);
+
+// Rows per task, register tile and K chunk for a product of `rows` rows on
+// `cpu` (the integer convolutions' too).
+cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows);
+
+// Whether a scale or zero point has one element (the output's must).
+Status checkScalarInput(const InferContext &ctx, size_t input, std::string_view what);
+
+} // namespace cuvil::ops
