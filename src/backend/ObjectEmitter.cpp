@@ -3,12 +3,15 @@
 #include "ModuleBuilder.h"
 
 #include <fmt/format.h>
+#include <llvm/IR/InstIterator.h>
 #include <llvm/IR/LegacyPassManager.h>
 #include <llvm/IR/Verifier.h>
 #include <llvm/MC/TargetRegistry.h>
 #include <llvm/Passes/PassBuilder.h>
 #include <llvm/Support/FileSystem.h>
 #include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <map>
 
 namespace cuvil {
 
@@ -29,7 +32,49 @@ Expected<std::unique_ptr<llvm::TargetMachine>> createTargetMachine(const TargetC
   return machine;
 }
 
+namespace {
+
+// A function one variant's code calls must be compiled for that variant: a
+// vector passed by value travels in registers of the function's own width
+// (a <16 x float> in one zmm under AVX-512, in two ymm under AVX2), so a
+// shared kernel helper the inliner left out-of-line, given the fallback's
+// features, would read its arguments from the wrong registers. Every variant
+// but the fallback gets its own copy of each untagged function it reaches.
+void cloneCalleesPerVariant(llvm::Module &module, const TargetConfig &target) {
+  const char *tagName = ModuleBuilder::kVariantAttribute;
+  std::map<std::pair<llvm::Function *, std::string>, llvm::Function *> copies;
+  std::vector<llvm::Function *> work;
+  for (llvm::Function &function : module.functions())
+    if (function.hasFnAttribute(tagName) &&
+        function.getFnAttribute(tagName).getValueAsString() != target.variants.back().name)
+      work.push_back(&function);
+  while (!work.empty()) {
+    llvm::Function *caller = work.back();
+    work.pop_back();
+    const std::string variant = caller->getFnAttribute(tagName).getValueAsString().str();
+    for (llvm::Instruction &instruction : llvm::instructions(*caller)) {
+      auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+      llvm::Function *callee = call ? call->getCalledFunction() : nullptr;
+      if (!callee || callee->isDeclaration() || callee->hasFnAttribute(tagName))
+        continue;
+      llvm::Function *&copy = copies[{callee, variant}];
+      if (!copy) {
+        llvm::ValueToValueMapTy map;
+        copy = llvm::CloneFunction(callee, map);
+        copy->setName(callee->getName() + "." + variant);
+        copy->setLinkage(llvm::GlobalValue::InternalLinkage);
+        copy->addFnAttr(tagName, variant);
+        work.push_back(copy);
+      }
+      call->setCalledFunction(copy);
+    }
+  }
+}
+
+} // namespace
+
 void applyTargetAttributes(llvm::Module &module, const TargetConfig &target) {
+  cloneCalleesPerVariant(module, target);
   for (llvm::Function &function : module.functions()) {
     if (function.isDeclaration())
       continue;

@@ -1,0 +1,66 @@
+// Each ISA variant's code runs with that variant's CPU and features, down to
+// the kernel helpers the inliner left out-of-line: a <16 x float> argument
+// travels in one zmm register under AVX-512 and in two ymm under AVX2, so a
+// helper shared by both variants reads garbage in one of them.
+#include "ObjectEmitter.h"
+
+#include <gtest/gtest.h>
+#include <llvm/AsmParser/Parser.h>
+#include <llvm/IR/InstIterator.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/Support/SourceMgr.h>
+
+namespace cuvil {
+namespace {
+
+// Two variants' specialisations (tagged as ModuleBuilder tags them) share
+// `activate`, which calls `clip`.
+constexpr const char *kModule = R"(
+define internal <16 x float> @clip(<16 x float> %x) {
+  ret <16 x float> %x
+}
+define internal <16 x float> @activate(<16 x float> %x) {
+  %y = call <16 x float> @clip(<16 x float> %x)
+  ret <16 x float> %y
+}
+define internal <16 x float> @spec.avx512(<16 x float> %x) "cuvil-isa"="avx512" {
+  %y = call <16 x float> @activate(<16 x float> %x)
+  ret <16 x float> %y
+}
+define internal <16 x float> @spec.avx2(<16 x float> %x) "cuvil-isa"="avx2" {
+  %y = call <16 x float> @activate(<16 x float> %x)
+  ret <16 x float> %y
+}
+)";
+
+// The target-cpu of every function `caller` reaches through direct calls.
+void expectReachedFunctionsTargetCpu(llvm::Function &caller, const std::string &cpu) {
+  EXPECT_EQ(caller.getFnAttribute("target-cpu").getValueAsString(), cpu) << caller.getName().str();
+  for (llvm::Instruction &instruction : llvm::instructions(caller))
+    if (auto *call = llvm::dyn_cast<llvm::CallBase>(&instruction))
+      if (llvm::Function *callee = call->getCalledFunction(); callee && !callee->isDeclaration())
+        expectReachedFunctionsTargetCpu(*callee, cpu);
+}
+
+TEST(TargetAttributes, EachVariantGetsItsOwnCopyOfTheHelpersItCalls) {
+  Expected<TargetConfig> target = resolveTarget("x86_64-linux", "");
+  ASSERT_TRUE(target.ok()) << target.status().message();
+  ASSERT_EQ(target->variants.size(), 2u);
+  llvm::LLVMContext context;
+  llvm::SMDiagnostic error;
+  std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(kModule, error, context);
+  ASSERT_TRUE(module) << error.getMessage().str();
+
+  applyTargetAttributes(*module, *target);
+
+  expectReachedFunctionsTargetCpu(*module->getFunction("spec.avx512"), target->variants[0].cpu);
+  expectReachedFunctionsTargetCpu(*module->getFunction("spec.avx2"), target->variants[1].cpu);
+  // The fallback keeps the originals; the AVX-512 variant calls its copies.
+  EXPECT_NE(module->getFunction("activate.avx512"), nullptr);
+  EXPECT_NE(module->getFunction("clip.avx512"), nullptr);
+  EXPECT_EQ(module->getFunction("activate.avx2"), nullptr);
+}
+
+} // namespace
+} // namespace cuvil
