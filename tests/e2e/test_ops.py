@@ -9,6 +9,7 @@ offending node, and that infer.bin rejects bad inputs.
 
     python tests/e2e/test_ops.py --cuvil PATH [-k FILTER] [-j JOBS] [--list] [--workdir DIR]
     python tests/e2e/test_ops.py --cuvil PATH --symbolic [--cover-ops] [-k FILTER]   # symbolic dims
+    python tests/e2e/test_ops.py --cuvil PATH --cover-ops    # one case per op (the sanitized run)
     python tests/e2e/test_ops.py --self-check        # no cuvil: ORT vs onnx.reference
     python -m pytest tests/e2e/test_ops.py --cuvil PATH   (or CUVIL_BIN=PATH; or --self-check)
 
@@ -3706,17 +3707,18 @@ def run_case_safely(case, backend, workdir):
         return False, [f"error: {detail.strip()}"]
 
 
-def covering_sample(variants):
-    """The variants that each add an (op type, which dims) pair the earlier ones
-    did not: every op with a shape rule checked with first and last dims
-    symbolic, in a fraction of the full sweep's time."""
+def covering_sample(cases):
+    """The cases that each add an (op type, kind, which dims) triple the earlier
+    ones did not: every op compiled and checked once (with --symbolic, once
+    with first and once with last dims symbolic), in a fraction of the full
+    sweep's time."""
     seen, kept = set(), []
-    for variant in variants:
-        where = variant.name.rsplit("@", 1)[1]
-        new = {(node.op_type, where) for node in variant.model.graph.node} - seen
+    for case in cases:
+        where = case.name.rsplit("@", 1)[1] if "@" in case.name else ""
+        new = {(node.op_type, case.kind, where) for node in case.model.graph.node} - seen
         if new:
             seen |= new
-            kept.append(variant)
+            kept.append(case)
     return kept
 
 
@@ -3741,7 +3743,7 @@ def main(argv=None):
     parser.add_argument("--symbolic", action="store_true",
                         help="run the comparison cases with symbolic input dims instead (symbolic_variants)")
     parser.add_argument("--cover-ops", action="store_true",
-                        help="with --symbolic: only the variants that cover an op not yet covered")
+                        help="only the cases (with --symbolic: variants) that cover an op not yet covered")
     args = parser.parse_args(argv)
 
     cases = select(all_cases(), args.filter)
@@ -3752,8 +3754,8 @@ def main(argv=None):
         stale = set(SYMBOLIC_UNSUPPORTED) - {c.name for c in cases}
         if stale and not args.filter:
             raise RuntimeError(f"SYMBOLIC_UNSUPPORTED names unknown variants: {sorted(stale)}")
-        if args.cover_ops:
-            cases = covering_sample(cases)
+    if args.cover_ops:
+        cases = covering_sample(cases)
     if args.list:
         for case in cases:
             print(case.name)
