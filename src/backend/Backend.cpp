@@ -103,8 +103,11 @@ Status linkKernels(llvm::Module &module, std::unique_ptr<llvm::Module> kernels,
 // Has `write` write the output to a temporary file next to `path`, then
 // renames it over `path`: a failed or killed compile leaves the old file
 // (or none), and compiles into one directory never see each other's parts.
+// "-" is standard output, written directly.
 Status writeAtomically(const std::string &path,
                        const std::function<Status(const std::string &)> &write) {
+  if (path == "-")
+    return write(path);
   std::string temporary = fmt::format("{}.tmp.{}", path, ::getpid());
   Status status = write(temporary);
   std::error_code error;

@@ -253,6 +253,9 @@ int runCompile(const CompileOptions &options) {
   if (!emitCir && !kEmitKinds.count(options.emit))
     return fail(Status::error(
         fmt::format("--emit {} is not one of cir, llvm, asm, obj, exe", options.emit)));
+  if (options.emit == "exe" && options.output == "-")
+    return fail(Status::error("--output - (standard output) takes --emit cir, llvm, asm or obj, "
+                              "not an executable"));
   ImportOptions importOptions;
   for (const std::string &shape : options.shapes)
     if (Status status = parseShapeOption(shape, importOptions); !status.ok())
