@@ -74,7 +74,25 @@ Status evalConv(const Node &node, const Tensor &x, const Tensor &w, const Tensor
 
 namespace {
 
-// 3-D: GEMMs over vol2col panels (src/kernels/Conv3d.cpp).
+// Whether a 1-D or 2-D convolution in plain layout runs faster as GEMMs
+// over vol2col panels than in the direct kernel, from the cycles each spends
+// on one (output pixel, tap) pair of a group's Mg output channels:
+//   direct:  per channel, a load of x and a load and store of y
+//   vol2col: the tap's input packed once (a load and a store), then Mg FMAs
+//            in the GEMM's register tile
+// Both read x in vectors only at unit stride along the row; y is always
+// contiguous. A depthwise convolution (Mg = 1) stays direct; a long strided
+// kernel (an STFT as a convolution) or many output channels go to GEMM.
+bool preferVol2colGemm(const CpuModel &cpu, const WindowGeometry &geometry, int64_t Mg) {
+  const double lanes = cpu.vectorLanes(), loads = cpu.loadsPerCycle, fmas = cpu.fmaPerCycle;
+  const double xAccess = geometry.strides.back() == 1 ? 1.0 / lanes : 1.0;
+  const double direct = double(Mg) * (xAccess + 2.0 / lanes) / loads;
+  const double vol2col = 2.0 * xAccess / loads + double(Mg) / (lanes * fmas);
+  return vol2col < direct;
+}
+
+// GEMMs over vol2col panels (src/kernels/Conv3d.cpp); 1-D and 2-D windows
+// as 3-D ones of depth 1.
 Status lowerConv3d(const Node &node, LoweringContext &ctx, const WindowGeometry &geometry,
                    const Value *residual, const FusedActivation &activation) {
   const Value *x = node.input(0), *w = node.input(1);
@@ -108,7 +126,9 @@ Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
   CUVIL_TRY(geometry.status());
   if (geometry->input.size() > 3)
     return Status::error("only 1-D, 2-D and 3-D convolutions are supported");
-  if (geometry->input.size() == 3)
+  const int64_t groups = node.getInt("group", 1);
+  if (geometry->input.size() == 3 ||
+      preferVol2colGemm(ctx.cpu(), *geometry, w->type().shape[0].opt() / groups))
     return lowerConv3d(node, ctx, *geometry, residual, activation);
   ParamBlock<cuvil_conv2d_params> params;
   params->C = x->type().shape[1].constant();
