@@ -243,7 +243,9 @@ private:
         {onnx::AttributeProto::FLOATS, AttrKind::Floats},
         {onnx::AttributeProto::STRINGS, AttrKind::Strings},
         {onnx::AttributeProto::TENSOR, AttrKind::Tensor}};
-    // Attributes later opsets made inputs or dropped: (op, name, kind).
+    // Attributes later opsets made inputs or dropped, and those the
+    // adapters turn into inputs: (op, name, kind). An adapter reads each
+    // before any schema check, so its kind must be known here.
     static const std::vector<std::tuple<std::string_view, std::string_view, AttrKind>> kLegacy = {
         {"", "axes", AttrKind::Ints},
         {"Split", "split", AttrKind::Ints},
@@ -267,7 +269,12 @@ private:
         {"Upsample", "mode", AttrKind::String},
         {"Upsample", "scales", AttrKind::Floats},
         {"Upsample", "height_scale", AttrKind::Float},
-        {"Upsample", "width_scale", AttrKind::Float}};
+        {"Upsample", "width_scale", AttrKind::Float},
+        {"Scan", "directions", AttrKind::Ints},
+        {"TfIdfVectorizer", "pool_int64s", AttrKind::Ints},
+        {"TfIdfVectorizer", "ngram_counts", AttrKind::Ints},
+        {"TfIdfVectorizer", "ngram_indexes", AttrKind::Ints},
+        {"TfIdfVectorizer", "weights", AttrKind::Floats}};
     std::optional<AttrKind> expected;
     if (const OpSchema *schema = OpRegistry::instance().find(node.op_type()))
       if (const AttrSpec *spec = schema->findAttribute(attr.name()))
@@ -914,7 +921,8 @@ private:
     }
     if (takesRegions(proto)) {
       Status status = importRegions(proto, *node);
-      if (!status.ok() && proto.op_type() == "If" && inputs[0]->isGraphInput())
+      if (!status.ok() && proto.op_type() == "If" && !inputs.empty() && inputs[0] &&
+          inputs[0]->isGraphInput())
         status = status.withContext(fmt::format(
             "an If whose branches give sequences or optionals needs its condition at compile "
             "time: fix the values of graph input '{}' with --value {}=0 or 1",

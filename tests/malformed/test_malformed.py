@@ -388,6 +388,15 @@ def _(d):
            outputs=[helper.make_empty_tensor_value_info("y")])
 
 
+@case("attribute/adapted_attribute_of_wrong_kind", "TfIdfVectorizer", "'ngram_indexes'", "ints", "string")
+def _(d):
+    # An attribute the importer turns into an input is checked before it is read.
+    tfidf = helper.make_node("TfIdfVectorizer", ["x"], ["y"], mode="TF", min_gram_length=1,
+                             max_gram_length=1, max_skip_count=0, pool_int64s=[1, 2],
+                             ngram_counts=[0], ngram_indexes="zero")
+    simple(d, [tfidf], inputs=[helper.make_tensor_value_info("x", onnx.TensorProto.INT64, [4])])
+
+
 @case("attribute/cast_missing_to", "Cast", "'to'")
 def _(d):
     simple(d, [helper.make_node("Cast", ["x"], ["y"])])
