@@ -911,6 +911,15 @@ def gemm_matmul_cases():
         yield single(f"matmul/{name}", "MatMul", [In(sa), In(sb)])
     yield single("matmul/constant_weight_3d", "MatMul", [In((2, 7, 16)), rng.standard_normal((16, 9))])
     yield single("matmul/constant_lhs", "MatMul", [rng.standard_normal((3, 8)), In((2, 8, 5))])
+    # A batch only A has runs as rows of one GEMM (torch's [seq, batch, hidden] projections): with a
+    # bias and a residual that fold along, and with one that varies by batch but not by row, which
+    # keeps the batched form.
+    w, bias = rng.standard_normal((16, 9)), rng.standard_normal(9)
+    for name, residual in (("full", (5, 1, 3, 9)), ("per_batch", (5, 1, 1, 9))):
+        yield graph(f"matmul/batch_as_rows_residual_{name}",
+                    [node("MatMul", ["x", "w"], ["m"]), node("Add", ["m", "b"], ["a"]),
+                     node("Add", ["a", "r"], ["y"])],
+                    {"x": In((5, 1, 3, 16)), "r": In(residual)}, ["y"], inits={"w": w, "b": bias})
 
 
 def softmax_layernorm_cases():
