@@ -19,16 +19,14 @@ import os
 import statistics
 import sys
 import tempfile
-import time
 
 import numpy as np
 import onnx
-import onnxruntime as ort
 from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
 import cuvil_e2e as e2e  # noqa: E402
-from bench_vs_ort import bench_cuvil  # noqa: E402
+from bench_vs_ort import bench_cuvil, bench_ort  # noqa: E402
 
 # name: (X shape, W shape, Conv attributes)
 SHAPES = {
@@ -52,15 +50,6 @@ def conv_model(name, x_shape, w_shape, attrs, rng):
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
-def ort_round(session, feeds, runs):
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        session.run(None, feeds)
-        times.append(time.perf_counter() - start)
-    return statistics.median(times) * 1e3
-
-
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", required=True)
@@ -75,10 +64,7 @@ def main():
             model_path, exe = os.path.join(root, f"{name}.onnx"), os.path.join(root, name)
             onnx.save(conv_model(name, x_shape, w_shape, attrs, rng), model_path)
             feeds = {"x": rng.standard_normal(x_shape).astype(np.float32)}
-            options = ort.SessionOptions()
-            options.intra_op_num_threads = options.inter_op_num_threads = 1
-            options.add_session_config_entry("session.set_denormal_as_zero", "1")
-            session = ort.InferenceSession(model_path, options, providers=["CPUExecutionProvider"])
+            session = e2e.ort_session(model_path, threads=1, denormals_as_zero=True)
             reference = session.run(None, feeds)[0]
             e2e.compile(model_path, exe, [], cuvil=args.cuvil)
             ours = e2e.cuvil_outputs(model_path, exe, feeds, root)["y"]
@@ -88,7 +74,7 @@ def main():
             cuvil_ms, ort_ms = [], []
             for _ in range(args.rounds):
                 cuvil_ms.append(bench_cuvil(exe, input_args, str(args.runs), "1")["median_ms"])
-                ort_ms.append(ort_round(session, feeds, args.runs))
+                ort_ms.append(statistics.median(bench_ort(session, feeds, args.runs)))
             profile = e2e.run_process([exe, *input_args, "--bench", "3", "--threads", "1", "--profile"])
             kernels = [line.split()[-1] for line in profile.stdout.splitlines() if "cuvil_" in line]
             kernel = next((k for k in kernels if "conv" in k), "?")

@@ -133,7 +133,7 @@ Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
   ParamBlock<cuvil_conv2d_params> params;
   params->C = x->type().shape[1].constant();
   params.set(params->M, w->type().shape[0]);
-  params->groups = node.getInt("group", 1);
+  params->groups = groups;
   setWindow(params, params->window, geometry->as2D());
   params->activation = activation.kernel();
   return ctx.callKernel(kConv2dKernel,
