@@ -12,15 +12,23 @@ namespace {
 
 // Bounds saturate here, far beyond any tensor extent, so that interval
 // arithmetic on wide ranges never overflows.
-constexpr int64_t kUnbounded = int64_t(1) << 62;
+constexpr int64_t kUnbounded = kDimLimit;
 
 int64_t saturate(__int128 value) {
   return int64_t(std::clamp<__int128>(value, -kUnbounded, kUnbounded));
 }
 
+// Coefficients and constants saturate too: a model may ask for dims whose
+// products overflow 64 bits (a Reshape to [2^40, 2^40]); the result is then
+// absurdly large, and inferNodeTypes refuses it, instead of wrapping into a
+// plausible size.
+int64_t saturatingAdd(int64_t a, int64_t b) { return saturate(__int128(a) + b); }
+int64_t saturatingMultiply(int64_t a, int64_t b) { return saturate(__int128(a) * b); }
+
+// In 128 bits: INT64_MIN / -1 is the one quotient that does not fit.
 int64_t floorDivide(int64_t a, int64_t b) {
-  int64_t q = a / b;
-  return (a % b != 0 && ((a < 0) != (b < 0))) ? q - 1 : q;
+  __int128 q = __int128(a) / b, r = __int128(a) % b;
+  return saturate((r != 0 && ((a < 0) != (b < 0))) ? q - 1 : q);
 }
 
 Interval multiply(Interval x, Interval y) {
@@ -83,7 +91,7 @@ struct DimOps {
     Terms merged;
     for (Term &term : terms) {
       if (!merged.empty() && compareFactors(merged.back().factors, term.factors) == 0)
-        merged.back().coeff += term.coeff;
+        merged.back().coeff = saturatingAdd(merged.back().coeff, term.coeff);
       else
         merged.push_back(std::move(term));
       if (merged.back().coeff == 0)
@@ -97,27 +105,28 @@ struct DimOps {
   static Dim add(const Dim &a, const Dim &b, int64_t sign) {
     Terms all = terms(a);
     for (Term term : terms(b)) {
-      term.coeff *= sign;
+      term.coeff = saturatingMultiply(term.coeff, sign);
       all.push_back(std::move(term));
     }
-    return normalize(a.constant_ + sign * b.constant_, std::move(all));
+    return normalize(saturatingAdd(a.constant_, saturatingMultiply(sign, b.constant_)),
+                     std::move(all));
   }
 
   static Dim multiply(const Dim &a, const Dim &b) {
     Terms all;
     for (const Term &t : terms(a))
-      all.push_back({t.factors, t.coeff * b.constant_});
+      all.push_back({t.factors, saturatingMultiply(t.coeff, b.constant_)});
     for (const Term &t : terms(b))
-      all.push_back({t.factors, t.coeff * a.constant_});
+      all.push_back({t.factors, saturatingMultiply(t.coeff, a.constant_)});
     for (const Term &x : terms(a))
       for (const Term &y : terms(b)) {
         std::vector<Atom> factors = x.factors;
         factors.insert(factors.end(), y.factors.begin(), y.factors.end());
         std::sort(factors.begin(), factors.end(),
                   [](const Atom &p, const Atom &q) { return compare(p, q) < 0; });
-        all.push_back({std::move(factors), x.coeff * y.coeff});
+        all.push_back({std::move(factors), saturatingMultiply(x.coeff, y.coeff)});
       }
-    return normalize(a.constant_ * b.constant_, std::move(all));
+    return normalize(saturatingMultiply(a.constant_, b.constant_), std::move(all));
   }
 
   // a = c q + r, each coefficient split into its multiple of c and the
@@ -166,7 +175,7 @@ struct DimOps {
     Terms symbolic;
     for (Term &t : quotient) {
       if (t.factors.empty())
-        constant += t.coeff;
+        constant = saturatingAdd(constant, t.coeff);
       else
         symbolic.push_back(std::move(t));
     }
@@ -319,8 +328,8 @@ int64_t Dim::evaluate(std::span<const int64_t> values) const {
   for (const Term &t : DimOps::terms(*this)) {
     int64_t product = t.coeff;
     for (const Atom &a : t.factors)
-      product *= DimOps::evaluate(a, values);
-    sum += product;
+      product = saturatingMultiply(product, DimOps::evaluate(a, values));
+    sum = saturatingAdd(sum, product);
   }
   return sum;
 }
@@ -351,16 +360,17 @@ std::string Dim::str() const {
         factors += '*';
       factors += DimOps::str(a);
     }
-    int64_t magnitude = t.coeff < 0 ? -t.coeff : t.coeff;
-    std::string term = magnitude == 1 ? factors : fmt::format("{}*{}", magnitude, factors);
+    __int128 magnitude = t.coeff < 0 ? -__int128(t.coeff) : t.coeff;
+    std::string term =
+        magnitude == 1 ? factors : fmt::format("{}*{}", uint64_t(magnitude), factors);
     if (text.empty())
       text = t.coeff < 0 ? "-" + term : term;
     else
       text += (t.coeff < 0 ? " - " : " + ") + term;
   }
   if (constant_ != 0)
-    text +=
-        fmt::format(" {} {}", constant_ < 0 ? '-' : '+', constant_ < 0 ? -constant_ : constant_);
+    text += fmt::format(" {} {}", constant_ < 0 ? '-' : '+',
+                        uint64_t(constant_ < 0 ? -__int128(constant_) : constant_));
   return text;
 }
 
@@ -369,7 +379,7 @@ Dim floorDiv(const Dim &a, const Dim &b) {
     int64_t c = b.constant();
     assert(c != 0 && "division of a dim by zero");
     if (c < 0)
-      return floorDiv(-a, Dim(-c));
+      return floorDiv(-a, -b);
     if (c == 1)
       return a;
     return DimOps::floorDivByConstant(a, c);

@@ -12,7 +12,15 @@ Status inferNodeTypes(Node &node) {
       return Status::error(
           fmt::format("{}: input %{} has no type", node.describe(), input->name()));
   InferContext context(node);
-  return schema->infer(context).withContext(node.describe());
+  CUVIL_TRY(schema->infer(context).withContext(node.describe()));
+  // Dim arithmetic saturates instead of wrapping: a result this large is
+  // one whose size overflowed (a Reshape or Expand to absurd dims).
+  for (Value *result : node.outputs())
+    if (result->hasType() && result->type().byteSize().max() >= kDimLimit)
+      return Status::error(fmt::format("{}: result %{} of shape [{}] is larger than any tensor",
+                                       node.describe(), result->name(),
+                                       shapeToString(result->type().shape)));
+  return Status::success();
 }
 
 bool hasFoldableInputs(const Node &node) {

@@ -479,6 +479,20 @@ def _(d):
            inits=[numpy_helper.from_array(np.array([5, 5], np.int64), "s")])
 
 
+# Dims whose product overflows 64 bits: refused, never wrapped into a size
+# that looks plausible (the Reshape's count check or the size check).
+@case("attribute/reshape_dims_overflow", "Reshape", "1099511627776")
+def _(d):
+    simple(d, [helper.make_node("Reshape", ["x", "s"], ["y"])],
+           inits=[numpy_helper.from_array(np.array([2**40, 2**40, 2**40, -1], np.int64), "s")])
+
+
+@case("attribute/expand_dims_overflow", "Expand", "larger than any tensor")
+def _(d):
+    simple(d, [helper.make_node("Expand", ["x", "s"], ["y"])],
+           inits=[numpy_helper.from_array(np.array([2**40, 2**40, 1, 1, 1, 1], np.int64), "s")])
+
+
 @case("attribute/gather_constant_index_out_of_range", "Gather", "9")
 def _(d):
     simple(d, [helper.make_node("Gather", ["t", "i"], ["y"], axis=0)], inputs=[],

@@ -52,6 +52,10 @@ private:
   std::vector<SymbolInfo> symbols_;
 };
 
+// Dim arithmetic saturates at +-kDimLimit (bounds, coefficients and
+// constants alike), far beyond any tensor: a value there means "overflowed".
+constexpr int64_t kDimLimit = int64_t(1) << 62;
+
 struct Interval {
   int64_t lo, hi;
 };

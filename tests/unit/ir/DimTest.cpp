@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
+
 namespace cuvil {
 namespace {
 
@@ -101,6 +103,25 @@ TEST(Dim, BoundsOfProductsAndQuotients) {
   EXPECT_EQ(half.max(), 256);
   EXPECT_EQ((Dim(10) - s).max(), 2);
   EXPECT_EQ((s - b).min(), 0);
+}
+
+// A model can ask for dims whose products overflow 64 bits: the arithmetic
+// saturates at kDimLimit (shape inference then refuses the result) instead
+// of wrapping around into a size that looks plausible.
+TEST(Dim, OverflowSaturatesAtTheLimit) {
+  Dim huge = Dim(int64_t(1) << 40);
+  EXPECT_TRUE((huge * huge).is(kDimLimit));
+  EXPECT_TRUE((-huge * huge).is(-kDimLimit));
+  EXPECT_TRUE((Dim(kDimLimit) + kDimLimit).is(kDimLimit));
+  Dim lowest = Dim(std::numeric_limits<int64_t>::min());
+  EXPECT_TRUE(floorDiv(lowest, Dim(-1)).is(kDimLimit));
+  EXPECT_TRUE((-lowest).is(kDimLimit));
+  EXPECT_EQ(lowest.str(), "-9223372036854775808");
+  Dim s = symbol("s", 1, 2, 4);
+  Dim big = s * huge * huge;
+  EXPECT_EQ(big.max(), kDimLimit);
+  EXPECT_EQ(big.opt(), kDimLimit);
+  EXPECT_EQ(big.str(), "4611686018427387904*s");
 }
 
 TEST(Dim, SymbolsAreCollected) {
