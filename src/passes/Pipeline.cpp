@@ -13,11 +13,12 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 14> kPipeline = {{
+constexpr std::array<PassInfo, 15> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference,
      RegionScope::Itself},
     {"promote-half", "compute f16 and bf16 ops in f32, rounding each result back", runPromoteHalf},
     {"fold-batchnorm", "merge BatchNormalization into the preceding Conv", runFoldBatchNorm},
+    {"crop-conv-taps", "drop Conv kernel taps that only ever read padding", runCropConvTaps},
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
      runCanonicalize},
     {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},

@@ -241,6 +241,14 @@ def conv_cases():
         ("7x7_stride2_pad3", (1, 3, 29, 31), w(8, 3, 7, 7), b(8), dict(strides=[2, 2], pads=[3, 3, 3, 3])),
         ("dilation2", (1, 3, 15, 15), w(4, 3, 3, 3), b(4), dict(dilations=[2, 2], pads=[2, 2, 2, 2])),
         ("dilation_2x3_stride_1x2", (1, 3, 14, 17), w(4, 3, 3, 3), None, dict(dilations=[2, 3], strides=[1, 2])),
+        # Atrous convolutions whose outer taps read only padding
+        # (crop-conv-taps): all of them (ASPP's dilation 24 on a small map), on
+        # one axis, only at the begin of a strided axis, and grouped 1-D.
+        ("atrous_centre_tap_only", (1, 32, 7, 7), w(24, 32, 3, 3), b(24), dict(dilations=[8, 8], pads=[8, 8, 8, 8])),
+        ("atrous_rows_only", (1, 16, 5, 19), w(8, 16, 3, 3), b(8), dict(dilations=[6, 2], pads=[6, 2, 6, 2])),
+        ("atrous_strided_begin", (1, 3, 6, 2), w(4, 3, 3, 3), None, dict(dilations=[2, 2], pads=[2, 3, 2, 3], strides=[1, 2])),
+        ("atrous_5x5", (1, 8, 6, 6), w(8, 8, 5, 5), b(8), dict(dilations=[3, 3], pads=[6, 6, 6, 6])),
+        ("atrous_1d_grouped", (1, 4, 5), w(4, 2, 3), None, dict(group=2, dilations=[4], pads=[4, 4])),
         ("group2", (1, 4, 9, 9), w(6, 2, 3, 3), b(6), dict(group=2, pads=[1, 1, 1, 1])),
         ("group4_1x1", (1, 8, 5, 6), w(8, 2, 1, 1), None, dict(group=4)),
         ("depthwise_3x3", (1, 6, 10, 10), w(6, 1, 3, 3), b(6), dict(group=6, pads=[1, 1, 1, 1])),

@@ -8,6 +8,7 @@ namespace cuvil {
 Status runShapeInference(Graph &graph, PassContext &context);
 Status runPromoteHalf(Graph &graph, PassContext &context);
 Status runFoldBatchNorm(Graph &graph, PassContext &context);
+Status runCropConvTaps(Graph &graph, PassContext &context);
 Status runCanonicalize(Graph &graph, PassContext &context);
 Status runConstantFolding(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
