@@ -2,6 +2,7 @@
 
 #include "cuvil/lowering/Lowering.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 #include <functional>
 #include <llvm/IR/Constants.h>
@@ -368,8 +369,30 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   return spec;
 }
 
+namespace {
+
+// A kernel call's time on one core in ns, at its bottleneck's speed: its
+// buffers streamed once from cache at a vector per cycle, or its flops at
+// the FMA peak. Optimistic on purpose: the thread pool runs a call on one
+// thread only when even this is too short to repay a split.
+Dim estimatedWorkNs(const CpuModel &cpu, const std::vector<KernelArg> &args, const Dim &flops) {
+  std::vector<const Value *> buffers;
+  Dim bytes = 0;
+  for (const KernelArg &arg : args)
+    if (arg.kind() == KernelArg::Kind::Pointer && arg.value() &&
+        std::find(buffers.begin(), buffers.end(), arg.value()) == buffers.end()) {
+      buffers.push_back(arg.value());
+      bytes += arg.value()->type().byteSize();
+    }
+  auto perNs = [](double rate) { return Dim(std::max<int64_t>(1, int64_t(rate))); };
+  return maxDim(floorDiv(bytes, perNs(cpu.vectorBits / 8 * cpu.ghz)),
+                floorDiv(flops, perNs(cpu.peakGflops())));
+}
+
+} // namespace
+
 Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<KernelArg> args,
-                                     const Dim &numTasks) {
+                                     const Dim &numTasks, const Dim &flops) {
   if (numTasks.max() <= 0)
     return Status::success();
   llvm::StringRef kernelName(kernelRef.name());
@@ -413,7 +436,8 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   builder.CreateRetVoid();
 
   llvm::Value *tasks = emitDim(*runBuilder_, numTasks, symbols_);
-  runBuilder_->CreateCall(parallelFor_, {task, tasks});
+  llvm::Value *workNs = emitDim(*runBuilder_, estimatedWorkNs(cpu(), args, flops), symbols_);
+  runBuilder_->CreateCall(parallelFor_, {task, tasks, workNs});
   for (const KernelArg &arg : args)
     if (arg.isErrorCell())
       emitErrorCheck(arg.errorMessages());
@@ -481,7 +505,7 @@ Status ModuleBuilder::build() {
       llvm::ConstantInt::get(llvm::Type::getInt32Ty(context_), 0), "cuvil_error_code");
 
   parallelFor_ =
-      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64}, false),
+      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64, i64}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
 
   // One run function per path and ISA variant, each with its own

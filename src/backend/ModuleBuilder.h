@@ -80,8 +80,8 @@ public:
   static constexpr const char *kVariantAttribute = "cuvil-isa";
 
 protected:
-  Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args,
-                        const Dim &numTasks) override;
+  Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args, const Dim &numTasks,
+                        const Dim &flops) override;
 
 private:
   llvm::Function *specialise(llvm::Function *kernel, const std::vector<KernelArg> &args);

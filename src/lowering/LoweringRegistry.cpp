@@ -10,9 +10,9 @@ LoweringRegistry &LoweringRegistry::instance() {
 }
 
 Status LoweringContext::callKernel(const KernelRef &kernel, std::vector<KernelArg> args,
-                                   const Dim &numTasks) {
+                                   const Dim &numTasks, const Dim &flops) {
   CUVIL_TRY(kernel.checkCall(args));
-  return emitKernelCall(kernel, std::move(args), numTasks);
+  return emitKernelCall(kernel, std::move(args), numTasks, flops);
 }
 
 namespace {

@@ -111,7 +111,8 @@ Status lowerConv3d(const Node &node, LoweringContext &ctx, const WindowGeometry 
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(residual), KernelArg::pointer(node.output(0)),
                          KernelArg::params(params)},
-                        x->type().shape[0] * params->groups * panels);
+                        x->type().shape[0] * params->groups * panels,
+                        convolutionFlops(node.output(0), w, w->type().shape[0]));
 }
 
 } // namespace
@@ -141,7 +142,8 @@ Status lowerConv(const Node &node, LoweringContext &ctx, const Value *residual,
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(residual), KernelArg::pointer(node.output(0)),
                          KernelArg::params(params)},
-                        x->type().shape[0] * w->type().shape[0]);
+                        x->type().shape[0] * w->type().shape[0],
+                        convolutionFlops(node.output(0), w, w->type().shape[0]));
 }
 
 } // namespace cuvil::ops

@@ -29,7 +29,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(node.input(3)),
                          KernelArg::pointer(node.output(0)), KernelArg::params(call->params)},
-                        call->tasks);
+                        call->tasks, call->flops);
 }
 
 } // namespace

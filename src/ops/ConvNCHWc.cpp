@@ -117,6 +117,13 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   return Status::success();
 }
 
+// Output [N, OCB, OH, OW, K]: its channels are OCB x K, padding included,
+// as in the packed weights.
+Dim blockedConvolutionFlops(const Node &node) {
+  const Shape &y = node.output(0)->type().shape;
+  return convolutionFlops(node.output(0), node.input(1), y[1] * y[4]);
+}
+
 Status lowerDepthwise(const Node &node, LoweringContext &ctx, const BlockedConv &c,
                       const FusedActivation &activation) {
   const WindowGeometry::Window2D &g = c.window;
@@ -132,7 +139,7 @@ Status lowerDepthwise(const Node &node, LoweringContext &ctx, const BlockedConv 
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(node.input(3)),
                          KernelArg::pointer(node.output(0)), KernelArg::params(params)},
-                        c.N * c.G * g.OH);
+                        c.N * c.G * g.OH, blockedConvolutionFlops(node));
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {
@@ -187,7 +194,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(node.input(3)),
                          KernelArg::pointer(node.output(0)), KernelArg::params(params)},
-                        c->N * groups * window.OH);
+                        c->N * groups * window.OH, blockedConvolutionFlops(node));
 }
 
 } // namespace

@@ -218,6 +218,14 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   return Status::success();
 }
 
+// U [36][OCB][ICB][K][K] holds 36 products' weights per output channel and
+// each tile of them yields 16 outputs: U's elements / (OCB x K) / 16
+// multiply-adds per output element (2.25 per input channel, against 9 direct).
+Dim winogradFlops(const Node &node) {
+  const Shape &u = node.input(1)->type().shape;
+  return floorDiv(convolutionFlops(node.output(0), node.input(1), u[1] * u[4]), Dim(16));
+}
+
 Status lower(const Node &node, LoweringContext &ctx) {
   Expected<Geometry> g = geometry(node, node.input(0)->type().shape, node.input(1)->type().shape);
   CUVIL_TRY(g.status());
@@ -258,7 +266,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
                          KernelArg::optionalPointer(node.input(3)),
                          KernelArg::pointer(node.output(0)), KernelArg::pointer(node.output(1)),
                          KernelArg::params(params)},
-                        g->tasks());
+                        g->tasks(), winogradFlops(node));
 }
 
 } // namespace

@@ -126,6 +126,8 @@ Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContex
   Dim pixels = g->window.as2D().OH * g->window.as2D().OW;
   call.tasks = x[0] * groups * ceilDiv(channels, params->blocking.row_block) *
                ceilDiv(pixels, CUVIL_IGEMM_PANEL);
+  // Every output pixel of every image takes every weight once.
+  call.flops = 2 * x[0] * pixels * numElements(w);
   return call;
 }
 

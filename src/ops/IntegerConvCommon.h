@@ -28,10 +28,10 @@ using IntegerConvVisitor = std::function<void(int64_t, int32_t, int64_t)>;
 Status evalIntegerConv(const Node &node, const IntegerConvInputs &inputs,
                        std::span<const Tensor *const> in, const IntegerConvVisitor &visit);
 
-// The kernel's parameters and task count.
+// The kernel's parameters, task count and multiply-adds (as flops).
 struct IntegerConvCall {
   ParamBlock<cuvil_iconv_params> params;
-  Dim tasks;
+  Dim tasks, flops;
 };
 Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContext &ctx,
                                           const IntegerConvInputs &inputs);

@@ -203,6 +203,7 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);
+  call.flops = 2 * numElements(product.batch) * product.M * product.N * product.K;
   return call;
 }
 

@@ -45,10 +45,11 @@ using IntegerProductVisitor = std::function<void(int64_t, int32_t, int64_t, int6
 Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
                          std::span<const Tensor *const> in, const IntegerProductVisitor &visit);
 
-// The integer GEMM kernel's parameters and task count for the node.
+// The integer GEMM kernel's parameters, task count and multiply-adds (as
+// flops) for the node.
 struct IntegerGemmCall {
   ParamBlock<cuvil_igemm_params> params;
-  Dim tasks;
+  Dim tasks, flops;
 };
 Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContext &ctx,
                                           const IntegerMatMulInputs &inputs);

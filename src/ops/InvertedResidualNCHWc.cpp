@@ -291,7 +291,15 @@ Status lower(const Node &node, LoweringContext &ctx) {
   args.push_back(KernelArg::pointer(node.output(0)));
   args.push_back(KernelArg::pointer(node.output(1)));
   args.push_back(KernelArg::params(params));
-  return ctx.callKernel(kInvertedResidualKernels.forBlock(K), args, b->tasks());
+  // Per output pixel and channel: the three convolutions' weights over the
+  // output channels (the expansion counted at the output's pixels).
+  Dim weights = 0;
+  for (Input i : {kWe, kWd, kWp})
+    if (node.hasInput(i))
+      weights += node.input(i)->type().numElements();
+  const Shape &y = node.output(0)->type().shape;
+  return ctx.callKernel(kInvertedResidualKernels.forBlock(K), args, b->tasks(),
+                        multiplyAddFlops(node.output(0), floorDiv(weights, y[1] * y[4])));
 }
 
 } // namespace

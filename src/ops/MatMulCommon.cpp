@@ -215,7 +215,7 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
                          KernelArg::optionalPointer(epilogue.bias),
                          KernelArg::optionalPointer(epilogue.residual),
                          KernelArg::pointer(node.output(0)), KernelArg::params(params)},
-                        numElements(g->batch) * panels);
+                        numElements(g->batch) * panels, multiplyAddFlops(node.output(0), g->K));
 }
 
 } // namespace cuvil::ops

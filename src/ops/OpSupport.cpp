@@ -41,6 +41,14 @@ Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, i
   return result;
 }
 
+Dim multiplyAddFlops(const Value *output, const Dim &multiplyAdds) {
+  return 2 * output->type().numElements() * multiplyAdds;
+}
+
+Dim convolutionFlops(const Value *output, const Value *weights, const Dim &outputChannels) {
+  return multiplyAddFlops(output, floorDiv(weights->type().numElements(), outputChannels));
+}
+
 cuvil_window2d kernelWindow(const WindowGeometry::StaticWindow2D &g) {
   return {g.H, g.W, g.OH, g.OW, g.KH, g.KW, g.SH, g.SW, g.DH, g.DW, g.PT, g.PL, g.PB, g.PR};
 }

@@ -59,6 +59,14 @@ Expected<AxisSplit> splitAtAxis(const Shape &shape, int64_t axis);
 // (Compress, Unique).
 Expected<AxisSplit> splitAtOptionalAxis(const Node &node, const Shape &shape);
 
+// The flops of a kernel call in which every element of `output` takes
+// `multiplyAdds` multiply-adds (a convolution's input channels x taps, a
+// GEMM's K): what LoweringContext::callKernel estimates the call's time by.
+Dim multiplyAddFlops(const Value *output, const Dim &multiplyAdds);
+// A convolution's: each output element takes the weights of its output
+// channel, the weights' elements over `outputChannels` (packed or not).
+Dim convolutionFlops(const Value *output, const Value *weights, const Dim &outputChannels);
+
 // A static 2-D window as the convolution kernels take it (for ops whose
 // shapes are static: the fused block, Winograd).
 cuvil_window2d kernelWindow(const WindowGeometry::StaticWindow2D &g);

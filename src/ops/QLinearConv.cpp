@@ -60,7 +60,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   args.push_back(KernelArg::optionalPointer(node.input(kBias)));
   args.push_back(KernelArg::pointer(y));
   args.push_back(KernelArg::params(call->params));
-  return ctx.callKernel(**kernel, std::move(args), call->tasks);
+  return ctx.callKernel(**kernel, std::move(args), call->tasks, call->flops);
 }
 
 } // namespace

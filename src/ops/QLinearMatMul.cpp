@@ -51,7 +51,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
     args.push_back(KernelArg::pointer(node.input(i)));
   args.push_back(KernelArg::pointer(y));
   args.push_back(KernelArg::params(call->params));
-  return ctx.callKernel(**kernel, std::move(args), call->tasks);
+  return ctx.callKernel(**kernel, std::move(args), call->tasks, call->flops);
 }
 
 } // namespace

@@ -101,7 +101,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
        lengths ? KernelArg::error({"a sequence length is {}, outside [0, seq_length]"})
                : KernelArg::optionalPointer(nullptr),
        KernelArg::params(params)},
-      D * ceilDiv(B, params->tile.pixels));
+      D * ceilDiv(B, params->tile.pixels), multiplyAddFlops(xw, Dim(H)));
 }
 
 } // namespace

@@ -3,6 +3,7 @@
 #include "FloatEnvironment.h"
 #include "Profiler.h"
 
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <linux/futex.h>
@@ -106,6 +107,24 @@ ThreadPool::ThreadPool(unsigned numThreads)
     throw std::runtime_error("cannot start " + std::to_string(numThreads_ - 1) +
                              " worker threads: " + error.what());
   }
+  if (numThreads_ > 1)
+    splitCostNs_ = measureSplitCost();
+}
+
+// The median of a few splits of an empty task, after two that let the
+// workers start spinning. Tens of microseconds, once per pool.
+int64_t ThreadPool::measureSplitCost() {
+  constexpr int kWarmUp = 2, kSamples = 9;
+  int64_t samples[kSamples];
+  for (int i = 0; i < kWarmUp + kSamples; ++i) {
+    auto start = std::chrono::steady_clock::now();
+    split([](int64_t, int64_t) {}, numThreads_);
+    auto elapsed = std::chrono::steady_clock::now() - start;
+    if (i >= kWarmUp)
+      samples[i - kWarmUp] = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+  }
+  std::nth_element(samples, samples + kSamples / 2, samples + kSamples);
+  return samples[kSamples / 2];
 }
 
 ThreadPool::~ThreadPool() { shutdown(); }
@@ -156,12 +175,19 @@ void ThreadPool::workerLoop(unsigned index) {
   }
 }
 
-void ThreadPool::parallelFor(cuvil_task_fn task, int64_t numTasks) {
-  if (numThreads_ == 1 || numTasks <= 1 || insideParallelFor) {
+void ThreadPool::parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs) {
+  // Splitting saves (T - 1) / T of the work and costs splitCostNs_.
+  bool tooShort =
+      workNs >= 0 && __int128(workNs) * (numThreads_ - 1) <= __int128(splitCostNs_) * numThreads_;
+  if (numThreads_ == 1 || numTasks <= 1 || insideParallelFor || tooShort) {
     if (numTasks > 0)
       task(0, numTasks);
     return;
   }
+  split(task, numTasks);
+}
+
+void ThreadPool::split(cuvil_task_fn task, int64_t numTasks) {
   dispatch_.task = task;
   dispatch_.numTasks = numTasks;
   completion_.pendingWorkers.store(numThreads_ - 1, std::memory_order_relaxed);
@@ -200,16 +226,16 @@ void setNumThreads(unsigned numThreads) {
 
 } // namespace cuvil::runtime
 
-extern "C" void cuvil_parallel_for(cuvil_task_fn task, int64_t numTasks) {
+extern "C" void cuvil_parallel_for(cuvil_task_fn task, int64_t numTasks, int64_t workNs) {
   using namespace cuvil::runtime;
   if (!globalPool)
     globalPool = std::make_unique<ThreadPool>(availableCpus());
   if (!Profiler::enabled()) {
-    globalPool->parallelFor(task, numTasks);
+    globalPool->parallelFor(task, numTasks, workNs);
     return;
   }
   auto start = std::chrono::steady_clock::now();
-  globalPool->parallelFor(task, numTasks);
+  globalPool->parallelFor(task, numTasks, workNs);
   Profiler::record(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
           .count());

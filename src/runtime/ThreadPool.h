@@ -31,14 +31,24 @@ public:
 
   /// Participant t of T runs task(t*n/T, (t+1)*n/T) when that range is not
   /// empty; the caller is participant 0. Returns once every range has run.
-  void parallelFor(cuvil_task_fn task, int64_t numTasks);
+  /// A call whose estimated time on one thread (workNs; negative: not known)
+  /// would save less by splitting than a split costs runs on the caller alone.
+  void parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs = -1);
+
+  /// What one split costs the caller: publishing a call and waiting for every
+  /// worker to report (cache-line round trips between cores), measured when
+  /// the pool starts.
+  int64_t splitCostNs() const { return splitCostNs_; }
 
 private:
   void workerLoop(unsigned index);
   void runChunk(unsigned index);
+  void split(cuvil_task_fn task, int64_t numTasks);
+  int64_t measureSplitCost();
   void shutdown();
 
   const unsigned numThreads_;
+  int64_t splitCostNs_ = 0;
   // More threads than CPUs: waiting threads yield rather than pause.
   const bool oversubscribed_;
   std::vector<std::thread> workers_;

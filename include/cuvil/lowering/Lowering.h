@@ -27,8 +27,12 @@ public:
   // Calls `kernel(args..., begin, end)` over the task range [0, numTasks),
   // split across threads, once the arguments agree with the kernel's
   // declaration; an error lists every disagreement.
-  // The task count may be a dim known only at run time.
-  Status callKernel(const KernelRef &kernel, std::vector<KernelArg> args, const Dim &numTasks);
+  // The task count may be a dim known only at run time. `flops` is what the
+  // call computes (multiply-adds count two): with the bytes of its buffers it
+  // estimates the call's time, and a call too short to repay a split runs on
+  // one thread. Calls that do a few operations per byte leave it at 0.
+  Status callKernel(const KernelRef &kernel, std::vector<KernelArg> args, const Dim &numTasks,
+                    const Dim &flops = 0);
   // True when the memory planner placed `part` at `byteOffset` bytes into
   // `whole` (a view op whose result aliases its input, or a Concat input
   // planned in its slab, then needs no code).
@@ -60,7 +64,7 @@ public:
 protected:
   // Generates a call whose arguments have been checked.
   virtual Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg> args,
-                                const Dim &numTasks) = 0;
+                                const Dim &numTasks, const Dim &flops) = 0;
 };
 
 using LowerFn = Status (*)(const Node &, LoweringContext &);

@@ -13,7 +13,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 7u
+#define CUVIL_ABI_VERSION 8u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -128,9 +128,11 @@ int32_t cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols,
 
 /* Provided by the runtime: runs task(begin, end) over disjoint chunks covering
  * [0, num_tasks), possibly on several threads, and returns when all are done.
- * The calling thread takes part. */
+ * The calling thread takes part. work_ns is the compiler's estimate of the
+ * whole call's time on one thread: a call too short to repay handing chunks
+ * to other threads runs on the caller alone. */
 typedef void (*cuvil_task_fn)(int64_t begin, int64_t end);
-void cuvil_parallel_for(cuvil_task_fn task, int64_t num_tasks);
+void cuvil_parallel_for(cuvil_task_fn task, int64_t num_tasks, int64_t work_ns);
 
 /* Provided by the runtime: the instruction sets the CPU supports, as
  * cuvil_run picks its variant by: 2 = AVX-512 (F, BW, CD, DQ, VL),

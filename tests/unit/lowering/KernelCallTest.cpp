@@ -44,7 +44,8 @@ public:
   std::vector<std::string> calls;
 
 protected:
-  Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg>, const Dim &) override {
+  Status emitKernelCall(const KernelRef &kernel, std::vector<KernelArg>, const Dim &,
+                        const Dim &) override {
     calls.push_back(kernel.name());
     return Status::success();
   }

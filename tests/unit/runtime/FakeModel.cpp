@@ -93,7 +93,7 @@ int32_t cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols,
   }
   gX = static_cast<const float *>(inputs[0]);
   gY = static_cast<float *>(outputs[0]);
-  cuvil_parallel_for(affine, symbols[0] * 3);
+  cuvil_parallel_for(affine, symbols[0] * 3, -1);
 
   const int64_t *ids = static_cast<const int64_t *>(inputs[1]);
   int64_t sum = 0;

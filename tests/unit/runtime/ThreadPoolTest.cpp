@@ -147,6 +147,27 @@ TEST(ThreadPool, SplitsHugeRangesWithoutOverflow) {
   EXPECT_EQ(gChunks.back().second, INT64_MAX);
 }
 
+// A call whose estimated time is below what splitting saves runs whole on
+// the caller; a long one (or one of unknown length) is split.
+TEST(ThreadPool, CallsTooShortToRepayASplitRunOnTheCaller) {
+  ThreadPool pool(2);
+  EXPECT_GT(pool.splitCostNs(), 0);
+  for (int64_t workNs :
+       {int64_t(0), pool.splitCostNs(), 2 * pool.splitCostNs(), int64_t(1) << 40, int64_t(-1)}) {
+    std::vector<std::atomic<int>> hits(50);
+    gHits = &hits;
+    resetRecords();
+    pool.parallelFor(countHits, 50, workNs);
+    for (auto &hit : hits)
+      ASSERT_EQ(hit.load(), 1);
+    bool split = workNs < 0 || workNs > 2 * pool.splitCostNs();
+    EXPECT_EQ(gChunks.size(), split ? 2u : 1u) << workNs << " ns";
+    if (!split) {
+      EXPECT_EQ(*gThreadIds.begin(), std::this_thread::get_id());
+    }
+  }
+}
+
 TEST(ThreadPool, NegativeCountRunsNothing) {
   ThreadPool pool(2);
   gSum = 0;
@@ -160,7 +181,7 @@ void innerTask(int64_t begin, int64_t end) { gInnerTasks.fetch_add(int(end - beg
 
 void outerTask(int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i)
-    cuvil_parallel_for(innerTask, 10);
+    cuvil_parallel_for(innerTask, 10, -1);
 }
 
 TEST(ThreadPool, GlobalPoolFollowsSetNumThreadsAndRunsNestedCallsInline) {
@@ -169,13 +190,13 @@ TEST(ThreadPool, GlobalPoolFollowsSetNumThreadsAndRunsNestedCallsInline) {
     std::vector<std::atomic<int>> hits(50);
     gHits = &hits;
     resetRecords();
-    cuvil_parallel_for(countHits, 50);
+    cuvil_parallel_for(countHits, 50, -1);
     for (auto &hit : hits)
       ASSERT_EQ(hit.load(), 1);
     EXPECT_EQ(gThreadIds.size(), threads);
 
     gInnerTasks = 0;
-    cuvil_parallel_for(outerTask, 8);
+    cuvil_parallel_for(outerTask, 8, -1);
     EXPECT_EQ(gInnerTasks.load(), 80);
   }
 }
