@@ -9,24 +9,35 @@ namespace {
 
 bool active = false;
 size_t nextCall = 0;
-std::vector<int64_t> totalNs;
+std::vector<int64_t> totalNs, boundNs;
+std::vector<bool> bounded; // the call came with an estimate
 
 } // namespace
 
 void Profiler::enable(uint32_t calls) {
   active = true;
   totalNs.assign(calls, 0);
+  boundNs.assign(calls, 0);
+  bounded.assign(calls, false);
 }
 
 bool Profiler::enabled() { return active; }
 
 void Profiler::beginRun() { nextCall = 0; }
 
-void Profiler::reset() { std::fill(totalNs.begin(), totalNs.end(), 0); }
+void Profiler::reset() {
+  std::fill(totalNs.begin(), totalNs.end(), 0);
+  std::fill(boundNs.begin(), boundNs.end(), 0);
+}
 
-void Profiler::record(int64_t nanoseconds) {
-  if (nextCall < totalNs.size())
+void Profiler::record(int64_t nanoseconds, int64_t bound) {
+  if (nextCall < totalNs.size()) {
     totalNs[nextCall] += nanoseconds;
+    if (bound >= 0) {
+      boundNs[nextCall] += bound;
+      bounded[nextCall] = true;
+    }
+  }
   ++nextCall;
 }
 
@@ -38,11 +49,21 @@ void Profiler::print(FILE *out, const cuvil_path_info &path, uint64_t runs) {
   double all = double(std::accumulate(totalNs.begin(), totalNs.end(), int64_t(0)));
   std::fprintf(out, "profile: %zu kernel calls per run, %.3f ms in kernels per run\n",
                totalNs.size(), all / double(runs) * 1e-6);
-  std::fprintf(out, "%8s %7s %6s  %s\n", "ms/run", "share", "call", "what");
+  // bound: the call's time at its bottleneck's speed (its buffers at a vector
+  // per cycle from cache, or its flops at the FMA peak, from the CPU model);
+  // "of bound" is how close the call came to it.
+  std::fprintf(out, "%8s %7s %8s %8s %6s  %s\n", "ms/run", "share", "bound", "of bound", "call",
+               "what");
   for (size_t i : order) {
     const char *name = i < path.num_kernel_calls ? path.kernel_call_names[i] : "?";
-    std::fprintf(out, "%8.3f %6.1f%% %6zu  %s\n", double(totalNs[i]) / double(runs) * 1e-6,
-                 all > 0 ? 100.0 * double(totalNs[i]) / all : 0.0, i, name);
+    std::fprintf(out, "%8.3f %6.1f%% ", double(totalNs[i]) / double(runs) * 1e-6,
+                 all > 0 ? 100.0 * double(totalNs[i]) / all : 0.0);
+    if (bounded[i] && totalNs[i] > 0)
+      std::fprintf(out, "%8.3f %7.1f%%", double(boundNs[i]) / double(runs) * 1e-6,
+                   100.0 * double(boundNs[i]) / double(totalNs[i]));
+    else
+      std::fprintf(out, "%8s %8s", "-", "-");
+    std::fprintf(out, " %6zu  %s\n", i, name);
   }
 }
 

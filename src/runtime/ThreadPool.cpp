@@ -175,16 +175,17 @@ void ThreadPool::workerLoop(unsigned index) {
   }
 }
 
-void ThreadPool::parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs) {
+unsigned ThreadPool::parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs) {
   // Splitting saves (T - 1) / T of the work and costs splitCostNs_.
   bool tooShort =
       workNs >= 0 && __int128(workNs) * (numThreads_ - 1) <= __int128(splitCostNs_) * numThreads_;
   if (numThreads_ == 1 || numTasks <= 1 || insideParallelFor || tooShort) {
     if (numTasks > 0)
       task(0, numTasks);
-    return;
+    return 1;
   }
   split(task, numTasks);
+  return unsigned(std::min<int64_t>(numTasks, numThreads_));
 }
 
 void ThreadPool::split(cuvil_task_fn task, int64_t numTasks) {
@@ -235,8 +236,9 @@ extern "C" void cuvil_parallel_for(cuvil_task_fn task, int64_t numTasks, int64_t
     return;
   }
   auto start = std::chrono::steady_clock::now();
-  globalPool->parallelFor(task, numTasks, workNs);
+  unsigned threads = globalPool->parallelFor(task, numTasks, workNs);
   Profiler::record(
       std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count());
+          .count(),
+      workNs < 0 ? -1 : workNs / threads);
 }

@@ -33,7 +33,8 @@ public:
   /// empty; the caller is participant 0. Returns once every range has run.
   /// A call whose estimated time on one thread (workNs; negative: not known)
   /// would save less by splitting than a split costs runs on the caller alone.
-  void parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs = -1);
+  /// Returns the number of threads that ran chunks of it.
+  unsigned parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs = -1);
 
   /// What one split costs the caller: publishing a call and waiting for every
   /// worker to report (cache-line round trips between cores), measured when
