@@ -4,11 +4,14 @@
 // Broadcasting ops see a rank-6 iteration space (lowerings pad and merge
 // dimensions); operands carry per-dimension element strides, 0 where an operand
 // is broadcast. A task is one row of the innermost dimension:
-//   for row in [begin, end):                 // row = index over dims 0..4
-//     offsets = sum(coord[d] * stride[d])
-//     for i in [0, shape[5]): y[...] = op(a[...], b[...])
+//   coord = begin over dims 0..4; offsets = sum(coord[d] * stride[d])
+//   for row in [begin, end):
+//     for i in [0, shape[5]): y[row * shape[5] + i] = op(a[...], b[...])
+//     coord += 1 (carrying), offsets follow
 // After specialisation the innermost strides are constants (0 or 1), so the
-// inner loop vectorises.
+// inner loop vectorises. Rows are short where a per-channel operand meets the
+// blocked layout (16 elements), so the coordinates advance like an odometer
+// instead of being divided out of each row's index.
 #include "KernelSupport.h"
 
 #include "cuvil/kernels/Elementwise.h"
@@ -17,27 +20,44 @@ using namespace cuvil::kernels;
 
 namespace {
 
-struct RowOffsets {
-  int64_t a = 0, b = 0, c = 0, y = 0;
-};
-
-// Decomposes a row index over dims 0..4 into element offsets of each operand.
-CUVIL_INLINE RowOffsets rowOffsets(int64_t row, const int64_t *shape, const int64_t *aStrides,
-                                   const int64_t *bStrides, const int64_t *cStrides) {
-  RowOffsets offsets;
-  int64_t yStride = shape[5];
-  for (int d = 4; d >= 0; --d) {
-    int64_t coord = row % shape[d];
-    row /= shape[d];
-    offsets.a += coord * aStrides[d];
-    offsets.b += coord * bStrides[d];
-    if (cStrides)
-      offsets.c += coord * cStrides[d];
-    offsets.y += coord * yStride;
-    yStride *= shape[d];
+// A row's coordinates over dims 0..4 and the element offsets of N operands
+// (strides[k][d]: operand k's stride along dim d), moved row by row.
+template <int N> class RowOdometer {
+public:
+  __attribute__((always_inline)) RowOdometer(int64_t row, const int64_t *shape,
+                                             const int64_t *const (&strides)[N])
+      : shape_(shape), strides_(strides) {
+    for (int d = 4; d >= 0; --d) {
+      coord_[d] = row % shape[d];
+      row /= shape[d];
+    }
+    for (int k = 0; k < N; ++k) {
+      offset[k] = 0;
+      for (int d = 0; d < 5; ++d)
+        offset[k] += coord_[d] * strides[k][d];
+    }
   }
-  return offsets;
-}
+
+  // To the next row: the innermost dim that does not wrap goes up by one.
+  __attribute__((always_inline)) void next() {
+    for (int d = 4; d >= 0; --d) {
+      for (int k = 0; k < N; ++k)
+        offset[k] += strides_[k][d];
+      if (++coord_[d] < shape_[d])
+        return;
+      for (int k = 0; k < N; ++k)
+        offset[k] -= strides_[k][d] * shape_[d];
+      coord_[d] = 0;
+    }
+  }
+
+  int64_t offset[N];
+
+private:
+  const int64_t *shape_;
+  const int64_t *const (&strides_)[N];
+  int64_t coord_[5];
+};
 
 // Integers wrap on overflow, as ONNX Runtime's do (the overflow builtins
 // give the wrapped result without C++'s undefined behaviour).
@@ -172,11 +192,12 @@ CUVIL_INLINE void binaryRows(const T *a, const T *b, R *y, const cuvil_binary_pa
                              int64_t begin, int64_t end) {
   const int64_t op = p->op, *shape = p->shape, *aStrides = p->a_strides, *bStrides = p->b_strides;
   int64_t inner = shape[5], as = aStrides[5], bs = bStrides[5];
-  for (int64_t row = begin; row < end; ++row) {
-    RowOffsets o = rowOffsets(row, shape, aStrides, bStrides, nullptr);
-    const T *ar = a + o.a;
-    const T *br = b + o.b;
-    R *yr = y + o.y;
+  const int64_t *const strides[2] = {aStrides, bStrides};
+  RowOdometer<2> at(begin, shape, strides);
+  for (int64_t row = begin; row < end; ++row, at.next()) {
+    const T *ar = a + at.offset[0];
+    const T *br = b + at.offset[1];
+    R *yr = y + row * inner;
     for (int64_t i = 0; i < inner; ++i) {
       if constexpr (Compare)
         yr[i] = compare<T>(op, ar[i * as], br[i * bs]);
@@ -192,11 +213,12 @@ CUVIL_INLINE void whereRows(const uint8_t *cond, const T *a, const T *b, T *y,
   const int64_t *shape = p->shape, *cStrides = p->cond_strides, *aStrides = p->a_strides,
                 *bStrides = p->b_strides;
   int64_t inner = shape[5], cs = cStrides[5], as = aStrides[5], bs = bStrides[5];
-  for (int64_t row = begin; row < end; ++row) {
-    RowOffsets o = rowOffsets(row, shape, aStrides, bStrides, cStrides);
+  const int64_t *const strides[3] = {cStrides, aStrides, bStrides};
+  RowOdometer<3> at(begin, shape, strides);
+  for (int64_t row = begin; row < end; ++row, at.next())
     for (int64_t i = 0; i < inner; ++i)
-      y[o.y + i] = cond[o.c + i * cs] ? a[o.a + i * as] : b[o.b + i * bs];
-  }
+      y[row * inner + i] =
+          cond[at.offset[0] + i * cs] ? a[at.offset[1] + i * as] : b[at.offset[2] + i * bs];
 }
 
 } // namespace
@@ -248,18 +270,20 @@ CUVIL_KERNEL void cuvil_elementwise_chain_f32(const float *x, const float *w0, c
   const int64_t steps = p->steps;
   const int64_t *shape = p->shape;
   const int64_t inner = shape[5];
-  for (int64_t row = begin; row < end; ++row) {
-    int64_t offsets[CUVIL_CHAIN_MAX_OPERANDS] = {0, 0, 0, 0}, rest = row;
-    for (int d = 4; d >= 0; --d) {
-      const int64_t coord = rest % shape[d];
-      rest /= shape[d];
-      for (int k = 0; k < CUVIL_CHAIN_MAX_OPERANDS; ++k)
-        offsets[k] += coord * p->operand_strides[k][d];
-    }
+  const int64_t *const strides[CUVIL_CHAIN_MAX_OPERANDS] = {
+      p->operand_strides[0], p->operand_strides[1], p->operand_strides[2], p->operand_strides[3]};
+  RowOdometer<CUVIL_CHAIN_MAX_OPERANDS> at(begin, shape, strides);
+  const int64_t *offsets = at.offset;
+  for (int64_t row = begin; row < end; ++row, at.next()) {
     const float *xr = x + row * inner;
     float *yr = y + row * inner;
     for (int64_t i = 0; i < inner; ++i) {
       float v = xr[i];
+      // Unrolled whole once specialisation makes the step count a constant:
+      // each step's kind and op then fold, and the element loop vectorises.
+      // (The body, every op of the switch, is too large for the unroller's
+      // own threshold.)
+#pragma clang loop unroll(full)
       for (int64_t s = 0; s < steps; ++s) {
         const cuvil_chain_step &step = p->step[s];
         if (step.kind == CUVIL_CHAIN_UNARY) {

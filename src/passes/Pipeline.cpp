@@ -13,7 +13,7 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 15> kPipeline = {{
+constexpr std::array<PassInfo, 16> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference,
      RegionScope::Itself},
     {"promote-half", "compute f16 and bf16 ops in f32, rounding each result back", runPromoteHalf},
@@ -25,6 +25,9 @@ constexpr std::array<PassInfo, 15> kPipeline = {{
     {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
     {"layout-nchwc", "move convolutional regions to the blocked NCHWc layout", runLayoutNCHWc},
     {"pack-matmul", "pack constant MatMul weights into GEMM panels", runPackMatMul},
+    // The layout pass leaves plain copies of blocked results that nothing
+    // reads any more; as users they would stop elementwise chains.
+    {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
     {"fuse-elementwise", "run chains of elementwise ops in one pass", runFuseElementwise},
     {"dce", "erase nodes and constants nothing uses", runDeadCodeElimination},
     {"fuse-inverted-residual", "run expand-depthwise-project conv chains in one pass",
