@@ -253,8 +253,29 @@ def check(name, opset, args, workdir):
 # Results
 # --------------------------------------------------------------------------
 
+def rows_in(path):
+    """The rows an earlier render wrote to `path`, keyed like the results."""
+    rows = {}
+    if not os.path.exists(path):
+        return rows
+    keys = ["model", "opset", "status", "compile_s", "cuvil_ms", "ort_ms", "ratio", "detail", "date"]
+    for line in open(path):
+        cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+        if len(cells) != len(keys) or not cells[1].isdigit():
+            continue
+        row = {k: v.replace("\\|", "|") for k, v in zip(keys, cells) if v}
+        row["opset"] = int(row["opset"])
+        for k in ("compile_s", "cuvil_ms", "ort_ms", "ratio"):
+            if k in row:
+                row[k] = float(row[k])
+        rows[f"{row['model']}@{row['opset']}"] = row
+    return rows
+
+
 def render(results, path):
-    """docs/ZOO.md from every recorded row."""
+    """docs/ZOO.md from every recorded row; rows of models this results file
+    has not seen (another machine's build tree) stay as the file had them."""
+    results = {**rows_in(path), **results}
     rows = sorted(results.values(), key=lambda r: (list(ZOO).index(r["model"]) if r["model"] in ZOO
                                                    else len(ZOO), r["model"], r["opset"]))
     passing = sum(r["status"] == "pass" for r in rows)
@@ -299,6 +320,8 @@ def main(argv=None):
     parser.add_argument("--out", default=None, help="markdown to render, e.g. docs/ZOO.md")
     parser.add_argument("--list", action="store_true")
     args = parser.parse_args(argv)
+    # As the help says: the build tree's compiler when neither is given.
+    args.cuvil = args.cuvil or os.environ.get("CUVIL_BIN") or os.path.join(HERE, "..", "build", "tools", "cuvil")
     if args.list:
         print("\n".join(ZOO))
         return 0
