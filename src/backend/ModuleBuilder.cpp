@@ -1,5 +1,7 @@
 #include "ModuleBuilder.h"
 
+#include "WorkEstimate.h"
+
 #include "cuvil/lowering/Lowering.h"
 
 #include <algorithm>
@@ -368,28 +370,6 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
   builder.CreateRetVoid();
   return spec;
 }
-
-namespace {
-
-// A kernel call's time on one core in ns, at its bottleneck's speed: its
-// buffers streamed once from cache at a vector per cycle, or its flops at
-// the FMA peak. Optimistic on purpose: the thread pool runs a call on one
-// thread only when even this is too short to repay a split.
-Dim estimatedWorkNs(const CpuModel &cpu, const std::vector<KernelArg> &args, const Dim &flops) {
-  std::vector<const Value *> buffers;
-  Dim bytes = 0;
-  for (const KernelArg &arg : args)
-    if (arg.kind() == KernelArg::Kind::Pointer && arg.value() &&
-        std::find(buffers.begin(), buffers.end(), arg.value()) == buffers.end()) {
-      buffers.push_back(arg.value());
-      bytes += arg.value()->type().byteSize();
-    }
-  auto perNs = [](double rate) { return Dim(std::max<int64_t>(1, int64_t(rate))); };
-  return maxDim(floorDiv(bytes, perNs(cpu.vectorBits / 8 * cpu.ghz)),
-                floorDiv(flops, perNs(cpu.peakGflops())));
-}
-
-} // namespace
 
 Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<KernelArg> args,
                                      const Dim &numTasks, const Dim &flops) {

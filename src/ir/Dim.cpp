@@ -10,12 +10,8 @@ namespace cuvil {
 
 namespace {
 
-// Bounds saturate here, far beyond any tensor extent, so that interval
-// arithmetic on wide ranges never overflows.
-constexpr int64_t kUnbounded = kDimLimit;
-
 int64_t saturate(__int128 value) {
-  return int64_t(std::clamp<__int128>(value, -kUnbounded, kUnbounded));
+  return int64_t(std::clamp<__int128>(value, -kDimLimit, kDimLimit));
 }
 
 // Coefficients and constants saturate too: a model may ask for dims whose
@@ -191,7 +187,7 @@ struct DimOps {
     case Atom::Kind::FloorDiv: {
       Interval x = atom.a.bounds(), y = atom.b.bounds();
       if (y.lo <= 0 && y.hi >= 0)
-        return {-kUnbounded, kUnbounded};
+        return {-kDimLimit, kDimLimit};
       int64_t c[4] = {floorDivide(x.lo, y.lo), floorDivide(x.lo, y.hi), floorDivide(x.hi, y.lo),
                       floorDivide(x.hi, y.hi)};
       return {*std::min_element(c, c + 4), *std::max_element(c, c + 4)};
@@ -205,7 +201,7 @@ struct DimOps {
       return {std::max(x.lo, y.lo), std::max(x.hi, y.hi)};
     }
     }
-    return {-kUnbounded, kUnbounded};
+    return {-kDimLimit, kDimLimit};
   }
 
   static int64_t evaluate(const Atom &atom, std::span<const int64_t> values) {
