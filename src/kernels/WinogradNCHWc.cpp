@@ -25,7 +25,8 @@
 // L2 by the run's other P-tile blocks: the transformed weights are 4x the
 // direct kernel's, and on small images (few tiles) streaming them once per
 // P tiles (or once per task) cost more than the multiplications saved.
-// B^T, A^T: the standard interpolation points 0, +-1, +-2 (Lavin & Gray).
+// B^T, A^T: those of src/ops/WinogradMatrices.h (the points 0, 1, -1, 1/2,
+// -2, the most accurate for F(4, 3)), spelled out as vector arithmetic.
 #include "Vector.h"
 
 #include "cuvil/kernels/Conv.h"
@@ -54,21 +55,22 @@ CUVIL_INLINE Shape shapeOf(const Params &p, int B) {
 
 // r = B^T d for six vectors d0..d5 (one column or row of a 6x6 tile).
 template <typename V> CUVIL_INLINE void inputTransform6(const V d[6], V r[6]) {
-  r[0] = 4.0f * d[0] - 5.0f * d[2] + d[4];
-  r[1] = -4.0f * d[1] - 4.0f * d[2] + d[3] + d[4];
-  r[2] = 4.0f * d[1] - 4.0f * d[2] - d[3] + d[4];
-  r[3] = -2.0f * d[1] - d[2] + 2.0f * d[3] + d[4];
-  r[4] = 2.0f * d[1] - d[2] - 2.0f * d[3] + d[4];
-  r[5] = 4.0f * d[1] - 5.0f * d[3] + d[5];
+  V d31 = d[3] - d[1], d42 = d[4] - d[2];
+  r[0] = d[0] + d[4] - 2.0f * d[2] + 1.5f * d31;
+  r[1] = d[4] - d[1] + 0.5f * d[2] + 2.5f * d[3];
+  r[2] = d[4] + d[1] - 2.5f * d[2] + 0.5f * d[3];
+  r[3] = d42 + 2.0f * d31;
+  r[4] = d42 - 0.5f * d31;
+  r[5] = d[5] + d[1] - 2.0f * d[3] + 1.5f * (d[4] - d[2]);
 }
 
 // o = A^T m for six vectors m0..m5.
 template <typename V> CUVIL_INLINE void outputTransform6(const V m[6], V o[4]) {
-  V a = m[1] + m[2], b = m[1] - m[2], c = m[3] + m[4], d = m[3] - m[4];
-  o[0] = m[0] + a + c;
-  o[1] = b + 2.0f * d;
-  o[2] = a + 4.0f * c;
-  o[3] = b + 8.0f * d + m[5];
+  V a = m[1] + m[2], b = m[1] - m[2];
+  o[0] = m[0] + a + m[3] + m[4];
+  o[1] = b + 0.5f * m[3] - 2.0f * m[4];
+  o[2] = a + 0.25f * m[3] + 4.0f * m[4];
+  o[3] = b + 0.125f * m[3] - 8.0f * m[4] + m[5];
 }
 
 // Keeps the compiler from forwarding the first pass's stores to the second

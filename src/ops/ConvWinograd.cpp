@@ -14,6 +14,7 @@
 #include "ConvTiling.h"
 #include "FusedActivation.h"
 #include "OpSupport.h"
+#include "WinogradMatrices.h"
 #include "cuvil/kernels/Conv.h"
 
 #include <algorithm>
@@ -22,15 +23,8 @@
 namespace cuvil::ops {
 namespace {
 
-// B^T and A^T of F(4x4, 3x3).
-constexpr std::array<std::array<double, 6>, 6> kBt = {{{4, 0, -5, 0, 1, 0},
-                                                       {0, -4, -4, 1, 1, 0},
-                                                       {0, 4, -4, -1, 1, 0},
-                                                       {0, -2, -1, 2, 1, 0},
-                                                       {0, 2, -1, -2, 1, 0},
-                                                       {0, 4, 0, -5, 0, 1}}};
-constexpr std::array<std::array<double, 6>, 4> kAt = {
-    {{1, 1, 1, 1, 1, 0}, {0, 1, -1, 2, -2, 0}, {0, 1, 1, 4, 4, 0}, {0, 1, -1, 8, -8, 1}}};
+using winograd::kAt;
+using winograd::kBt;
 
 // Everything per image is static; the batch N may be symbolic.
 struct Geometry {

@@ -5,17 +5,12 @@
 // layout-nchwc on constant weights and folded there: it has no kernel.
 #include "ChannelBlock.h"
 #include "OpSupport.h"
+#include "WinogradMatrices.h"
 
 namespace cuvil::ops {
 namespace {
 
-// G of Winograd F(4x4, 3x3).
-constexpr double kG[6][3] = {{1.0 / 4, 0, 0},
-                             {-1.0 / 6, -1.0 / 6, -1.0 / 6},
-                             {-1.0 / 6, 1.0 / 6, -1.0 / 6},
-                             {1.0 / 24, 1.0 / 12, 1.0 / 6},
-                             {1.0 / 24, -1.0 / 12, 1.0 / 6},
-                             {0, 0, 1}};
+using winograd::kG;
 
 int64_t blocksOf(int64_t channels, int64_t K) { return (channels + K - 1) / K; }
 Dim blocksOf(const Dim &channels, int64_t K) { return ceilDiv(channels, K); }
@@ -44,12 +39,12 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
       for (int r = 0; r < 6; ++r)
         for (int j = 0; j < 3; ++j)
           for (int a = 0; a < 3; ++a)
-            t[r][j] += kG[r][a] * k[a * 3 + j];
+            t[r][j] += kG[size_t(r)][size_t(a)] * k[a * 3 + j];
       for (int r = 0; r < 6; ++r)
         for (int col = 0; col < 6; ++col) {
           double value = 0;
           for (int b = 0; b < 3; ++b)
-            value += t[r][b] * kG[col][b];
+            value += t[r][b] * kG[size_t(col)][size_t(b)];
           int64_t xi = r * 6 + col;
           dst[((((xi * OCB + m / K) * ICB + c / K) * K + c % K) * K) + m % K] = float(value);
         }
