@@ -6,6 +6,9 @@
 #                                   onnx and onnxruntime from PyPI (reference outputs),
 #                                   the ONNX backend test suite (libonnx-testdata) and
 #                                   clang's sanitizer and libFuzzer runtimes
+#   scripts/install-deps.sh zoo     the above, plus the PyPI packages whose architectures
+#                                   tools/zoo.py builds (transformers, ultralytics), pinned
+#                                   to versions that run on Debian's torch 1.13
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -24,12 +27,12 @@ test_packages=(python3-venv python3-numpy python3-torch python3-torchvision pyth
   libonnx-testdata libclang-rt-19-dev)
 
 packages=("${build_packages[@]}")
-[[ $what == test ]] && packages+=("${test_packages[@]}")
+[[ $what == test || $what == zoo ]] && packages+=("${test_packages[@]}")
 
 apt-get update -q
 apt-get install -y -q --no-install-recommends "${packages[@]}"
 
-if [[ $what == test ]]; then
+if [[ $what == test || $what == zoo ]]; then
   # Debian's python3 with its torch; onnx/onnxruntime pinned from PyPI.
   # numpy stays below 2: Debian's torch 1.13 is built against numpy 1.x.
   if [[ ! -x .venv/bin/python ]]; then
@@ -37,4 +40,12 @@ if [[ $what == test ]]; then
   fi
   .venv/bin/pip install -q --disable-pip-version-check \
     "onnx==1.19.1" "onnxruntime==1.30.0" "numpy<2"
+fi
+
+if [[ $what == zoo ]]; then
+  # ultralytics would pull numpy 2 and OpenCV/pandas/matplotlib built for it;
+  # Debian's torch needs numpy 1.x.
+  .venv/bin/pip install -q --disable-pip-version-check \
+    "transformers==4.40.2" "ultralytics==8.0.200" "numpy<2" \
+    "opencv-python<4.11" "pandas<2.3" "matplotlib<3.10"
 fi

@@ -37,6 +37,7 @@ sys.path.insert(0, os.path.join(HERE, "..", "models"))
 import bench_vs_ort  # noqa: E402
 import cuvil_e2e as e2e  # noqa: E402
 import export_models  # noqa: E402
+import zoo_packages  # noqa: E402
 
 SEED = 0
 
@@ -86,7 +87,7 @@ def segmenter(name, size=224):
     def build():
         torch.manual_seed(SEED)
         model = getattr(torchvision.models.segmentation, name)(weights=None, weights_backbone=None)
-        return FirstOutput(_seeded(model)), _image(size)
+        return FirstOutput(_seeded(model)).eval(), _image(size)
     return build
 
 
@@ -185,6 +186,23 @@ ZOO = {
     "gru_bidirectional": sequence_model(torch.nn.GRU),
     "script_if": scripted(ScriptedIf, (4, 16)),
     "script_loop": scripted(ScriptedLoop, (6, 16)),
+    **zoo_packages.BUILDERS,
+    "yolov8s": lambda: zoo_packages.yolov8s(_seeded),
+}
+
+
+# Models whose comparison with ORT takes a wider absolute tolerance than
+# 1e-4, each with the measurement that justifies it: where ORT itself is
+# farther than 1e-4 from a float64 run of the same torch model, 1e-4 is below
+# what float32 resolves at that output, and any other summation order fails
+# it. (Measured 2026-12-03 with the torch model run in float64.)
+WIDER_ATOL = {
+    "inception_v3": (1e-3, "logits reach 15.7 after 94 convolutions; against float64 ORT is "
+                           "3.0e-4 off at worst, cuvil 4.2e-4 with direct convolutions and "
+                           "7.3e-4 with Winograd F(4x4, 3x3) (the default)"),
+    "fcn_resnet50": (4e-4, "against float64 torch's own float32 run is 1.6e-4 off at worst, "
+                           "ORT 1.1e-4, cuvil 1.9e-4 direct and 2.9e-4 with Winograd; "
+                           "cuvil vs ORT 3.4e-4"),
 }
 
 
@@ -230,10 +248,13 @@ def check(name, opset, args, workdir):
         ours = e2e.cuvil_outputs(path, exe, inputs, os.path.join(workdir, name))
     except e2e.CuvilError as exc:
         return {**row, "status": "run error", "detail": first_line(exc)}
-    ok, lines = e2e.compare_all(ours, e2e.run_ort(path, inputs))
+    atol = WIDER_ATOL.get(name, (e2e.DEFAULT_ATOL, ""))[0]
+    ok, lines = e2e.compare_all(ours, e2e.run_ort(path, inputs), atol=atol)
     if not ok:
         return {**row, "status": "mismatch", "detail": "; ".join(lines)[:200]}
     row["status"] = "pass"
+    if atol != e2e.DEFAULT_ATOL:
+        row["detail"] = f"atol {atol:g} (WIDER_ATOL in tools/zoo.py)"
     if args.no_bench:
         return row
     input_args = e2e.write_inputs(inputs, os.path.join(workdir, f"{name}.bench_inputs"))
@@ -303,6 +324,9 @@ def render(results, path):
                  str(r.get("cuvil_ms", "")), str(r.get("ort_ms", "")), str(r.get("ratio", "")),
                  r.get("detail", "").replace("|", "\\|"), r.get("date", "")]
         lines.append("| " + " | ".join(cells) + " |")
+    lines += ["", "Wider absolute tolerances (`WIDER_ATOL` in tools/zoo.py), each measured against a "
+              "float64 run of the torch model:", ""]
+    lines += [f"- {model}: atol {atol:g}: {reason}." for model, (atol, reason) in WIDER_ATOL.items()]
     with open(path, "w") as f:
         f.write("\n".join(lines) + "\n")
 
