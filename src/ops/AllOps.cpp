@@ -12,6 +12,7 @@
   X(Acosh)                                                                                         \
   X(Add)                                                                                           \
   X(And)                                                                                           \
+  X(Attention)                                                                                     \
   X(ArgMax)                                                                                        \
   X(ArgMin)                                                                                        \
   X(Asin)                                                                                          \

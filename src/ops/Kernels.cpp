@@ -1,5 +1,6 @@
 #include "Kernels.h"
 
+#include "cuvil/kernels/Attention.h"
 #include "cuvil/kernels/Conv.h"
 #include "cuvil/kernels/DataMovement.h"
 #include "cuvil/kernels/Elementwise.h"
@@ -78,6 +79,15 @@ void checkGemm(const cuvil_gemm_params &p, Problems &problems) {
   if (p.chunk_k < 1 || p.chunk_k > CUVIL_GEMM_MAX_CHUNK_K)
     problems.push_back(
         fmt::format("K chunk of {} rows is outside 1 to {}", p.chunk_k, CUVIL_GEMM_MAX_CHUNK_K));
+}
+
+void checkAttention(const cuvil_attention_params &p, Problems &problems) {
+  if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
+    problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
+                                   "most 6 rows, 1, 2 or 4 vectors, 24 accumulators)",
+                                   p.tile.pixels, p.tile.blocks));
+  if (p.block_rows < 1)
+    problems.push_back(fmt::format("block of {} query rows", p.block_rows));
 }
 
 void checkRecurrence(const cuvil_recurrence_params &p, Problems &problems) {
@@ -428,6 +438,7 @@ const BlockedKernels kInvertedResidualKernels = {
     CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw16c_f32).checkedBy(checkInvertedResidual<16>),
     CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw8c_f32).checkedBy(checkInvertedResidual<8>)};
 const KernelRef kGemmKernel = CUVIL_KERNEL_REF(cuvil_gemm_f32).checkedBy(checkGemm);
+const KernelRef kAttentionKernel = CUVIL_KERNEL_REF(cuvil_attention_f32).checkedBy(checkAttention);
 const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
 const KernelRef kMaxPoolIndicesKernel = CUVIL_KERNEL_REF(cuvil_maxpool2d_indices_f32);
 const KernelRef kMaxUnpoolKernel = CUVIL_KERNEL_REF(cuvil_max_unpool_f32);

@@ -13,7 +13,7 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 16> kPipeline = {{
+constexpr std::array<PassInfo, 17> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference,
      RegionScope::Itself},
     {"promote-half", "compute f16 and bf16 ops in f32, rounding each result back", runPromoteHalf},
@@ -23,6 +23,8 @@ constexpr std::array<PassInfo, 16> kPipeline = {{
      runCanonicalize},
     {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},
     {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
+    {"fuse-attention", "run MatMul-Softmax-MatMul attention without its score matrix",
+     runFuseAttention},
     {"layout-nchwc", "move convolutional regions to the blocked NCHWc layout", runLayoutNCHWc},
     {"pack-matmul", "pack constant MatMul weights into GEMM panels", runPackMatMul},
     // The layout pass leaves plain copies of blocked results that nothing

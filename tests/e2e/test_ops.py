@@ -930,6 +930,43 @@ def gemm_matmul_cases():
                     {"x": In((5, 1, 3, 16)), "r": In(residual)}, ["y"], inits={"w": w, "b": bias})
 
 
+def attention_mask(rng, shape):
+    """An additive attention mask: 0 where attended, -10000 where masked (a third)."""
+    return np.where(rng.random(shape) < 1 / 3, -10000.0, 0.0)
+
+
+def attention_cases():
+    """MatMul -> [scale, mask] -> Softmax -> MatMul, which fuse-attention runs as one
+    cuvil.Attention node, against ORT running the ops one by one."""
+    def attention(name, q, k, v, mask=None, divisor=None, transpose_k=True):
+        nodes = [node("Transpose", ["k"], ["kt"], perm=list(range(len(k) - 2)) + [len(k) - 1, len(k) - 2])
+                 ] if transpose_k else [node("Identity", ["k"], ["kt"])]
+        nodes.append(node("MatMul", ["q", "kt"], ["s0"]))
+        scores, inits = "s0", {}
+        if divisor is not None:
+            nodes.append(node("Div", ["s0", "d"], ["s1"]))
+            scores, inits = "s1", {"d": np.array(divisor, dtype=F32)}
+        inputs = {"q": In(q), "k": In(k), "v": In(v)}
+        if mask is not None:
+            nodes.append(node("Add", [scores, "mask"], ["s2"]))
+            scores, inputs["mask"] = "s2", In(mask, gen=attention_mask)
+        nodes += [node("Softmax", [scores], ["p"], axis=-1), node("MatMul", ["p", "v"], ["y"])]
+        return graph(f"attention/{name}", nodes, inputs, ["y"], inits)
+
+    # BERT's: 4-D heads, 1/sqrt(d) as a Div, a padding mask broadcast over heads and queries.
+    yield attention("bert_padding_mask", (1, 2, 37, 16), (1, 2, 37, 16), (1, 2, 37, 16),
+                    mask=(1, 1, 1, 37), divisor=4.0)
+    # Whisper's: 3-D, no mask, the scale already in Q; keys past one panel, V narrower
+    # than a vector.
+    yield attention("plain_3d_ragged", (3, 70, 24), (3, 24, 70), (3, 70, 20), transpose_k=False)
+    # A mask that varies by query (causal or per-pair) and by batch, over several score
+    # blocks of 1100 keys (the block holds a quarter of L2 in rows).
+    yield attention("full_mask_many_blocks", (2, 1, 300, 32), (2, 1, 1100, 32), (2, 1, 1100, 40),
+                    mask=(2, 1, 300, 1100), divisor=5.6)
+    # A single query (decoding) and a V wider than one 64-column panel.
+    yield attention("one_query_wide_v", (4, 1, 8), (4, 9, 8), (4, 9, 130), mask=(4, 1, 9))
+
+
 def softmax_layernorm_cases():
     """Softmax (every axis; opset 11 coerce-to-2D vs opset 13), LayerNormalization and
     InstanceNormalization."""
@@ -3579,7 +3616,7 @@ def symbolic_variants(case):
 
 
 FAMILIES = [conv_cases, conv_transpose_cases, conv3d_cases, pool3d_cases, elementwise_chain_cases, batchnorm_cases, relu_clip_cases, math_function_cases, function_cases,
-            pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases,
+            pool_cases, elementwise_cases, integer_binary_cases, index_reduction_cases, gemm_matmul_cases, attention_cases,
             softmax_layernorm_cases, gather_concat_cases, shape_manipulation_cases, shape_op_cases,
             slice_split_cases, pad_cases, resize_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, recurrent_cases, quantize_cases, integer_product_cases,

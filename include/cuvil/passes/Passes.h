@@ -12,6 +12,7 @@ Status runCropConvTaps(Graph &graph, PassContext &context);
 Status runCanonicalize(Graph &graph, PassContext &context);
 Status runConstantFolding(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
+Status runFuseAttention(Graph &graph, PassContext &context);
 Status runLayoutNCHWc(Graph &graph, PassContext &context);
 Status runFuseInvertedResidual(Graph &graph, PassContext &context);
 Status runPackMatMul(Graph &graph, PassContext &context);

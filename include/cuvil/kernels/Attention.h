@@ -1,0 +1,31 @@
+/* Scaled dot-product attention in one pass, without the score matrix in
+ * memory (src/kernels/Attention.cpp, whose header comment gives the loop
+ * nest):
+ *   O[b] = softmax(scale * Q[b] . Kt[b] + mask[b], along rows) . V[b] */
+#ifndef CUVIL_KERNELS_ATTENTION_H
+#define CUVIL_KERNELS_ATTENTION_H
+
+#include "cuvil/kernels/Gemm.h"
+
+/* Batch dimensions the mask broadcasts over (size-1 ones dropped first). */
+#define CUVIL_ATTENTION_MAX_BATCH_RANK 4
+
+struct cuvil_attention_params {
+  int64_t batch[CUVIL_ATTENTION_MAX_BATCH_RANK];              /* outermost first, 1-padded */
+  int64_t mask_batch_strides[CUVIL_ATTENTION_MAX_BATCH_RANK]; /* elements, 0 = broadcast */
+  int64_t mask_row_stride; /* N, or 0 when one row serves every query */
+  int64_t M, N, K, D;      /* queries, keys, query/key width, value width */
+  struct cuvil_tile tile;  /* the GEMM register tile: rows x 16-column vectors */
+  int64_t block_rows;      /* queries whose scores are held at once, a multiple of tile rows */
+  int64_t slot_floats;     /* scratch per task: packed Kt, packed V, block_rows score rows */
+  double scale;
+};
+/* Q [b, M, K], Kt [b, K, N], V [b, N, D], O [b, M, D], all dense per batch
+ * entry; mask (optional) broadcasts to [b, M, N] with unit column stride.
+ * A task is one batch entry, with the scratch slot of its index. */
+CUVIL_KERNEL_DECL void cuvil_attention_f32(const float *q, const float *kt, const float *v,
+                                           const float *mask, float *o, float *scratch,
+                                           const struct cuvil_attention_params *p, int64_t begin,
+                                           int64_t end);
+
+#endif /* CUVIL_KERNELS_ATTENTION_H */

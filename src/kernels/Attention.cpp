@@ -1,0 +1,121 @@
+// Scaled dot-product attention, O = softmax(scale * Q . Kt + mask) . V,
+// per batch entry (a head), holding only `block_rows` rows of scores at a
+// time: the unfused graph writes the whole M x N score matrix, reads it
+// for the softmax, writes the probabilities and reads them again for the
+// second product (Whisper's encoder: 8 x 1500 x 1500 floats, 72 MB, four
+// times per layer), where here a block of rows stays in L2.
+//
+// A task is one batch entry b, with its own scratch slot:
+//   Ktp[ceil(N/64)][K][64] = Kt[b] in GEMM panels (zero padded)
+//   Vp[ceil(D/64)][N][64]  = V[b] in GEMM panels
+//   for m0 in steps of R (block_rows):
+//     S[R][ceil(N/64)*64] = scale * Q[b][m0..] . Ktp + mask rows   (register tiles, as GEMM)
+//     for each row r: S[r] = exp(S[r] - max S[r]) / sum        (softmax over N)
+//     O[b][m0..] = S . Vp                                      (register tiles, K = N)
+// The register tile is the GEMM kernel's (GemmTile.h), MR rows x NV vectors.
+#include "GemmTile.h"
+
+#include "cuvil/kernels/Attention.h"
+
+using namespace cuvil::kernels;
+
+// Sums may be reordered so that they vectorise (ONNX Runtime does the same).
+#pragma clang fp reassociate(on)
+
+namespace {
+
+constexpr int64_t kPanel = CUVIL_GEMM_PANEL;
+
+int64_t panelsOf(int64_t columns) { return (columns + kPanel - 1) / kPanel; }
+
+// dst[p][r][j] = src[r * ld + p * 64 + j] for columns p*64+j < columns, else 0.
+CUVIL_INLINE void packPanels(const float *src, int64_t rows, int64_t columns, int64_t ld,
+                             float *dst) {
+  for (int64_t p = 0; p < panelsOf(columns); ++p)
+    for (int64_t r = 0; r < rows; ++r) {
+      float *out = dst + (p * rows + r) * kPanel;
+      for (int64_t j = 0; j < kPanel; ++j) {
+        const int64_t column = p * kPanel + j;
+        out[j] = column < columns ? src[r * ld + column] : 0.0f;
+      }
+    }
+}
+
+// row[0..n) = softmax(row[0..n)), 16 lanes at a time where they fit.
+CUVIL_INLINE void softmaxRow(float *row, int64_t n) {
+  int64_t i = 0;
+  float maxValue = -__builtin_inff();
+  if (n >= 16) {
+    v16 lanes = load16(row);
+    for (i = 16; i + 16 <= n; i += 16)
+      lanes = maxf(lanes, load16(row + i));
+    maxValue = __builtin_reduce_max(lanes);
+  }
+  for (; i < n; ++i)
+    maxValue = maxf(maxValue, row[i]);
+  float sum = 0.0f;
+  for (i = 0; i < n; ++i) {
+    const float e = expf(row[i] - maxValue);
+    row[i] = e;
+    sum += e;
+  }
+  const float inverse = 1.0f / sum;
+  for (i = 0; i < n; ++i)
+    row[i] *= inverse;
+}
+
+// C[rows][columns] (row stride ldc) = scale * A[rows][K] . panels + residual
+// rows, in MR x NV register tiles, panel after panel.
+CUVIL_INLINE void tiledProduct(const cuvil_attention_params &p, const float *a, int64_t lda,
+                               const float *panels, int64_t K, int64_t rows, int64_t columns,
+                               float *c, int64_t ldc, float scale, const float *residual,
+                               int64_t residualLd) {
+  const int64_t MR = p.tile.pixels, NV = p.tile.blocks;
+  cuvil_unary identity{CUVIL_UNARY_IDENTITY, 0.0f, 0.0f};
+  for (int64_t panel = 0; panel < panelsOf(columns); ++panel) {
+    const int64_t n0 = panel * kPanel;
+    const int64_t panelColumns = columns - n0 < kPanel ? columns - n0 : kPanel;
+    for (int64_t r0 = 0; r0 < rows; r0 += MR) {
+      const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
+      for (int64_t c0 = 0; c0 < panelColumns; c0 += 16 * NV) {
+        const float *r = residual ? residual + r0 * residualLd + n0 + c0 : nullptr;
+        GemmEpilogue e{nullptr, r, residualLd, ldc, identity, scale};
+        gemmTile(NV, rowsLeft, a + r0 * lda, lda, panels + n0 * K + c0, K, c + r0 * ldc + n0 + c0,
+                 panelColumns - c0, e);
+      }
+    }
+  }
+}
+
+} // namespace
+
+CUVIL_KERNEL void cuvil_attention_f32(const float *q, const float *kt, const float *v,
+                                      const float *mask, float *o, float *scratch,
+                                      const cuvil_attention_params *params, int64_t begin,
+                                      int64_t end) {
+  const cuvil_attention_params &p = *params;
+  const int64_t M = p.M, N = p.N, K = p.K, D = p.D, R = p.block_rows;
+  const int64_t ldS = panelsOf(N) * kPanel;
+  for (int64_t task = begin; task < end; ++task) {
+    int64_t rest = task, maskOffset = 0;
+    for (int d = CUVIL_ATTENTION_MAX_BATCH_RANK - 1; d >= 0; --d) {
+      maskOffset += (rest % p.batch[d]) * p.mask_batch_strides[d];
+      rest /= p.batch[d];
+    }
+    float *ktPanels = scratch + task * p.slot_floats;
+    float *vPanels = ktPanels + panelsOf(N) * kPanel * K;
+    float *scores = vPanels + panelsOf(D) * kPanel * N;
+    packPanels(kt + task * K * N, K, N, N, ktPanels);
+    packPanels(v + task * N * D, N, D, D, vPanels);
+    for (int64_t m0 = 0; m0 < M; m0 += R) {
+      const int64_t rows = M - m0 < R ? M - m0 : R;
+      const float *maskRows = mask ? mask + maskOffset + m0 * p.mask_row_stride : nullptr;
+      tiledProduct(p, q + (task * M + m0) * K, K, ktPanels, K, rows, N, scores, ldS, float(p.scale),
+                   maskRows, p.mask_row_stride);
+      for (int64_t r = 0; r < rows; ++r)
+        softmaxRow(scores + r * ldS, N);
+      tiledProduct(p, scores, ldS, vPanels, N, rows, D, o + (task * M + m0) * D, D, 1.0f, nullptr,
+                   0);
+    }
+  }
+}
