@@ -229,6 +229,22 @@ def first_line(text):
     return re.sub(r"/tmp/cuvil_zoo_\w+/", "", detail or "?")[:200]
 
 
+def float64_errors(name, ours, theirs):
+    """How far cuvil's and ORT's outputs are from the torch model run in
+    float64 (the measurement behind a WIDER_ATOL entry): worst and mean
+    absolute error over every output, in the exporter's output order."""
+    model, inputs = ZOO[name]()
+    with torch.no_grad():
+        exact = model.double().eval()(*[v.double() for v in inputs.values()])
+    exact = [t.numpy() for t in (exact if isinstance(exact, (tuple, list)) else [exact])]
+    report = []
+    for who, outputs in (("cuvil", ours), ("ORT", theirs)):
+        errors = np.concatenate([np.abs(o.astype(np.float64) - e).ravel()
+                                 for o, e in zip(outputs.values(), exact)])
+        report.append(f"{who} worst {errors.max():.2e} mean {errors.mean():.2e}")
+    return "against float64: " + ", ".join(report)
+
+
 def check(name, opset, args, workdir):
     """Export, compile, compare and (optionally) time; return the result row."""
     row = {"model": name, "opset": opset, "date": datetime.date.today().isoformat()}
@@ -249,7 +265,10 @@ def check(name, opset, args, workdir):
     except e2e.CuvilError as exc:
         return {**row, "status": "run error", "detail": first_line(exc)}
     atol = WIDER_ATOL.get(name, (e2e.DEFAULT_ATOL, ""))[0]
-    ok, lines = e2e.compare_all(ours, e2e.run_ort(path, inputs), atol=atol)
+    theirs = e2e.run_ort(path, inputs)
+    ok, lines = e2e.compare_all(ours, theirs, atol=atol)
+    if args.float64:
+        print(f"{name} opset {opset}: {float64_errors(name, ours, theirs)}", flush=True)
     if not ok:
         return {**row, "status": "mismatch", "detail": "; ".join(lines)[:200]}
     row["status"] = "pass"
@@ -339,6 +358,8 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=10, help="timed runs per round")
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--no-bench", action="store_true", help="check only")
+    parser.add_argument("--float64", action="store_true",
+                        help="also print cuvil's and ORT's errors against the torch model in float64")
     parser.add_argument("--compile-arg", action="append", default=[])
     parser.add_argument("--results", default=os.path.join(HERE, "..", "build", "zoo", "results.json"))
     parser.add_argument("--out", default=None, help="markdown to render, e.g. docs/ZOO.md")
