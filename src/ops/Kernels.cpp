@@ -79,6 +79,8 @@ void checkGemm(const cuvil_gemm_params &p, Problems &problems) {
   if (p.chunk_k < 1 || p.chunk_k > CUVIL_GEMM_MAX_CHUNK_K)
     problems.push_back(
         fmt::format("K chunk of {} rows is outside 1 to {}", p.chunk_k, CUVIL_GEMM_MAX_CHUNK_K));
+  if (p.block_rows < 1)
+    problems.push_back(fmt::format("block of {} rows of A", p.block_rows));
 }
 
 void checkAttention(const cuvil_attention_params &p, Problems &problems) {
