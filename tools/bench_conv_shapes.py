@@ -26,7 +26,8 @@ from onnx import TensorProto, helper, numpy_helper
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
 import cuvil_e2e as e2e  # noqa: E402
-from bench_vs_ort import bench_cuvil, bench_ort  # noqa: E402
+import peers  # noqa: E402
+from bench_vs_peers import bench_cuvil  # noqa: E402
 
 # name: (X shape, W shape, Conv attributes)
 SHAPES = {
@@ -64,17 +65,17 @@ def main():
             model_path, exe = os.path.join(root, f"{name}.onnx"), os.path.join(root, name)
             onnx.save(conv_model(name, x_shape, w_shape, attrs, rng), model_path)
             feeds = {"x": rng.standard_normal(x_shape).astype(np.float32)}
-            session = e2e.ort_session(model_path, threads=1, denormals_as_zero=True)
-            reference = session.run(None, feeds)[0]
+            session = peers.OnnxRuntimePeer(model_path, 1)
+            reference = session.run(feeds)[0]
             e2e.compile(model_path, exe, [], cuvil=args.cuvil)
             ours = e2e.cuvil_outputs(model_path, exe, feeds, root)["y"]
             error = float(np.abs(ours - reference).max() / np.abs(reference).max())
             input_args = e2e.write_inputs(feeds, os.path.join(root, f"{name}_inputs"))
-            session.run(None, feeds)  # warm-up
+            session.run(feeds)  # warm-up
             cuvil_ms, ort_ms = [], []
             for _ in range(args.rounds):
                 cuvil_ms.append(bench_cuvil(exe, input_args, str(args.runs), "1")["median_ms"])
-                ort_ms.append(statistics.median(bench_ort(session, feeds, args.runs)))
+                ort_ms.append(statistics.median(peers.time_runs(session, feeds, args.runs)))
             profile = e2e.run_process([exe, *input_args, "--bench", "3", "--threads", "1", "--profile"])
             kernels = [line.split()[-1] for line in profile.stdout.splitlines() if "cuvil_" in line]
             kernel = next((k for k in kernels if "conv" in k), "?")

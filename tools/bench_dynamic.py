@@ -28,7 +28,8 @@ import onnxruntime as ort
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
-import bench_vs_ort as bench  # noqa: E402
+import bench_vs_peers as bench  # noqa: E402
+import peers  # noqa: E402
 import cuvil_e2e as e2e  # noqa: E402
 import test_dynamic_models as dynamic  # noqa: E402
 
@@ -81,15 +82,15 @@ def benchmark_model(model, args, workdir):
         print(f"[{model}] compiling static at {label} ...", file=sys.stderr, flush=True)
         e2e.compile(path, static_exe, shape_args(inputs), cuvil=args.cuvil)
         for threads in args.threads:
-            session = e2e.ort_session(path, threads, denormals_as_zero=True)
-            bench.bench_ort(session, inputs, args.warmup)
+            session = peers.OnnxRuntimePeer(path, threads)
+            peers.time_runs(session, inputs, args.warmup)
             times = {"dynamic": [], "static": [], "ort": []}
             for r in range(args.rounds):
                 times["dynamic"].append(
                     float(bench.bench_cuvil(dyn_exe, input_args, args.runs, threads)["median_ms"]))
                 times["static"].append(
                     float(bench.bench_cuvil(static_exe, input_args, args.runs, threads)["median_ms"]))
-                times["ort"].append(statistics.median(bench.bench_ort(session, inputs, args.runs)))
+                times["ort"].append(statistics.median(peers.time_runs(session, inputs, args.runs)))
                 print(f"[{model}] {label} threads={threads} round {r + 1}/{args.rounds}: " +
                       ", ".join(f"{k} {v[-1]:.3f} ms" for k, v in times.items()),
                       file=sys.stderr, flush=True)

@@ -25,7 +25,8 @@ import torch
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
 import cuvil_e2e as e2e  # noqa: E402
-from bench_vs_ort import bench_cuvil, bench_ort  # noqa: E402
+import peers  # noqa: E402
+from bench_vs_peers import bench_cuvil  # noqa: E402
 
 
 def mlp_head():
@@ -71,20 +72,20 @@ def main():
             model_path, exe = os.path.join(root, f"{name}.onnx"), os.path.join(root, name)
             torch.onnx.export(module, (x,), model_path, input_names=["x"], opset_version=17)
             feeds = {"x": x.numpy()}
-            sessions = {t: e2e.ort_session(model_path, threads=t, denormals_as_zero=True) for t in (1, 2)}
-            reference = sessions[1].run(None, feeds)[0]
+            sessions = {t: peers.OnnxRuntimePeer(model_path, t) for t in (1, 2)}
+            reference = sessions[1].run(feeds)[0]
             e2e.compile(model_path, exe, [], cuvil=args.cuvil)
             ours = next(iter(e2e.cuvil_outputs(model_path, exe, feeds, root).values()))
             error = float(np.abs(ours - reference).max() / np.abs(reference).max())
             input_args = e2e.write_inputs(feeds, os.path.join(root, f"{name}_inputs"))
             times = {(who, t): [] for who in ("cuvil", "ort") for t in (1, 2)}
             for session in sessions.values():
-                bench_ort(session, feeds, 10)  # warm-up
+                peers.time_runs(session, feeds, 10)  # warm-up
             for _ in range(args.rounds):
                 for t in (1, 2):
                     result = bench_cuvil(exe, input_args, str(args.runs), str(t))
                     times[("cuvil", t)].append(result["median_ms"] * 1000)
-                    times[("ort", t)].append(statistics.median(bench_ort(sessions[t], feeds, args.runs)) * 1000)
+                    times[("ort", t)].append(statistics.median(peers.time_runs(sessions[t], feeds, args.runs)) * 1000)
             m = {key: statistics.median(values) for key, values in times.items()}
             print(f"| {name} | {m['cuvil', 1]:.1f} | {m['cuvil', 2]:.1f} | {m['ort', 1]:.1f} | "
                   f"{m['ort', 2]:.1f} | {error:.1e} |", flush=True)

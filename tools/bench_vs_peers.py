@@ -1,15 +1,15 @@
 #!/usr/bin/env python3
-"""Benchmark cuvil-compiled executables against ONNX Runtime and write a markdown report.
+"""Benchmark cuvil-compiled executables against ONNX Runtime and OpenVINO; write a markdown report.
 
-    python tools/bench_vs_ort.py --cuvil PATH --models-dir DIR --models resnet50,bert_2layer \\
+    python tools/bench_vs_peers.py --cuvil PATH --models-dir DIR --models resnet50,bert_2layer \\
         --threads 1,2 --runs 50 [--rounds 5] --out docs/BENCHMARKS.md
 
 Each model is exported if missing and compiled once. For every thread count
 T, rounds of `infer.bin --bench N --json --threads T` alternate with rounds
-of N timed ONNX Runtime runs (ORT_ENABLE_ALL, intra_op_num_threads=T,
-inter_op_num_threads=1, sequential execution, after warm-up) on the same
-inputs. Both figures are the median over rounds of each round's median, so
-slow phases of a noisy machine hit both sides alike.
+of N timed runs of each peer (tools/peers.py: their fastest FP32 CPU path at
+T threads, subnormals flushed like infer.bin, after warm-up) on the same
+inputs. Every figure is the median over rounds of each round's median, so
+slow phases of a noisy machine hit all sides alike.
 """
 
 import argparse
@@ -21,12 +21,10 @@ import shlex
 import statistics
 import sys
 import tempfile
-import time
-
-import onnxruntime as ort
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
 import cuvil_e2e as e2e  # noqa: E402
+import peers  # noqa: E402
 
 
 def bench_cuvil(exe, input_args, runs, threads):
@@ -38,16 +36,6 @@ def bench_cuvil(exe, input_args, runs, threads):
         if line.lstrip().startswith("{"):
             return json.loads(line)
     raise RuntimeError(f"no JSON object in the output of {exe} --bench:\n{proc.stdout}")
-
-
-def bench_ort(session, inputs, runs):
-    """Time `runs` ORT runs individually; return the times in ms."""
-    times = []
-    for _ in range(runs):
-        start = time.perf_counter()
-        session.run(None, inputs)
-        times.append((time.perf_counter() - start) * 1e3)
-    return times
 
 
 def cuvil_info(exe):
@@ -94,31 +82,53 @@ def benchmark_model(name, args, workdir):
     input_args = e2e.write_inputs(inputs, os.path.join(workdir, f"{name}.inputs"))
     rows = []
     for threads in args.threads:
-        session = e2e.ort_session(model_path, threads, denormals_as_zero=True)
-        bench_ort(session, inputs, args.warmup)
-        ours, theirs = [], []
+        runners = {p.name: peers.open_peer(p, model_path, threads) for p in args.peers}
+        runners = {n: r for n, r in runners.items() if r is not None}
+        for runner in runners.values():
+            peers.time_runs(runner, inputs, args.warmup)
+        ours, theirs = [], {n: [] for n in runners}
         for r in range(args.rounds):
             ours.append(float(bench_cuvil(exe, input_args, args.runs, threads)["median_ms"]))
-            theirs.append(statistics.median(bench_ort(session, inputs, args.runs)))
-            print(f"[{name}] threads={threads} round {r + 1}/{args.rounds}: cuvil {ours[-1]:.3f} ms, "
-                  f"ORT {theirs[-1]:.3f} ms", file=sys.stderr, flush=True)
-        cuvil_ms, ort_ms = statistics.median(ours), statistics.median(theirs)
-        rows.append((name, threads, cuvil_ms, ort_ms, cuvil_ms / ort_ms))
+            for n, runner in runners.items():
+                theirs[n].append(statistics.median(peers.time_runs(runner, inputs, args.runs)))
+            print(f"[{name}] threads={threads} round {r + 1}/{args.rounds}: cuvil {ours[-1]:.3f} ms, " +
+                  ", ".join(f"{n} {t[-1]:.3f} ms" for n, t in theirs.items()), file=sys.stderr, flush=True)
+        rows.append(Row(name, threads, statistics.median(ours),
+                        {n: statistics.median(t) for n, t in theirs.items()}))
     return rows, cuvil_info(exe)
 
 
-# The project's goals for the ratio cuvil/ORT (the same at 1 and 2 threads).
-GOALS = {"resnet50": 0.85, "mobilenet_v2": 0.70, "squeezenet1_1": 0.80, "bert_base": 0.90}
+class Row:
+    """One model at one thread count: cuvil's median and each peer's."""
+
+    def __init__(self, model, threads, cuvil_ms, peer_ms):
+        self.model, self.threads, self.cuvil_ms, self.peer_ms = model, threads, cuvil_ms, peer_ms
+
+    def best_peer(self):
+        """(name, ms) of the fastest peer, or None when no peer ran the model."""
+        return min(self.peer_ms.items(), key=lambda item: item[1], default=None)
 
 
-def markdown_table(rows, goals):
+# The project's goals for the ratio cuvil / best peer, at 1 and 2 threads:
+# BERT-base's GEMMs already run at ~85% of the FMA peak in both peers.
+GOALS = {"resnet50": 0.85, "mobilenet_v2": 0.85, "squeezenet1_1": 0.85, "bert_base": 0.92}
+
+
+def markdown_table(rows, goals, peer_names):
     """The result table as markdown lines."""
-    lines = ["| model | threads | cuvil median ms | ORT median ms | ratio cuvil/ORT | goal |",
-             "| --- | ---: | ---: | ---: | ---: | --- |"]
-    for m, t, c, o, r in rows:
-        goal = goals.get(m)
-        verdict = "" if goal is None else f"<= {goal:.2f} {'met' if r <= goal else 'NOT met'}"
-        lines.append(f"| {m} | {t} | {c:.3f} | {o:.3f} | {r:.2f} | {verdict} |")
+    lines = ["| model | threads | cuvil median ms | " + " | ".join(f"{n} median ms" for n in peer_names) +
+             " | " + " | ".join(f"cuvil/{n}" for n in peer_names) + " | cuvil/best peer | goal |",
+             "| --- | ---: | ---: | " + "---: | " * (2 * len(peer_names)) + "---: | --- |"]
+    for row in rows:
+        ms = [f"{row.peer_ms[n]:.3f}" if n in row.peer_ms else "cannot run" for n in peer_names]
+        ratios = [f"{row.cuvil_ms / row.peer_ms[n]:.2f}" if n in row.peer_ms else "" for n in peer_names]
+        best = row.best_peer()
+        ratio = row.cuvil_ms / best[1] if best else None
+        goal = goals.get(row.model)
+        verdict = "" if goal is None or ratio is None else f"<= {goal:.2f} {'met' if ratio <= goal else 'NOT met'}"
+        best_cell = f"{ratio:.2f} ({best[0]})" if best else "no peer runs it"
+        lines.append(f"| {row.model} | {row.threads} | {row.cuvil_ms:.3f} | " + " | ".join(ms + ratios) +
+                     f" | {best_cell} | {verdict} |")
     return lines
 
 
@@ -127,6 +137,24 @@ def cuvil_variant(args):
     built = f"compiled with `{shlex.join(args.compile_arg)}`" if args.compile_arg else "default target"
     ran = f"run with CUVIL_ISA={args.isa}" if args.isa else "the best variant for this CPU"
     return f"{built}, {ran}"
+
+
+def peer_method(args):
+    """The method lines naming each peer, its settings and its binding overhead."""
+    settings = {
+        "ORT": "CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, inter_op_num_threads=1, "
+               "sequential execution, session.set_denormal_as_zero",
+        "OpenVINO": "CPU plugin, PERFORMANCE_HINT LATENCY, INFERENCE_PRECISION_HINT f32, "
+                    "INFERENCE_NUM_THREADS T, CPU_DENORMALS_OPTIMIZATION YES, share_inputs=True",
+    }
+    lines = []
+    for peer in args.peers:
+        overhead = peers.binding_overhead_ms(peer)
+        cost = "not measured" if overhead is None else f"{overhead * 1e3:.0f} us"
+        lines.append(f"- {peer.version()}: {settings[peer.name]}; {args.warmup} warm-up runs per thread "
+                     f"count. Its Python binding costs {cost} per call (median of a one-element Identity "
+                     "model), included in its times.")
+    return lines
 
 
 def goals_for(args):
@@ -141,19 +169,19 @@ def report(rows, info, fma, args, command):
         f"cuvil's executables: {cuvil_variant(args)}; ONNX Runtime runs its best path for this CPU. "
         "The project's goals are for the default executable and do not apply here.", ""]
     return "\n".join([
-        "# Benchmarks: cuvil vs ONNX Runtime", "",
-        "Lower is better; a ratio below 1 means the cuvil executable is faster.", "",
+        "# Benchmarks: cuvil vs ONNX Runtime and OpenVINO", "",
+        "Lower is better; a ratio below 1 means the cuvil executable is faster. The goals are on the "
+        "ratio to the best peer (the faster of the two for that model and thread count).", "",
         *variant_note,
-        *markdown_table(rows, goals_for(args)), "",
+        *markdown_table(rows, goals_for(args), [p.name for p in args.peers]), "",
         "## Method", "",
         f"- Each model is compiled once; per thread count, {args.rounds} rounds alternate "
-        f"`infer.bin --bench {args.runs} --json --threads T` with {args.runs} timed ONNX Runtime runs "
-        "(time.perf_counter around each `session.run`) on the same inputs.",
+        f"`infer.bin --bench {args.runs} --json --threads T` with {args.runs} timed runs of each peer "
+        "(time.perf_counter around each call) on the same inputs.",
         "- Each figure is the median over rounds of the round's median latency "
-        "(`median_ms` from infer.bin; the median of the timed `session.run` calls for ORT).",
-        f"- ONNX Runtime {ort.__version__}: CPUExecutionProvider, ORT_ENABLE_ALL, intra_op_num_threads=T, "
-        f"inter_op_num_threads=1, sequential execution, session.set_denormal_as_zero (infer.bin flushes "
-        f"subnormals), {args.warmup} warm-up runs per session.",
+        "(`median_ms` from infer.bin; the median of the timed calls for a peer).",
+        "- The peers run in infer.bin's numerics mode (subnormals flushed to zero), in FP32:",
+        *peer_method(args),
         f"- cuvil variant: {cuvil_variant(args)}", "",
         "## Machine", "",
         f"- CPU: {cpu_model()}",
@@ -191,7 +219,7 @@ def main(argv=None):
     parser.add_argument("--threads", default="1", help="comma-separated thread counts (default 1)")
     parser.add_argument("--runs", type=int, default=50, help="timed runs per round (default 50)")
     parser.add_argument("--rounds", type=int, default=5, help="alternating rounds (default 5)")
-    parser.add_argument("--warmup", type=int, default=5, help="ORT warm-up runs per session (default 5)")
+    parser.add_argument("--warmup", type=int, default=5, help="warm-up runs per peer and thread count (default 5)")
     parser.add_argument("--out", help="markdown file to write, e.g. docs/BENCHMARKS.md")
     parser.add_argument("--workdir", help="where executables go (default: a temp dir)")
     parser.add_argument("--fma-peak", help="tools/fma_peak binary, run before and after to record "
@@ -210,6 +238,7 @@ def main(argv=None):
     args.threads = [int(t) for t in args.threads.split(",") if t]
     command = shlex.join([os.path.basename(sys.executable)] + sys.argv)
 
+    args.peers = peers.available()
     rows, infos = [], []
     fma = [fma_state(args.fma_peak)]
     with tempfile.TemporaryDirectory(prefix="cuvil_bench_") as scratch:
@@ -221,7 +250,7 @@ def main(argv=None):
             infos.append(info)
     fma.append(fma_state(args.fma_peak))
     info = "; ".join(sorted(set(infos)))
-    print("\n".join(markdown_table(rows, goals_for(args))))
+    print("\n".join(markdown_table(rows, goals_for(args), [p.name for p in args.peers])))
     if args.out:
         os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
         kept = kept_sections(args.out)  # before opening for writing empties the file

@@ -7,9 +7,10 @@
 Every model is built with seeded random weights (no downloads; BatchNorm
 statistics calibrated so activations stay O(1)), exported with the pinned
 torch at each opset, compiled by cuvil, run on seeded inputs and compared with
-ONNX Runtime at atol 1e-4 + rtol 1e-3 |ref|. Unless --no-bench, infer.bin and
-ORT are then timed at 1 thread in interleaved rounds (ORT flushing
-subnormals as infer.bin does) and the ratio of medians is recorded.
+ONNX Runtime at atol 1e-4 + rtol 1e-3 |ref|. Unless --no-bench, infer.bin,
+ORT and OpenVINO (tools/peers.py: subnormals flushed as infer.bin does) are
+then timed at 1 thread in interleaved rounds, and the ratio of cuvil's median
+to the best peer's is recorded.
 
 Results accumulate in a JSON file keyed by model and opset, so a run over a
 few models updates their rows; --out renders every recorded row. A model the
@@ -34,9 +35,10 @@ import torchvision
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "e2e"))
 sys.path.insert(0, os.path.join(HERE, "..", "models"))
-import bench_vs_ort  # noqa: E402
+import bench_vs_peers  # noqa: E402
 import cuvil_e2e as e2e  # noqa: E402
 import export_models  # noqa: E402
+import peers  # noqa: E402
 import zoo_packages  # noqa: E402
 
 SEED = 0
@@ -277,16 +279,28 @@ def check(name, opset, args, workdir):
     if args.no_bench:
         return row
     input_args = e2e.write_inputs(inputs, os.path.join(workdir, f"{name}.bench_inputs"))
-    session = e2e.ort_session(path, threads=1, denormals_as_zero=True)
-    bench_vs_ort.bench_ort(session, inputs, 2)
-    ours_ms, theirs_ms = [], []
+    runners = {key: peers.open_peer(peer, path, 1) for key, peer in PEER_KEYS.items() if peer in args.peers}
+    refused = [PEER_KEYS[key].name for key, runner in runners.items() if runner is None]
+    if refused:
+        row["detail"] = "; ".join(filter(None, [row.get("detail"), f"{', '.join(refused)} cannot run it"]))
+    runners = {key: runner for key, runner in runners.items() if runner is not None}
+    for runner in runners.values():
+        peers.time_runs(runner, inputs, 2)
+    ours_ms, theirs_ms = [], {key: [] for key in runners}
     for _ in range(args.rounds):
-        ours_ms.append(float(bench_vs_ort.bench_cuvil(exe, input_args, str(args.runs), "1")["median_ms"]))
-        theirs_ms.append(statistics.median(bench_vs_ort.bench_ort(session, inputs, args.runs)))
+        ours_ms.append(float(bench_vs_peers.bench_cuvil(exe, input_args, str(args.runs), "1")["median_ms"]))
+        for key, runner in runners.items():
+            theirs_ms[key].append(statistics.median(peers.time_runs(runner, inputs, args.runs)))
     row["cuvil_ms"] = round(statistics.median(ours_ms), 3)
-    row["ort_ms"] = round(statistics.median(theirs_ms), 3)
-    row["ratio"] = round(row["cuvil_ms"] / row["ort_ms"], 2)
+    for key, times in theirs_ms.items():
+        row[key] = round(statistics.median(times), 3)
+    if theirs_ms:
+        row["ratio"] = round(row["cuvil_ms"] / min(row[key] for key in theirs_ms), 2)
     return row
+
+
+# The results' key for each peer's median.
+PEER_KEYS = {"ort_ms": peers.OnnxRuntimePeer, "ov_ms": peers.OpenVinoPeer}
 
 
 # --------------------------------------------------------------------------
@@ -298,14 +312,16 @@ def rows_in(path):
     rows = {}
     if not os.path.exists(path):
         return rows
-    keys = ["model", "opset", "status", "compile_s", "cuvil_ms", "ort_ms", "ratio", "detail", "date"]
+    keys = ["model", "opset", "status", "compile_s", "cuvil_ms", "ort_ms", "ov_ms", "ratio", "detail", "date"]
     for line in open(path):
         cells = [c.strip() for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+        if len(cells) == len(keys) - 1:  # measured before OpenVINO joined
+            cells.insert(keys.index("ov_ms"), "")
         if len(cells) != len(keys) or not cells[1].isdigit():
             continue
         row = {k: v.replace("\\|", "|") for k, v in zip(keys, cells) if v}
         row["opset"] = int(row["opset"])
-        for k in ("compile_s", "cuvil_ms", "ort_ms", "ratio"):
+        for k in ("compile_s", "cuvil_ms", "ort_ms", "ov_ms", "ratio"):
             if k in row:
                 row[k] = float(row[k])
         rows[f"{row['model']}@{row['opset']}"] = row
@@ -320,28 +336,32 @@ def render(results, path):
                                                    else len(ZOO), r["model"], r["opset"]))
     passing = sum(r["status"] == "pass" for r in rows)
     timed = [r for r in rows if "ratio" in r]
-    slow = [r for r in timed if r["ratio"] > 1.1]
+    slow = [r for r in timed if r["ratio"] > 1.0]
+    geomean = statistics.geometric_mean([r["ratio"] for r in timed]) if timed else float("nan")
     lines = [
         "# Model zoo",
         "",
         "Real architectures with seeded random weights, exported locally with torch "
         f"{torch.__version__} / torchvision {torchvision.__version__}, compiled by cuvil, compared "
-        "with ONNX Runtime (atol 1e-4 + rtol 1e-3 |ref|) and timed at 1 thread against it "
-        "(ratio = cuvil median / ORT median; ORT flushes subnormals as infer.bin does).",
+        "with ONNX Runtime (atol 1e-4 + rtol 1e-3 |ref|) and timed at 1 thread against ONNX Runtime "
+        "and OpenVINO (ratio = cuvil median / the faster peer's median; the peers flush subnormals "
+        "as infer.bin does; their settings are in tools/peers.py). An empty OpenVINO cell: measured "
+        "before OpenVINO joined, or OpenVINO cannot run the model (the detail says which).",
         "Written by `tools/zoo.py` (see its header); each row carries the date it was measured on "
-        f"({bench_vs_ort.cpu_model()} for the latest run). Timings on the 2-core development "
+        f"({bench_vs_peers.cpu_model()} for the latest run). Timings on the 2-core development "
         "machine are noisy (+-20%): a ratio above 1.1 is a finding to profile, not a verdict.",
         "",
-        f"{passing} of {len(rows)} model/opset pairs pass; {len(timed)} are timed, {len(slow)} of them "
-        "slower than ORT by more than 10% (rows without times were checked with --no-bench).",
+        f"{passing} of {len(rows)} model/opset pairs pass; {len(timed)} are timed: geometric mean of "
+        f"the ratios {geomean:.2f} (goal <= 0.85), {len(slow)} of them above 1.0 (goal: none). "
+        "Rows without times were checked with --no-bench.",
         "",
-        "| model | opset | status | compile s | cuvil ms | ORT ms | ratio | detail | measured |",
-        "| --- | ---: | --- | ---: | ---: | ---: | ---: | --- | --- |",
+        "| model | opset | status | compile s | cuvil ms | ORT ms | OpenVINO ms | ratio | detail | measured |",
+        "| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
     ]
     for r in rows:
         cells = [r["model"], str(r["opset"]), r["status"], str(r.get("compile_s", "")),
-                 str(r.get("cuvil_ms", "")), str(r.get("ort_ms", "")), str(r.get("ratio", "")),
-                 r.get("detail", "").replace("|", "\\|"), r.get("date", "")]
+                 str(r.get("cuvil_ms", "")), str(r.get("ort_ms", "")), str(r.get("ov_ms", "")),
+                 str(r.get("ratio", "")), r.get("detail", "").replace("|", "\\|"), r.get("date", "")]
         lines.append("| " + " | ".join(cells) + " |")
     lines += ["", "Wider absolute tolerances (`WIDER_ATOL` in tools/zoo.py), each measured against a "
               "float64 run of the torch model:", ""]
@@ -361,6 +381,7 @@ def main(argv=None):
     parser.add_argument("--float64", action="store_true",
                         help="also print cuvil's and ORT's errors against the torch model in float64")
     parser.add_argument("--compile-arg", action="append", default=[])
+    parser.add_argument("--peers", default="ORT,OpenVINO", help="peers to time against (default ORT,OpenVINO)")
     parser.add_argument("--results", default=os.path.join(HERE, "..", "build", "zoo", "results.json"))
     parser.add_argument("--out", default=None, help="markdown to render, e.g. docs/ZOO.md")
     parser.add_argument("--list", action="store_true")
@@ -370,6 +391,7 @@ def main(argv=None):
     if args.list:
         print("\n".join(ZOO))
         return 0
+    args.peers = [p for p in peers.available() if p.name in args.peers.split(",")]
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in ZOO]
     if unknown:
