@@ -27,8 +27,8 @@ int64_t chooseChunkK(const CpuModel &cpu) {
 // of 32 win 30%; the break-even ratios of the shapes bracket 2 to 3).
 // Blocks are of equal size, each a whole number of tiles; rows: M.opt(),
 // maxRows: M.max(), the one block a dynamic M gets when blocking does not pay.
-int64_t chooseGemmBlockRows(const CpuModel &cpu, int64_t rows, int64_t maxRows, int64_t k,
-                            int64_t n, int64_t tileRows) {
+static int64_t chooseGemmBlockRows(const CpuModel &cpu, int64_t rows, int64_t maxRows, int64_t k,
+                                   int64_t n, int64_t tileRows) {
   constexpr double kStridedReadCost = 2.5;
   const double aBytes = double(rows) * double(k) * sizeof(float);
   const double bBytes = double(k) * double(n) * sizeof(float);
