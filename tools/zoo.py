@@ -391,7 +391,7 @@ def main(argv=None):
     if args.list:
         print("\n".join(ZOO))
         return 0
-    args.peers = [p for p in peers.available() if p.name in args.peers.split(",")]
+    args.peers = [] if args.no_bench else [p for p in peers.available() if p.name in args.peers.split(",")]
     names = [n for n in args.models.split(",") if n]
     unknown = [n for n in names if n not in ZOO]
     if unknown:
