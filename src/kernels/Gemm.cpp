@@ -9,7 +9,8 @@
 // A task is one (batch, block of block_rows rows, 64-column panel), the
 // panels of a row block consecutive, so that a thread's consecutive tasks
 // reuse the block's rows of A from L2 (the lowering sizes the block to half
-// of it). Register tile: MR rows x NV vectors of 16 columns, over K in
+// of it, or takes all of M where re-reading B per block would cost more).
+// Register tile: MR rows x NV vectors of 16 columns, over K in
 // chunks of chunk_k rows:
 //   for k0 in chunks of K:
 //     prefetch the next chunk of Bp, a slice per row tile

@@ -30,7 +30,7 @@ struct cuvil_gemm_params {
   int64_t residual_row_stride;           /* N, or 0 when one row broadcasts (an attention mask) */
   struct cuvil_tile tile;                /* rows x 16-column vectors */
   int64_t chunk_k;                       /* K rows per chunk: a chunk of the panel stays in L1 */
-  int64_t block_rows; /* rows of A per task, a multiple of tile.pixels: they stay in L2 */
+  int64_t block_rows; /* rows of A per task: a block that stays in L2, or all of M */
   int64_t prefetch_c; /* 1: prefetch the next tile's rows of C (an output over half of L2) */
   double scale;
   struct cuvil_unary activation;
