@@ -65,7 +65,12 @@ CUVIL_INLINE void softmaxRow(float *row, int64_t n) {
 }
 
 // C[rows][columns] (row stride ldc) = scale * A[rows][K] . panels + residual
-// rows, in MR x NV register tiles, panel after panel.
+// rows, in MR x NV register tiles, panel after panel, over K in chunks of
+// chunk_k panel rows that stay in L1 while every row tile streams through
+// them (the second product's K is the key count: a whole V panel of 1500
+// keys is 384 KiB, which would be re-read from L2 or L3 by every tile):
+//   for panel: for k0 in chunks of K: for r0 in steps of MR: for c0 in steps of 16 NV:
+//     C[r0.., n0+c0..] = first chunk ? scale * acc + residual : C + scale * acc
 CUVIL_INLINE void tiledProduct(const cuvil_attention_params &p, const float *a, int64_t lda,
                                const float *panels, int64_t K, int64_t rows, int64_t columns,
                                float *c, int64_t ldc, float scale, const float *residual,
@@ -75,13 +80,18 @@ CUVIL_INLINE void tiledProduct(const cuvil_attention_params &p, const float *a, 
   for (int64_t panel = 0; panel < panelsOf(columns); ++panel) {
     const int64_t n0 = panel * kPanel;
     const int64_t panelColumns = columns - n0 < kPanel ? columns - n0 : kPanel;
-    for (int64_t r0 = 0; r0 < rows; r0 += MR) {
-      const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
-      for (int64_t c0 = 0; c0 < panelColumns; c0 += 16 * NV) {
-        const float *r = residual ? residual + r0 * residualLd + n0 + c0 : nullptr;
-        GemmEpilogue e{nullptr, r, residualLd, ldc, identity, scale};
-        gemmTile(NV, rowsLeft, a + r0 * lda, lda, panels + n0 * K + c0, K, c + r0 * ldc + n0 + c0,
-                 panelColumns - c0, e);
+    for (int64_t k0 = 0; k0 < K; k0 += p.chunk_k) {
+      const int64_t kc = K - k0 < p.chunk_k ? K - k0 : p.chunk_k;
+      const bool first = k0 == 0;
+      for (int64_t r0 = 0; r0 < rows; r0 += MR) {
+        const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
+        for (int64_t c0 = 0; c0 < panelColumns; c0 += 16 * NV) {
+          float *out = c + r0 * ldc + n0 + c0;
+          const float *r = !first ? out : residual ? residual + r0 * residualLd + n0 + c0 : nullptr;
+          GemmEpilogue e{nullptr, r, first ? residualLd : ldc, ldc, identity, scale};
+          gemmTile(NV, rowsLeft, a + r0 * lda + k0, lda, panels + (n0 * K + k0 * kPanel) + c0, kc,
+                   out, panelColumns - c0, e);
+        }
       }
     }
   }

@@ -166,6 +166,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   params.set(params->D, g->D);
   params->tile = chooseGemmTile(ctx.cpu(), blockRows);
   params->block_rows = blockRows;
+  params->chunk_k = chooseChunkK(ctx.cpu());
   params.set(params->slot_floats, g->slotFloats(blockRows));
   params->scale = node.getFloat("scale", 1.0f);
   Dim flops = Dim(2) * g->batches() * g->M * g->N * (g->K + g->D);

@@ -90,6 +90,8 @@ void checkAttention(const cuvil_attention_params &p, Problems &problems) {
                                    p.tile.pixels, p.tile.blocks));
   if (p.block_rows < 1)
     problems.push_back(fmt::format("block of {} query rows", p.block_rows));
+  if (p.chunk_k < 1)
+    problems.push_back(fmt::format("K chunk of {} rows", p.chunk_k));
 }
 
 void checkRecurrence(const cuvil_recurrence_params &p, Problems &problems) {
