@@ -105,6 +105,19 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
           for (int64_t r = m0 + MR; r < m0 + 2 * MR && r < mEnd; ++r)
             for (int64_t j = 0; j < columns; j += 16)
               __builtin_prefetch(cPanel + r * N + j, 0, 2);
+        // The next tile's rows of A for this chunk (the block's first rows
+        // for the next chunk after the last tile): short strided runs that
+        // the hardware prefetchers do not follow, read from L3 once A
+        // outgrows L2.
+        {
+          const bool lastTile = m0 + MR >= mEnd;
+          const int64_t nextK = lastTile ? k0 + kc : k0, nextM = lastTile ? mBegin : m0 + MR;
+          const int64_t nextKc = K - nextK < chunkK ? K - nextK : chunkK;
+          if (nextK < K)
+            for (int64_t r = nextM; r < nextM + MR && r < mEnd; ++r)
+              for (int64_t j = 0; j < nextKc; j += 16)
+                __builtin_prefetch(a + aOffset + r * lda + nextK + j, 0, 3);
+        }
         // The panel's columns in sub-blocks of 16 NV.
         for (int64_t c0 = 0; c0 < columns; c0 += 16 * NV) {
           GemmEpilogue sub = part;
