@@ -15,6 +15,7 @@
 //   for k0 in chunks of K:
 //     prefetch the next chunk of Bp, a slice per row tile
 //     for m0 in the row block, in steps of MR:
+//       prefetch the next tile's rows of A (and of C where C outgrows L2)
 //       acc[MR][NV] = 0
 //       for k in chunk: b[v] = panel row k, columns 16v..; for r: acc[r][v] += A[m0+r][k] * b[v]
 //       C[m0+r][n0+16v..] = first chunk ? scale * acc + bias + residual
