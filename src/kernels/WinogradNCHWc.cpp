@@ -75,19 +75,27 @@ template <typename V> CUVIL_INLINE void outputTransform6(const V m[6], V o[4]) {
 
 // Keeps the compiler from forwarding the first pass's stores to the second
 // pass's loads, which would make all 36 intermediate vectors live at once
-// (and spill them); staged through memory, each pass holds 12.
-CUVIL_INLINE void memoryBarrier() { asm volatile("" ::: "memory"); }
+// (and spill them); staged through memory, each pass holds 12. `stage` (a
+// local buffer) escapes into the barrier, so that it stays in memory too.
+CUVIL_INLINE void memoryBarrier(const void *stage = nullptr) {
+  asm volatile("" ::"r"(stage) : "memory");
+}
 
-// V[.][icb][p] for tile `tile` of one image, in two passes over V itself:
-// columns (B^T d), then rows ((B^T d) B). V is a block's vector, or v8 to
-// transform the two halves of a 16-lane block separately where registers are
-// 256 bits wide.
+// V[.][icb][p] for tile `tile` of one image, in two passes: columns
+// (B^T d) into a local 6x6 stage, then rows ((B^T d) B) into V. The stage
+// keeps the first pass out of V, whose positions lie ICB x VT x B floats
+// apart: a power of two times 1 KiB for many layers (ResNet-50's layer3:
+// 16 KiB), where the 36 lines of a tile share a few cache sets and, written
+// and read back in place, missed L1 and L2 (the transform ran at 4% of its
+// memory bound). V is a block's vector, or v8 to transform the two halves of
+// a 16-lane block separately where registers are 256 bits wide.
 template <int B, typename V>
 CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, int64_t tile,
                                      int64_t p, int64_t icb0, int64_t icb1) {
   constexpr int kLanes = sizeof(V) / sizeof(float);
   const int64_t ih0 = (tile / s.tilesW) * 4 - s.win.PT, iw0 = (tile % s.tilesW) * 4 - s.win.PL;
   const int64_t xiStride = s.ICB * s.VT() * B; // floats between positions xi and xi + 1
+  float stage[36 * kLanes] __attribute__((aligned(64)));
   for (int64_t icb = icb0; icb < icb1; ++icb) {
     for (int half = 0; half < B; half += kLanes) {
       const float *plane = x + icb * s.win.IH * s.win.IW * B + half;
@@ -104,21 +112,21 @@ CUVIL_INLINE void transformInputTile(const Shape &s, const float *x, float *v, i
         inputTransform6(d, r);
 #pragma clang loop unroll(full)
         for (int row = 0; row < 6; ++row)
-          storeV(vt + (row * 6 + col) * xiStride, r[row]);
+          storeV(stage + (row * 6 + col) * kLanes, r[row]);
       }
-      memoryBarrier();
+      memoryBarrier(stage);
 #pragma clang loop unroll(full)
       for (int row = 0; row < 6; ++row) {
         V t[6], r[6];
 #pragma clang loop unroll(full)
         for (int col = 0; col < 6; ++col)
-          t[col] = loadV<V>(vt + (row * 6 + col) * xiStride);
+          t[col] = loadV<V>(stage + (row * 6 + col) * kLanes);
         inputTransform6(t, r);
 #pragma clang loop unroll(full)
         for (int col = 0; col < 6; ++col)
           storeV(vt + (row * 6 + col) * xiStride, r[col]);
       }
-      memoryBarrier();
+      memoryBarrier(stage);
     }
   }
 }
@@ -191,7 +199,8 @@ CUVIL_INLINE void multiplyOf(int64_t tiles, const Shape &s, const float *v, cons
 
 // y for tile `tile` (slot p) and block ocb + j from M, in two passes over
 // M itself: columns (A^T M into rows 0..3), then rows ((A^T M) A); by
-// halves of a 16-lane block when V is v8.
+// halves of a 16-lane block when V is v8. (A local stage as the input
+// transform has measured no faster: M is a run's, and stays in L1 and L2.)
 template <int B, typename V>
 CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bias, const float *res,
                                       float *y, int64_t tile, int64_t p, int64_t ocb, int64_t j,
