@@ -18,13 +18,16 @@ int64_t registersPerVector(int64_t block, const CpuModel &cpu) {
   return std::max<int64_t>(1, block / std::max(cpu.vectorLanes(), 1));
 }
 
-// Cycles per input channel for a p x j tile: FMAs over the FMA pipes (with
-// latency x pipes chains in flight to hide the latency), loads (p
-// broadcasts, j weight vectors) over the load ports.
-double tileCycles(int64_t p, int64_t j, const CpuModel &cpu) {
+// Cycles per input channel for a p x j tile of blocks that take `split`
+// registers each: FMAs over the FMA pipes (with latency x pipes chains in
+// flight to hide the latency), loads (p broadcasts, j weight blocks) over
+// the load ports. Counted in registers: a 16-lane block on AVX2 is two FMA
+// chains, so a 1-pixel remainder of a 7-wide row (ResNet-50's layer4)
+// waits on latency with 2 chains, where a 4 + 3 split keeps 8 and 6 busy.
+double tileCycles(int64_t p, int64_t j, int64_t split, const CpuModel &cpu) {
   int64_t chains = int64_t(cpu.fmaLatency) * cpu.fmaPerCycle;
-  double fma = double(std::max(p * j, chains)) / cpu.fmaPerCycle;
-  double loads = double(p + j) / cpu.loadsPerCycle;
+  double fma = double(std::max(p * j * split, chains)) / cpu.fmaPerCycle;
+  double loads = double(p + j * split) / cpu.loadsPerCycle;
   return std::max(fma, loads) + 0.25;
 }
 
@@ -39,6 +42,7 @@ TileBudget tileBudget(const CpuModel &cpu, int64_t block) {
 
 cuvil_tile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, const CpuModel &cpu) {
   TileBudget budget = tileBudget(cpu, block);
+  const int64_t split = registersPerVector(block, cpu);
   cuvil_tile best{1, 1};
   double bestCycles = 1e300;
   for (int64_t j = std::min(budget.blocks, outBlocks); j >= 1; --j) {
@@ -52,8 +56,8 @@ cuvil_tile chooseConvTile(int64_t outBlocks, int64_t rowWidth, int64_t block, co
       for (auto [groups, blocks] : {std::pair{fullGroups, j}, std::pair{int64_t(1), restBlocks}}) {
         if (blocks == 0 || groups == 0)
           continue;
-        double row = double(fullTiles) * tileCycles(p, blocks, cpu) +
-                     (restPixels ? tileCycles(restPixels, blocks, cpu) : 0.0);
+        double row = double(fullTiles) * tileCycles(p, blocks, split, cpu) +
+                     (restPixels ? tileCycles(restPixels, blocks, split, cpu) : 0.0);
         cycles += double(groups) * row;
       }
       if (cycles < bestCycles - 1e-9) {
