@@ -292,12 +292,14 @@ def check(name, opset, args, workdir):
         ours2_ms.append(float(bench_vs_peers.bench_cuvil(exe, input_args, str(args.runs), "2")["median_ms"]))
         for key, runner in runners.items():
             theirs_ms[key].append(statistics.median(peers.time_runs(runner, inputs, args.runs)))
-    row["cuvil_ms"] = round(statistics.median(ours_ms), 3)
+    row["cuvil_ms"] = float(f"{statistics.median(ours_ms):.4g}")
     row["speedup_2t"] = round(row["cuvil_ms"] / statistics.median(ours2_ms), 2)
     for key, times in theirs_ms.items():
         row[key] = round(statistics.median(times), 3)
     if theirs_ms:
-        row["ratio"] = round(row["cuvil_ms"] / min(row[key] for key in theirs_ms), 2)
+        # Two significant digits: a model far faster than the peers (microseconds
+        # against their per-call overhead) must not round to a ratio of 0.
+        row["ratio"] = float(f"{row['cuvil_ms'] / min(row[key] for key in theirs_ms):.2g}")
     return row
 
 
@@ -339,7 +341,8 @@ def render(results, path):
     rows = sorted(results.values(), key=lambda r: (list(ZOO).index(r["model"]) if r["model"] in ZOO
                                                    else len(ZOO), r["model"], r["opset"]))
     passing = sum(r["status"] == "pass" for r in rows)
-    timed = [r for r in rows if "ratio" in r]
+    # Rows rendered before ratios kept two significant digits may read 0.0.
+    timed = [r for r in rows if r.get("ratio", 0) > 0]
     slow = [r for r in timed if r["ratio"] > 1.0]
     geomean = statistics.geometric_mean([r["ratio"] for r in timed]) if timed else float("nan")
     # The thread goal covers models with enough work to share: above 5 ms at 1 thread.
