@@ -247,6 +247,14 @@ def float64_errors(name, ours, theirs):
     return "against float64: " + ", ".join(report)
 
 
+def ratio_of(ours, theirs):
+    """Two decimals, or two significant digits below 0.01: a model far faster
+    than the peers (microseconds against their per-call overhead) must not
+    round to a ratio of 0."""
+    ratio = ours / theirs
+    return round(ratio, 2) or float(f"{ratio:.2g}")
+
+
 def check(name, opset, args, workdir):
     """Export, compile, compare and (optionally) time; return the result row."""
     row = {"model": name, "opset": opset, "date": datetime.date.today().isoformat()}
@@ -297,9 +305,7 @@ def check(name, opset, args, workdir):
     for key, times in theirs_ms.items():
         row[key] = round(statistics.median(times), 3)
     if theirs_ms:
-        # Two significant digits: a model far faster than the peers (microseconds
-        # against their per-call overhead) must not round to a ratio of 0.
-        row["ratio"] = float(f"{row['cuvil_ms'] / min(row[key] for key in theirs_ms):.2g}")
+        row["ratio"] = ratio_of(row["cuvil_ms"], min(row[key] for key in theirs_ms))
     return row
 
 
