@@ -3,7 +3,8 @@
 // Layouts (B = 16 or 8 channels per block):
 //   x: [N, ICB, IH, IW, B]  (or plain [N, C, IH, IW] for a first layer with
 //                             few channels: no reorder needed)
-//   w: [OCB, ICB, KH, KW, B(ic), B(oc)]  (plain input: [OCB, C, KH, KW, B(oc)])
+//   w: [OCB, ICB, KH, KW, B(ic), B(oc)]  (plain input: [OCB, C, KH, KW, B(oc)];
+//                                          grouped: [OCB, window, KH, KW, B, B])
 //   y, residual: [N, OCB, OH, OW, B]; bias: [OCB * B]
 //
 // A task is one output row of J output-channel blocks; a thread takes a run
@@ -26,7 +27,9 @@
 //       y[ocb+j][oh][ow+p][:] = last step ? act(acc[p][j] + residual[...])
 //                                         : acc[p][j]
 // Pixels whose window leaves the input (left/right padding) are done one at a
-// time with the kw range clipped; everything else takes the full tile.
+// time with the kw range clipped; everything else takes the full tile. A
+// grouped convolution's tile has one output block (J = 1), and its groups g
+// are those of the block's window, from cuvil_conv_window_start.
 #include "ConvNCHWcTile.h"
 
 using namespace cuvil::kernels;
@@ -37,8 +40,12 @@ namespace {
 using Params = cuvil_conv_nchwc_params;
 
 template <int B> CUVIL_INLINE Geometry geometry(const Params &p) {
-  return windowGeometry<B>(p.groups, p.OCB, p.window, p.plain_input != 0, p.last_group_channels,
-                           p.groups_per_step);
+  Geometry g = windowGeometry<B>(p.groups, p.OCB, p.window, p.plain_input != 0,
+                                 p.last_group_channels, p.groups_per_step);
+  g.ICB = p.input_blocks;
+  g.groupIn = p.group_in_channels;
+  g.groupOut = p.group_out_channels;
+  return withSteps<B>(g, p.plain_input != 0);
 }
 
 // The weights of the step after the one of output blocks [ocb, ocb + J)
@@ -76,10 +83,12 @@ CUVIL_INLINE void convRun(const Geometry &g, const Params &p, const float *x, co
   const float *xn = x + n * g.xImage;
   float *yn = y + n * g.yImage;
   const float *rn = res ? res + n * g.yImage : nullptr;
+  const int64_t x0 = windowStart<B>(g, group * J);
   for (int64_t g0 = 0; g0 < g.G; g0 += g.GK) {
     const int64_t g1 = g0 + g.GK < g.G ? g0 + g.GK : g.G;
     WeightPrefetch prefetch = nextStepWeights(g, w, group * J, J, g0, g1, rows, p.tile.pixels);
-    const Step s{group * J, g0, g1, g0 > 0, g1 == g.G, 0, p.prefetch_weights ? &prefetch : nullptr};
+    WeightPrefetch *fetch = p.prefetch_weights ? &prefetch : nullptr;
+    const Step s{group * J, g0, g1, g0 > 0, g1 == g.G, 0, fetch, x0};
     for (int64_t oh = oh0; oh < oh0 + rows; ++oh)
       rowOf<B>(blocks, g, p.tile.pixels, xn, w, bias, rn, yn, s, oh, p.activation);
   }

@@ -12,14 +12,16 @@ namespace cuvil::kernels::conv_nchwc {
 // Address steps of one convolution, all compile-time constants once the
 // kernel is specialised.
 struct Geometry {
-  int64_t G, OCB;           // input groups, output blocks
-  cuvil_window2d win;       // extents and window
-  int64_t CI;               // channels per input group: B, or 1 when plain
-  int64_t lastCI;           // channels in the last group
-  int64_t GK;               // input groups per step
-  int64_t aG, aH, aW;       // x steps per group, input row, input column
-  int64_t bG, bKH, bKW, bJ; // w steps per group, kh, kw, output block
-  int64_t xImage, yImage;   // elements per image
+  int64_t G, OCB;            // input groups (a grouped convolution's window), output blocks
+  int64_t ICB;               // x's input groups (G unless grouped)
+  int64_t groupIn, groupOut; // grouped: channels per group in and out; 0: dense
+  cuvil_window2d win;        // extents and window
+  int64_t CI;                // channels per input group: B, or 1 when plain
+  int64_t lastCI;            // channels in the last group
+  int64_t GK;                // input groups per step
+  int64_t aG, aH, aW;        // x steps per group, input row, input column
+  int64_t bG, bKH, bKW, bJ;  // w steps per group, kh, kw, output block
+  int64_t xImage, yImage;    // elements per image
 };
 
 // Derives the address steps of `g` from its shape fields (G, OCB, win, CI,
@@ -32,7 +34,7 @@ template <int B> CUVIL_INLINE Geometry withSteps(Geometry g, bool plain) {
   g.bKH = g.win.KW * g.bKW;
   g.bG = g.win.KH * g.bKH;
   g.bJ = g.G * g.bG;
-  g.xImage = g.G * g.aG;
+  g.xImage = g.ICB * g.aG;
   g.yImage = g.OCB * g.win.OH * g.win.OW * B;
   return g;
 }
@@ -44,7 +46,7 @@ template <int B>
 CUVIL_INLINE Geometry windowGeometry(int64_t groups, int64_t OCB, const cuvil_window2d &window,
                                      bool plain, int64_t lastCI, int64_t GK) {
   Geometry g{};
-  g.G = groups;
+  g.G = g.ICB = groups;
   g.OCB = OCB;
   g.win = window;
   g.CI = plain ? 1 : B;
@@ -63,16 +65,22 @@ CUVIL_INLINE Geometry pointwiseGeometry(int64_t G, int64_t IH, int64_t OCB, int6
   return windowGeometry<B>(G, OCB, {IH, W, OH, W, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0}, false, lastCI, G);
 }
 
+// The first input group of output block `ocb`'s window (0 unless grouped).
+template <int B> CUVIL_INLINE int64_t windowStart(const Geometry &g, int64_t ocb) {
+  return cuvil_conv_window_start(ocb, B, g.groupIn, g.groupOut, g.ICB, g.G);
+}
+
 // What one tile call covers besides its pixels: the output blocks from ocb,
-// input groups [g0, g1), whether the tile starts from y's partial sums
-// (not the first step) and ends with the epilogue (the last step), how
-// many rows before output row oh y's row is (a caller keeping output rows in
-// a ring buffer; 0 otherwise), and weights to prefetch (or null).
+// input groups [g0, g1) of their window from input group x0, whether the tile starts from y's
+// partial sums (not the first step) and ends with the epilogue (the last step), how many rows
+// before output row oh y's row is (a caller keeping output rows in a ring buffer; 0 otherwise), and
+// weights to prefetch (or null).
 struct Step {
   int64_t ocb, g0, g1;
   bool accumulate, finish;
   int64_t yRowShift;
   WeightPrefetch *prefetch;
+  int64_t x0;
 };
 
 // P pixels starting at output column ow0 (input column iw0 for kw = 0), J
@@ -104,7 +112,7 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
       for (int64_t kw = kwLo; kw < kwHi; ++kw) {
         if (s.prefetch)
           s.prefetch->issue();
-        const float *xp = x + grp * g.aG + ih * g.aH + (iwBase + kw * g.win.DW) * g.aW;
+        const float *xp = x + (s.x0 + grp) * g.aG + ih * g.aH + (iwBase + kw * g.win.DW) * g.aW;
         const float *wp = wBlock + grp * g.bG + kh * g.bKH + kw * g.bKW;
         for (int64_t c = 0; c < channels; ++c) {
           V wv[J];

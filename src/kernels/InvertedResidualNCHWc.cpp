@@ -41,7 +41,7 @@ CUVIL_INLINE void convRows(const conv::Geometry &g, const cuvil_tile &tile, cons
   const int64_t J = tile.blocks;
   for (int64_t ocb = 0; ocb < g.OCB; ocb += J) {
     const int64_t blocks = g.OCB - ocb < J ? g.OCB - ocb : J;
-    const conv::Step step{ocb, 0, g.G, false, true, shift, nullptr};
+    const conv::Step step{ocb, 0, g.G, false, true, shift, nullptr, 0};
     for (int64_t r = row0; r < row0 + rows; ++r)
       conv::rowOf<B>(blocks, g, tile.pixels, x, w, bias, res, y, step, r, act);
   }

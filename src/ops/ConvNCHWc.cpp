@@ -9,6 +9,9 @@
 // B is [OCB * K] (optional); Residual and y are [N, OCB, OH, OW, K].
 // `input_channels` (optional) is C when the last input block is partly
 // padding, whose multiplications the kernel then skips.
+// A grouped convolution (`group` groups of `group_channels` = [input,
+// output] channels each) has W packed `grouped`: [OCB, window, KH, KW, K, K],
+// each output block's window of input blocks (cuvil_conv_window_start).
 // Padding channels carry zero weights and bias.
 #include "ChannelBlock.h"
 #include "ConvTiling.h"
@@ -25,7 +28,8 @@ constexpr int64_t kPointwiseRow = 64;
 // batch and the image may be symbolic.
 struct BlockedConv {
   Dim N, IH, IW;
-  int64_t G, OCB, KH, KW, K;
+  int64_t G, ICB, OCB, KH, KW, K;    // G: input groups (window blocks when grouped)
+  int64_t groupIn = 0, groupOut = 0; // grouped: channels per group; 0: dense
   bool plain, depthwise;
   WindowGeometry::Window2D window;
 };
@@ -42,12 +46,25 @@ Expected<BlockedConv> describe(const Node &node, const Shape &x, const Shape &w)
     return Status::error(fmt::format("X [{}] and W [{}] are not in the blocked layout",
                                      shapeToString(x), shapeToString(w)));
   c.N = x[0];
-  c.G = x[1].constant();
+  c.G = c.ICB = x[1].constant();
   c.IH = x[2];
   c.IW = x[3];
   c.OCB = w[0].constant();
   c.KH = (c.depthwise ? w[1] : w[2]).constant();
   c.KW = (c.depthwise ? w[2] : w[3]).constant();
+  if (node.getInt("group", 1) > 1) {
+    std::vector<int64_t> channels = node.getInts("group_channels", {});
+    int64_t groups = node.getInt("group", 1);
+    bool valid = !c.depthwise && !c.plain && channels.size() == 2 && channels[0] > 0 &&
+                 channels[1] > 0 && channels[0] * groups <= c.ICB * c.K &&
+                 (channels[1] * groups + c.K - 1) / c.K == c.OCB;
+    if (!valid)
+      return Status::error(fmt::format("group {} with group_channels [{}] does not fit X [{}]",
+                                       groups, fmt::join(channels, ", "), shapeToString(x)));
+    c.groupIn = channels[0];
+    c.groupOut = channels[1];
+    c.G = groupedWindowBlocks(c.groupIn, c.groupOut, groups, c.K);
+  }
   if ((c.depthwise && c.OCB != c.G) || (!c.depthwise && !w[1].is(c.G)))
     return Status::error(
         fmt::format("W [{}] does not match {} input groups", shapeToString(w), c.G));
@@ -98,11 +115,13 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
                          w.getDouble(((ocb * c.KH + kh) * c.KW + kw) * K + o);
                   continue;
                 }
+                const int64_t x0 =
+                    cuvil_conv_window_start(ocb, K, c.groupIn, c.groupOut, c.ICB, c.G);
                 for (int64_t grp = 0; grp < c.G; ++grp)
                   for (int64_t i = 0; i < (c.plain ? 1 : K); ++i) {
-                    double xv = c.plain
-                                    ? x.getDouble(((n * c.G + grp) * IH + ih) * IW + iw)
-                                    : x.getDouble((((n * c.G + grp) * IH + ih) * IW + iw) * K + i);
+                    const int64_t xg = n * c.ICB + x0 + grp;
+                    double xv = c.plain ? x.getDouble((xg * IH + ih) * IW + iw)
+                                        : x.getDouble(((xg * IH + ih) * IW + iw) * K + i);
                     int64_t wi =
                         c.plain ? (((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * K + o
                                 : ((((ocb * c.G + grp) * c.KH + kh) * c.KW + kw) * K + i) * K + o;
@@ -176,10 +195,15 @@ Status lower(const Node &node, LoweringContext &ctx) {
   params->OCB = c->OCB;
   setWindow(params, params->window, window);
   params->activation = activation->kernel();
-  params->tile = chooseConvTile(c->OCB, rowWidth, c->K, cpu);
+  // A grouped convolution's output blocks each have their own window.
+  const bool grouped = c->groupOut > 0;
+  params->tile = chooseConvTile(grouped ? 1 : c->OCB, rowWidth, c->K, cpu);
   params->plain_input = c->plain ? 1 : 0;
   int64_t channels = node.getInt("input_channels", c->G * c->K);
-  params->last_group_channels = c->plain ? 1 : channels - (c->G - 1) * c->K;
+  params->last_group_channels = c->plain ? 1 : (grouped ? c->K : channels - (c->G - 1) * c->K);
+  params->input_blocks = c->ICB;
+  params->group_in_channels = c->groupIn;
+  params->group_out_channels = c->groupOut;
   int64_t groupWeightBytes =
       params->tile.blocks * c->KH * c->KW * (c->plain ? 1 : c->K) * c->K * int64_t(sizeof(float));
   int64_t weightBytes = w->type().byteSize().constant();
@@ -204,6 +228,8 @@ extern const OpDefinition kConvNCHWcOp = {
              windowAttributes({{"activation", AttrKind::String},
                                {"activation_params", AttrKind::Floats},
                                {"depthwise", AttrKind::Int},
+                               {"group", AttrKind::Int},
+                               {"group_channels", AttrKind::Ints},
                                {"input_channels", AttrKind::Int},
                                {"plain_input", AttrKind::Int}}),
              infer, eval},

@@ -48,6 +48,12 @@ template <int B> void checkConvNCHWc(const cuvil_conv_nchwc_params &p, Problems 
   checkConvTile<B>("", p.tile, problems);
   if (p.groups_per_step < 1 || p.rows_per_run < 1)
     problems.push_back("groups_per_step and rows_per_run must be positive");
+  if (p.groups < 1 || p.groups > p.input_blocks)
+    problems.push_back(fmt::format("a window of {} input groups in {}", p.groups, p.input_blocks));
+  if ((p.group_out_channels > 0) != (p.group_in_channels > 0) ||
+      (p.group_out_channels > 0 && (p.tile.blocks != 1 || p.plain_input)))
+    problems.push_back("a grouped convolution takes a blocked input, one output block per tile "
+                       "and channels per group in and out");
 }
 
 void checkDepthwise(const cuvil_dwconv_nchwc_params &p, Problems &problems) {

@@ -4,10 +4,13 @@
 //   dense      [OCB, ICB, KH, KW, K (ic), K (oc)]
 //   plain      [OCB, C,   KH, KW, K (oc)]           (a plain, unblocked input)
 //   depthwise  [CB,       KH, KW, K]                (one filter per channel)
+//   grouped    [OCB, window, KH, KW, K (ic), K (oc)] (`group` groups: each
+//              output block's window of input blocks, zero across groups)
 // Made by layout-nchwc on constant weights and folded there: it has no
 // kernel.
 #include "ChannelBlock.h"
 #include "OpSupport.h"
+#include "cuvil/kernels/Conv.h"
 
 namespace cuvil::ops {
 namespace {
@@ -28,6 +31,11 @@ Expected<Shape> packedShape(const Node &node, const Shape &w) {
     return Shape{OCB, C, KH, KW, K};
   if (layout == "dense")
     return Shape{OCB, blocksOf(C, K), KH, KW, K, K};
+  int64_t groups = node.getInt("group", 1);
+  if (layout == "grouped" && groups > 1 && M.isConstant() && C.isConstant() &&
+      M.constant() % groups == 0)
+    return Shape{
+        OCB, groupedWindowBlocks(C.constant(), M.constant() / groups, groups, K), KH, KW, K, K};
   return Status::error(fmt::format("unknown packing '{}' for W [{}]", layout, shapeToString(w)));
 }
 
@@ -44,7 +52,9 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
   const std::vector<int64_t> s = in[0]->dims();
   const int64_t M = s[0], C = s[1], KH = s[2], KW = s[3], K = node.getInt("block", 0);
   const std::string layout = node.getString("layout", "");
-  const int64_t ICB = blocksOf(C, K);
+  const int64_t groups = layout == "grouped" ? node.getInt("group", 1) : 1;
+  const int64_t Mg = M / groups, ICB = blocksOf(C * groups, K);
+  const int64_t window = out[0].dims()[1];
   const float *src = in[0]->data<float>();
   float *dst = out[0].mutableData<float>(); // zero: the padding channels
   for (int64_t m = 0; m < M; ++m)
@@ -57,7 +67,11 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
             dst[((ob * KH + kh) * KW + kw) * K + o] = value;
           else if (layout == "plain")
             dst[(((ob * C + c) * KH + kh) * KW + kw) * K + o] = value;
-          else
+          else if (layout == "grouped") {
+            int64_t ic = m / Mg * C + c;
+            int64_t slot = ic / K - cuvil_conv_window_start(ob, K, C, Mg, ICB, window);
+            dst[((((ob * window + slot) * KH + kh) * KW + kw) * K + ic % K) * K + o] = value;
+          } else
             dst[((((ob * ICB + c / K) * KH + kh) * KW + kw) * K + c % K) * K + o] = value;
         }
   return Status::success();
@@ -71,7 +85,7 @@ extern const OpDefinition kPackConvWeightsOp = {
              1,
              1,
              1,
-             {{"block", AttrKind::Int}, {"layout", AttrKind::String}},
+             {{"block", AttrKind::Int}, {"group", AttrKind::Int}, {"layout", AttrKind::String}},
              infer,
              eval},
     lowerCompileTimeOnly};

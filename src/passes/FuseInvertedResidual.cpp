@@ -20,7 +20,10 @@
 namespace cuvil {
 namespace {
 
-bool isConv(const Node *node) { return node && node->op() == "cuvil.ConvNCHWc"; }
+// Grouped convolutions read per-block input windows the fused kernel lacks.
+bool isConv(const Node *node) {
+  return node && node->op() == "cuvil.ConvNCHWc" && node->getInt("group", 1) == 1;
+}
 
 bool isDepthwise(const Node *node) {
   return isConv(node) && node->getInt("depthwise", 0) != 0 && node->getInt("plain_input", 0) == 0;

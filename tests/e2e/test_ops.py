@@ -251,6 +251,14 @@ def conv_cases():
         ("atrous_1d_grouped", (1, 4, 5), w(4, 2, 3), None, dict(group=2, dilations=[4], pads=[4, 4])),
         ("group2", (1, 4, 9, 9), w(6, 2, 3, 3), b(6), dict(group=2, pads=[1, 1, 1, 1])),
         ("group4_1x1", (1, 8, 5, 6), w(8, 2, 1, 1), None, dict(group=4)),
+        # Grouped convolutions the blocked kernel runs over windows of input
+        # blocks: ResNeXt's 4 channels per group; groups of 8 whose channels
+        # end mid-block; groups of 24 in and 36 out, whose windows span 3
+        # blocks and the last ones are moved back to stay inside the input.
+        ("grouped_4_per_group", (1, 64, 9, 11), w(64, 4, 3, 3), b(64), dict(group=16, pads=[1, 1, 1, 1])),
+        ("grouped_partial_block", (2, 40, 8, 8), w(40, 8, 3, 3), b(40),
+         dict(group=5, strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("grouped_wide_window", (1, 48, 7, 7), w(72, 24, 3, 3), None, dict(group=2, pads=[1, 1, 1, 1])),
         ("depthwise_3x3", (1, 6, 10, 10), w(6, 1, 3, 3), b(6), dict(group=6, pads=[1, 1, 1, 1])),
         ("depthwise_3x3_stride2", (1, 8, 15, 15), w(8, 1, 3, 3), b(8),
          dict(group=8, strides=[2, 2], pads=[1, 1, 1, 1])),

@@ -65,8 +65,14 @@ CUVIL_KERNEL_DECL void cuvil_col2im_f32(const float *cols, const float *bias, fl
 #define CUVIL_CONV_TILE_INSTANTIATED(B, P, J)                                                      \
   ((P) >= 1 && (P) <= 14 && (J) >= 1 && (J) <= 4 && (P) * (J) <= ((B) == 16 ? 28 : 12))
 
+/* A grouped convolution (ONNX group > 1, not depthwise) runs the same
+ * tiles: each output block convolves a window of `groups` consecutive input
+ * blocks, those holding the input channels of its output channels' groups,
+ * with zero weights across groups (packed [OCB, window, KH, KW, B, B]). Its
+ * tile covers one output block, whose window the block's first group sets. */
 struct cuvil_conv_nchwc_params {
-  int64_t groups; /* input groups: channel blocks, or channels when plain_input */
+  int64_t groups; /* input groups: channel blocks, or channels when plain_input;
+                     a grouped convolution's window of input blocks */
   int64_t OCB;    /* output channel blocks */
   struct cuvil_window2d window;
   struct cuvil_unary activation;
@@ -77,7 +83,23 @@ struct cuvil_conv_nchwc_params {
   int64_t rows_per_run;        /* rows whose partial sums stay in L2 between steps */
   int64_t prefetch_weights;    /* 1: weights stream from memory; fetch a step ahead */
   int64_t rows_outer;          /* 1: tasks ordered rows first (threads split the image) */
+  int64_t input_blocks;        /* x's channel blocks (groups, unless grouped) */
+  int64_t group_in_channels;   /* grouped: input channels per group; 0: dense */
+  int64_t group_out_channels;  /* grouped: output channels per group; 0: dense */
 };
+
+/* The first input block of output block `ocb`'s window: the block of the
+ * first input channel of its first group, moved back where the window would
+ * run past the input's last block (0 when dense). The packing of the weights
+ * and the kernel both place windows by it. */
+static inline int64_t cuvil_conv_window_start(int64_t ocb, int64_t block, int64_t group_in_channels,
+                                              int64_t group_out_channels, int64_t input_blocks,
+                                              int64_t window) {
+  if (group_out_channels == 0)
+    return 0;
+  int64_t start = ocb * block / group_out_channels * group_in_channels / block;
+  return start + window > input_blocks ? input_blocks - window : start;
+}
 CUVIL_DECLARE_BLOCKED_KERNELS(conv,
                               (const float *x, const float *w, const float *bias, const float *res,
                                float *y, const struct cuvil_conv_nchwc_params *p, int64_t begin,

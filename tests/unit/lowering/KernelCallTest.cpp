@@ -72,7 +72,7 @@ struct ConvOperands {
 
 cuvil_conv_nchwc_params convParams(cuvil_tile tile) {
   cuvil_conv_nchwc_params p{};
-  p.groups = p.OCB = 1;
+  p.groups = p.OCB = p.input_blocks = 1;
   p.window = {4, 4, 4, 4, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0};
   p.tile = tile;
   p.last_group_channels = 16;
