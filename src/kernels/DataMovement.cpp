@@ -193,6 +193,8 @@ CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_FILL)
 // task is one output row:
 //   for each output element: i = out_index - pads_begin, mapped into the
 //   input by the mode; constant mode writes fill_bits where i falls outside.
+// Rows are walked with an odometer over the outer five dims (no division
+// per row), and a constant-mode row is a fill, a copy and a fill.
 namespace {
 
 CUVIL_INLINE int64_t padSource(int64_t i, int64_t n, int64_t mode) {
@@ -210,27 +212,50 @@ CUVIL_INLINE int64_t padSource(int64_t i, int64_t n, int64_t mode) {
   return i >= 0 && i < n ? i : -1;
 }
 
+// Output row `to` from input row `from` (null: the row lies in padding).
+template <typename T>
+CUVIL_INLINE void padRow(const T *from, T *to, const cuvil_pad_params *p, T fill) {
+  const int64_t width = p->out_shape[5], inWidth = p->in_shape[5], pad = p->pads_begin[5];
+  if (p->mode == 0) {
+    int64_t lo = pad < 0 ? 0 : (pad < width ? pad : width);
+    int64_t hi = pad + inWidth < width ? pad + inWidth : width;
+    hi = from && hi > lo ? hi : lo;
+    for (int64_t j = 0; j < lo; ++j)
+      to[j] = fill;
+    for (int64_t j = lo; j < hi; ++j)
+      to[j] = from[j - pad];
+    for (int64_t j = hi; j < width; ++j)
+      to[j] = fill;
+    return;
+  }
+  for (int64_t j = 0; j < width; ++j) {
+    int64_t index = padSource(j - pad, inWidth, p->mode);
+    to[j] = !from || index < 0 ? fill : from[index];
+  }
+}
+
 template <typename T>
 CUVIL_INLINE void padRows(const T *src, T *dst, const cuvil_pad_params *p, int64_t begin,
                           int64_t end) {
   const int64_t *outShape = p->out_shape, *inShape = p->in_shape, *padsBegin = p->pads_begin;
-  const int64_t mode = p->mode;
   const T fill = T(p->fill_bits);
+  int64_t at[5]; // the row's output index in dims 0-4
+  for (int64_t d = 4, rest = begin; d >= 0; --d) {
+    at[d] = rest % outShape[d];
+    rest /= outShape[d];
+  }
   for (int64_t row = begin; row < end; ++row) {
-    int64_t rest = row, base = 0, inStride = inShape[5];
+    int64_t base = 0, inStride = inShape[5];
     bool outside = false;
     for (int d = 4; d >= 0; --d) {
-      int64_t index = padSource(rest % outShape[d] - padsBegin[d], inShape[d], mode);
-      rest /= outShape[d];
+      int64_t index = padSource(at[d] - padsBegin[d], inShape[d], p->mode);
       outside |= index < 0;
       base += index * inStride;
       inStride *= inShape[d];
     }
-    T *to = dst + row * outShape[5];
-    for (int64_t j = 0; j < outShape[5]; ++j) {
-      int64_t index = padSource(j - padsBegin[5], inShape[5], mode);
-      to[j] = outside || index < 0 ? fill : src[base + index];
-    }
+    padRow<T>(outside ? nullptr : src + base, dst + row * outShape[5], p, fill);
+    for (int d = 4; d >= 0 && ++at[d] == outShape[d]; --d)
+      at[d] = 0;
   }
 }
 

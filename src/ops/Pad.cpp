@@ -75,6 +75,22 @@ Status infer(InferContext &ctx) {
   return Status::success();
 }
 
+// In constant mode an unpadded inner dim joins the dim outside it: a
+// blocked [N, CB, H, W, K] padded over H and W is padded as [N, CB, H, W*K],
+// in rows of W*K elements rather than K.
+void mergeUnpaddedDims(PadGeometry &g, Shape &in) {
+  for (size_t d = in.size(); g.mode == 0 && d-- > 1;) {
+    if (g.padsBegin[d] != 0 || g.outShape[d] != in[d] || !in[d].isConstant())
+      continue;
+    g.outShape[d - 1] = g.outShape[d - 1] * in[d];
+    g.padsBegin[d - 1] *= in[d].constant();
+    in[d - 1] = in[d - 1] * in[d];
+    g.outShape.erase(g.outShape.begin() + std::ptrdiff_t(d));
+    g.padsBegin.erase(g.padsBegin.begin() + std::ptrdiff_t(d));
+    in.erase(in.begin() + std::ptrdiff_t(d));
+  }
+}
+
 // The kernel's view: the shapes right-aligned in rank 6 (leading dims of
 // size 1, padded by 0), the mode and the fill value's bits.
 ParamBlock<cuvil_pad_params> kernelParams(const PadGeometry &g, const Shape &in, int64_t fillBits) {
@@ -131,12 +147,14 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 
 Status lower(const Node &node, LoweringContext &ctx) {
   const Value *x = node.input(0);
-  if (x->type().rank() > CUVIL_MAX_RANK)
-    return Status::error(fmt::format("rank above {} is not supported", CUVIL_MAX_RANK));
   Expected<PadGeometry> g = geometry(node, x->type().shape);
   CUVIL_TRY(g.status());
   Expected<int64_t> bits = fillBits(node, x->type().dtype);
   CUVIL_TRY(bits.status());
+  Shape in = x->type().shape;
+  mergeUnpaddedDims(*g, in);
+  if (in.size() > CUVIL_MAX_RANK)
+    return Status::error(fmt::format("rank above {} is not supported", CUVIL_MAX_RANK));
   const Shape &out = g->outShape;
   // One task per output row (rows with no columns: none; a scalar is one).
   Dim rows = out.empty()        ? Dim(1)
@@ -146,7 +164,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   CUVIL_TRY(kernel.status());
   return ctx.callKernel(**kernel,
                         {KernelArg::pointer(x), KernelArg::pointer(node.output(0)),
-                         KernelArg::params(kernelParams(*g, x->type().shape, *bits))},
+                         KernelArg::params(kernelParams(*g, in, *bits))},
                         rows);
 }
 

@@ -1237,6 +1237,14 @@ def pad_cases():
     yield single("pad/opset11_constant_value", "Pad", [x, i64(0, 0, 1, 0, 0, 2), scalar(-2.0)], opset=11)
     yield single("pad/opset13_default_zero", "Pad", [In((1, 3, 5, 5)), i64(0, 0, 1, 1, 0, 0, 1, 1)], opset=13)
     yield single("pad/opset13_negative_crops", "Pad", [x, i64(0, -1, 1, 0, 0, -2)], opset=13)
+    # Constant pads whose inner dims are unpadded run as rows of the merged
+    # dims: a blocked image padded over H and W (and cropped in H), a rank-7
+    # tensor with a rank-6 view, and an outer pad over a whole 3-D block.
+    yield single("pad/opset13_blocked_hw", "Pad", [In((2, 3, 5, 4, 16)), i64(0, 0, 1, 2, 0, 0, 0, -1, 1, 0)],
+                 opset=13)
+    yield single("pad/opset13_rank7_merged", "Pad",
+                 [In((2, 1, 3, 1, 2, 2, 3)), i64(0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 2, 0, 0), scalar(0.25)], opset=13)
+    yield single("pad/opset13_outer_only", "Pad", [In((2, 3, 4, 5)), i64(1, 0, 0, 0, 2, 0, 0, 0)], opset=13)
     yield single("pad/opset13_int64", "Pad", [In((3, 4), I64), i64(1, 0, 0, 2), scalar(7, I64)], opset=13)
     yield single("pad/opset18_axes", "Pad", [x, i64(1, 2, 0, 1), scalar(0.5), i64(-1, 1)], opset=18)
     yield single("pad/opset18_axes_reflect", "Pad", [In((1, 2, 5, 6)), i64(2, 1, 2, 1), None, i64(2, 3)],
