@@ -299,7 +299,8 @@ private:
     std::vector<Value *> inputs;
     bool bothBlocked = true;
     for (Value *operand : node.inputs()) {
-      if (Value *source = blockedSource(operand); source && operand->type() == type) {
+      Value *source = blockedSource(operand);
+      if (source && (operand->type() == type || broadcastsOverImage(operand->type(), type))) {
         inputs.push_back(source);
         continue;
       }
@@ -314,6 +315,16 @@ private:
     if (bothBlocked && !facts.finiteAtZero)
       return Status::success();
     return publish(node, *blockedClone(node, inputs, node.op()), channels);
+  }
+
+  // True when `operand` is [N or 1, C, 1, 1] against an image `type` [N, C,
+  // H, W] (a squeeze-and-excitation scale): blocked as [N or 1, CB, 1, 1, K]
+  // it broadcasts over the blocked image the same way.
+  static bool broadcastsOverImage(const TensorType &operand, const TensorType &type) {
+    const Shape &s = operand.shape;
+    return operand.dtype == type.dtype && s.size() == 4 && type.rank() == 4 &&
+           s[1] == type.shape[1] && (s[0].is(1) || s[0] == type.shape[0]) && s[2].is(1) &&
+           s[3].is(1);
   }
 
   // A scalar, or a [C,1,1] / [1,C,1,1] constant as [1, CB, 1, 1, K];

@@ -316,6 +316,22 @@ def conv_cases():
     yield graph("conv/silu_epilogue", silu, {"x": In((1, 8, 9, 9))}, ["y"], dict(w=w(20, 8, 3, 3)))
     yield graph("conv/nchwc_region", nodes, {"x": In((1, 3, 40, 36))}, ["y", "c1"],
                 dict(stem=stem, body=body, bb=b(24), dw=w(24, 1, 3, 3), wide=w(40, 24, 1, 1)))
+    # Squeeze-and-excitation (EfficientNet, RegNetY) after a grouped 3x3 in
+    # the blocked layout: the per-image channel scale multiplies the blocked
+    # image; batch 2 so that each image gets its own scale, 40 channels so
+    # that the last block is partly padding.
+    se = [node("Conv", ["x", "gw", "gb"], ["c"], group=5, pads=[1, 1, 1, 1]),
+          node("Relu", ["c"], ["r"]),
+          node("GlobalAveragePool", ["r"], ["p"]),
+          node("Conv", ["p", "f1", "b1"], ["h"]),
+          node("Relu", ["h"], ["hr"]),
+          node("Conv", ["hr", "f2", "b2"], ["e"]),
+          node("Sigmoid", ["e"], ["s"]),
+          node("Mul", ["s", "r"], ["m"]),
+          node("Conv", ["m", "proj"], ["y"])]
+    yield graph("conv/squeeze_excitation_grouped", se, {"x": In((2, 40, 11, 9))}, ["y"],
+                dict(gw=w(40, 8, 3, 3), gb=b(40), f1=w(10, 40, 1, 1), b1=b(10), f2=w(40, 10, 1, 1),
+                     b2=b(40), proj=w(24, 40, 1, 1)))
     # Fire-module concat (SqueezeNet): both branches are planned in place as
     # slabs of the concat, one of them also read by another consumer.
     fire = [node("Conv", ["x", "sq"], ["s"]),
