@@ -3,7 +3,8 @@
 //
 // Strided copy over a rank-6 iteration space; a task is one innermost row:
 //   for row in [begin, end):
-//     src/dst offsets from row's coordinates over dims 0..4
+//     src/dst offsets from row's coordinates over dims 0..4 (stepped from
+//     the previous row's, an odometer)
 //     for i in [0, shape[5]): dst[dOff + i*dStride5] = src[sOff + i*sStride5]
 #include "ElementCodec.h"
 #include "KernelSupport.h"
@@ -19,16 +20,26 @@ CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int
                            int64_t end) {
   const int64_t *shape = p->shape, *srcStrides = p->src_strides, *dstStrides = p->dst_strides;
   int64_t inner = shape[5], ss = srcStrides[5], ds = dstStrides[5];
+  int64_t at[5], s = 0, d = 0; // the row's coordinates over dims 0-4 and offsets
+  for (int64_t dim = 4, rest = begin; dim >= 0; --dim) {
+    at[dim] = rest % shape[dim];
+    rest /= shape[dim];
+    s += at[dim] * srcStrides[dim];
+    d += at[dim] * dstStrides[dim];
+  }
   for (int64_t row = begin; row < end; ++row) {
-    int64_t rest = row, s = 0, d = 0;
-    for (int dim = 4; dim >= 0; --dim) {
-      int64_t coord = rest % shape[dim];
-      rest /= shape[dim];
-      s += coord * srcStrides[dim];
-      d += coord * dstStrides[dim];
-    }
     for (int64_t i = 0; i < inner; ++i)
       dst[d + i * ds] = src[s + i * ss];
+    // Next row: an odometer over dims 4 down to 0, no division.
+    for (int dim = 4; dim >= 0; --dim) {
+      s += srcStrides[dim];
+      d += dstStrides[dim];
+      if (++at[dim] < shape[dim])
+        break;
+      s -= shape[dim] * srcStrides[dim];
+      d -= shape[dim] * dstStrides[dim];
+      at[dim] = 0;
+    }
   }
 }
 

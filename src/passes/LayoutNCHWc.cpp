@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <map>
 
 namespace cuvil {
@@ -189,6 +190,10 @@ private:
       pads = {0, 0, 0, 0};
     }
     conv->setAttr("pads", pads);
+    if (!depthwise && !plain && stridedPointwise(*geometry, pads)) {
+      conv->setInput(0, subsample(conv->input(0), geometry->strides, conv));
+      conv->setAttr("strides", std::vector<int64_t>{1, 1});
+    }
     if (depthwise)
       conv->setAttr("depthwise", int64_t(1));
     if (plain)
@@ -205,6 +210,35 @@ private:
   static bool narrowPaddedRows(const WindowGeometry &g, const std::vector<int64_t> &pads) {
     bool padded = pads[1] > 0 || pads[3] > 0;
     return padded && g.output[1].opt() <= kNarrowRow && g.kernel[1] > 1;
+  }
+
+  // A strided 1x1 convolution reads one pixel in SH x SW: run on the
+  // subsampled input instead, it becomes a pointwise one, whose pixels the
+  // kernel re-cuts into rows that fit its register tile, for a copy of
+  // 1/(SH*SW) of the input. That pays where the output rows are narrow
+  // (ResNet-50's 14- and 7-wide downsampling: 70% and 64% -> 92% and 97% of
+  // their FMA bound); its 28-wide one already ran at 98%. (Decided at the
+  // opt width.)
+  static bool stridedPointwise(const WindowGeometry &g, const std::vector<int64_t> &pads) {
+    return g.kernel == std::vector<int64_t>{1, 1} && g.strides != std::vector<int64_t>{1, 1} &&
+           g.output[1].opt() <= kNarrowRow &&
+           std::all_of(pads.begin(), pads.end(), [](int64_t pad) { return pad == 0; });
+  }
+
+  // Every strides[0]-th row and strides[1]-th column of a blocked [N, CB,
+  // H, W, K] tensor.
+  Value *subsample(Value *blocked, const std::vector<int64_t> &strides, Node *before) {
+    auto ints = [&](const char *suffix, std::vector<int64_t> values) {
+      return graph_.addConstant(blocked->name() + suffix,
+                                Tensor::fromInt64s(values, {int64_t(values.size())}));
+    };
+    int64_t all = std::numeric_limits<int64_t>::max();
+    Node *slice = graph_.addNode("Slice",
+                                 {blocked, ints(".starts", {0, 0}), ints(".ends", {all, all}),
+                                  ints(".axes", {2, 3}), ints(".steps", strides)},
+                                 {blocked->name() + ".subsampled"}, before);
+    (void)inferNodeTypes(*slice);
+    return slice->output(0);
   }
 
   // Zero-pads the H and W dims of a blocked [N, CB, H, W, K] tensor.

@@ -233,6 +233,8 @@ def conv_cases():
     specs = [
         ("1x1_nobias", (1, 8, 7, 9), w(5, 8, 1, 1), None, {}),
         ("1x1_stride2", (1, 8, 9, 9), w(16, 8, 1, 1), b(16), dict(strides=[2, 2])),
+        # Run as a pointwise convolution of the subsampled input (narrow rows).
+        ("1x1_stride_3x2_batch2", (2, 16, 11, 10), w(24, 16, 1, 1), b(24), dict(strides=[3, 2])),
         ("3x3_pad1_bias", (1, 3, 11, 13), w(4, 3, 3, 3), b(4), dict(kernel_shape=[3, 3], pads=[1, 1, 1, 1])),
         ("3x3_nopad_batch2", (2, 3, 10, 9), w(6, 3, 3, 3), b(6), {}),
         ("3x3_stride2_asym_pads", (1, 3, 12, 11), w(4, 3, 3, 3), b(4), dict(strides=[2, 2], pads=[1, 0, 0, 1])),
