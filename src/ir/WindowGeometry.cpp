@@ -2,6 +2,17 @@
 
 namespace cuvil {
 
+int64_t insideTaps(int64_t extent, int64_t outputs, int64_t kernel, int64_t stride,
+                   int64_t dilation, int64_t padBegin) {
+  int64_t inside = 0;
+  for (int64_t o = 0; o < outputs; ++o)
+    for (int64_t k = 0; k < kernel; ++k) {
+      int64_t at = o * stride - padBegin + k * dilation;
+      inside += at >= 0 && at < extent ? 1 : 0;
+    }
+  return inside;
+}
+
 std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra) {
   std::vector<AttrSpec> attributes = {{"auto_pad", AttrKind::String},
                                       {"kernel_shape", AttrKind::Ints},

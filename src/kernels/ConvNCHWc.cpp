@@ -45,6 +45,7 @@ template <int B> CUVIL_INLINE Geometry geometry(const Params &p) {
   g.ICB = p.input_blocks;
   g.groupIn = p.group_in_channels;
   g.groupOut = p.group_out_channels;
+  g.borderRuns = p.border_runs != 0;
   return withSteps<B>(g, p.plain_input != 0);
 }
 

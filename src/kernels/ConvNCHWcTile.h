@@ -22,6 +22,7 @@ struct Geometry {
   int64_t aG, aH, aW;        // x steps per group, input row, input column
   int64_t bG, bKH, bKW, bJ;  // w steps per group, kh, kw, output block
   int64_t xImage, yImage;    // elements per image
+  bool borderRuns;           // border pixels in tiles of equal kw range (see row)
 };
 
 // Derives the address steps of `g` from its shape fields (G, OCB, win, CI,
@@ -180,7 +181,11 @@ CUVIL_INLINE void tileOf(int64_t P, const Geometry &g, const float *x, const flo
 
 // One output row of J blocks: border pixels one by one, interior in tiles.
 // Every count here derives from constants, so after specialisation only the
-// tile widths this convolution needs remain.
+// tile widths this convolution needs remain. With g.borderRuns (a window
+// wider than the row, as in atrous convolutions, where most pixels are
+// border ones) the border pixels go in runs of equal clipped kw range, each
+// in tiles of tileP pixels and the rest one by one: every weight vector then
+// serves tileP pixels, not one.
 template <int B, int J>
 CUVIL_INLINE void row(const Geometry &g, int64_t tileP, const float *x, const float *w,
                       const float *bias, const float *res, float *y, const Step &s, int64_t oh,
@@ -193,22 +198,38 @@ CUVIL_INLINE void row(const Geometry &g, int64_t tileP, const float *x, const fl
   owHi = owHi < g.win.OW ? owHi : g.win.OW;
   owLo = owLo < owHi ? owLo : owHi;
   const int64_t fullTiles = (owHi - owLo) / tileP, restPixels = (owHi - owLo) % tileP;
-  auto border = [&](int64_t ow) __attribute__((always_inline)) {
+  // The kw range [lo, hi) of output column ow that stays inside the input.
+  auto kwRange = [&](int64_t ow, int64_t &lo, int64_t &hi) __attribute__((always_inline)) {
     int64_t iw0 = ow * g.win.SW - g.win.PL;
-    int64_t kwLo = iw0 >= 0 ? 0 : (-iw0 + g.win.DW - 1) / g.win.DW;
-    int64_t kwHi = g.win.IW - iw0 <= 0 ? 0 : (g.win.IW - iw0 + g.win.DW - 1) / g.win.DW;
-    kwHi = kwHi < g.win.KW ? kwHi : g.win.KW;
-    tile<B, 1, J>(g, x, w, bias, res, y, s, oh, ow, kwLo, kwHi < kwLo ? kwLo : kwHi, act);
+    lo = iw0 >= 0 ? 0 : (-iw0 + g.win.DW - 1) / g.win.DW;
+    hi = g.win.IW - iw0 <= 0 ? 0 : (g.win.IW - iw0 + g.win.DW - 1) / g.win.DW;
+    hi = hi < g.win.KW ? hi : g.win.KW;
+    hi = hi < lo ? lo : hi;
   };
-  for (int64_t ow = 0; ow < owLo; ++ow)
-    border(ow);
+  // Columns [from, to): one by one, or in runs of equal kw range.
+  auto border = [&](int64_t from, int64_t to) __attribute__((always_inline)) {
+    for (int64_t ow = from; ow < to;) {
+      int64_t lo, hi, runLo, runHi, end = ow + 1;
+      kwRange(ow, lo, hi);
+      if (g.borderRuns)
+        for (; end < to; ++end) {
+          kwRange(end, runLo, runHi);
+          if (runLo != lo || runHi != hi)
+            break;
+        }
+      for (; g.borderRuns && end - ow >= tileP; ow += tileP)
+        tileOf<B, J>(tileP, g, x, w, bias, res, y, s, oh, ow, lo, hi, act);
+      for (; ow < end; ++ow)
+        tile<B, 1, J>(g, x, w, bias, res, y, s, oh, ow, lo, hi, act);
+    }
+  };
+  border(0, owLo);
   for (int64_t t = 0; t < fullTiles; ++t)
     tileOf<B, J>(tileP, g, x, w, bias, res, y, s, oh, owLo + t * tileP, 0, g.win.KW, act);
   if (restPixels)
     tileOf<B, J>(restPixels, g, x, w, bias, res, y, s, oh, owLo + fullTiles * tileP, 0, g.win.KW,
                  act);
-  for (int64_t ow = owHi; ow < g.win.OW; ++ow)
-    border(ow);
+  border(owHi, g.win.OW);
 }
 
 template <int B>

@@ -137,10 +137,29 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
 }
 
 // Output [N, OCB, OH, OW, K]: its channels are OCB x K, padding included,
-// as in the packed weights.
-Dim blockedConvolutionFlops(const Node &node) {
+// as in the packed weights. Taps that read padding are skipped by the
+// kernels, so only those inside count (at the opt extents).
+Dim blockedConvolutionFlops(const Node &node, const WindowGeometry::Window2D &g) {
   const Shape &y = node.output(0)->type().shape;
-  return convolutionFlops(node.output(0), node.input(1), y[1] * y[4]);
+  Dim dense = convolutionFlops(node.output(0), node.input(1), y[1] * y[4]);
+  const int64_t OH = g.OH.opt(), OW = g.OW.opt();
+  const int64_t inside = insideTaps(g.H.opt(), OH, g.KH, g.SH, g.DH, g.PT.opt()) *
+                         insideTaps(g.W.opt(), OW, g.KW, g.SW, g.DW, g.PL.opt());
+  const int64_t all = OH * g.KH * OW * g.KW;
+  return all == 0 || inside == all ? dense : floorDiv(dense * inside, Dim(all));
+}
+
+// Output columns whose window leaves the input at the opt width: the
+// kernel's border pixels (an atrous convolution's window may be wider than
+// the row, leaving all of them border ones).
+int64_t borderPixels(const WindowGeometry::Window2D &window) {
+  const int64_t OW = window.OW.opt(), PL = window.PL.opt(), IW = window.W.opt();
+  const int64_t span = (window.KW - 1) * window.DW;
+  int64_t first = PL <= 0 ? 0 : (PL + window.SW - 1) / window.SW;
+  int64_t last = IW - 1 + PL - span < 0 ? 0 : (IW - 1 + PL - span) / window.SW + 1;
+  last = std::min(last, OW);
+  first = std::min(first, last);
+  return first + OW - last;
 }
 
 Status lowerDepthwise(const Node &node, LoweringContext &ctx, const BlockedConv &c,
@@ -158,7 +177,7 @@ Status lowerDepthwise(const Node &node, LoweringContext &ctx, const BlockedConv 
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(node.input(3)),
                          KernelArg::pointer(node.output(0)), KernelArg::params(params)},
-                        c.N * c.G * g.OH, blockedConvolutionFlops(node));
+                        c.N * c.G * g.OH, blockedConvolutionFlops(node, g));
 }
 
 Status lower(const Node &node, LoweringContext &ctx) {
@@ -201,6 +220,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
   params->plain_input = c->plain ? 1 : 0;
   int64_t channels = node.getInt("input_channels", c->G * c->K);
   params->last_group_channels = c->plain ? 1 : (grouped ? c->K : channels - (c->G - 1) * c->K);
+  params->border_runs = borderPixels(window) >= 2 * params->tile.pixels ? 1 : 0;
   params->input_blocks = c->ICB;
   params->group_in_channels = c->groupIn;
   params->group_out_channels = c->groupOut;
@@ -218,7 +238,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
                          KernelArg::optionalPointer(node.input(2)),
                          KernelArg::optionalPointer(node.input(3)),
                          KernelArg::pointer(node.output(0)), KernelArg::params(params)},
-                        c->N * groups * window.OH, blockedConvolutionFlops(node));
+                        c->N * groups * window.OH, blockedConvolutionFlops(node, c->window));
 }
 
 } // namespace

@@ -207,9 +207,22 @@ private:
   // large share of the work (2 of 7 columns in ResNet's last stage); padding
   // the small input explicitly keeps every pixel on the full-tile path.
   // (Decided at the opt width; explicit padding is right at any width.)
+  // Not where most of the padded taps would read zeros (an atrous window
+  // wider than the image: DeepLab's rate-12 3x3 on 14x14 has 18% of its taps
+  // inside), which the kernel skips in its border tiles but would compute
+  // on an explicitly padded input.
   static bool narrowPaddedRows(const WindowGeometry &g, const std::vector<int64_t> &pads) {
     bool padded = pads[1] > 0 || pads[3] > 0;
-    return padded && g.output[1].opt() <= kNarrowRow && g.kernel[1] > 1;
+    return padded && g.output[1].opt() <= kNarrowRow && g.kernel[1] > 1 &&
+           2 * insideTaps(g, 0) * insideTaps(g, 1) >=
+               g.output[0].opt() * g.kernel[0] * g.output[1].opt() * g.kernel[1];
+  }
+
+  // Taps of spatial axis d, over all its output positions, that read inside
+  // the input (at the opt extents).
+  static int64_t insideTaps(const WindowGeometry &g, size_t d) {
+    return cuvil::insideTaps(g.input[d].opt(), g.output[d].opt(), g.kernel[d], g.strides[d],
+                             g.dilations[d], g.padsBegin[d].opt());
   }
 
   // A strided 1x1 convolution reads one pixel in SH x SW: run on the

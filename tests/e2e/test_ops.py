@@ -250,6 +250,12 @@ def conv_cases():
         ("atrous_rows_only", (1, 16, 5, 19), w(8, 16, 3, 3), b(8), dict(dilations=[6, 2], pads=[6, 2, 6, 2])),
         ("atrous_strided_begin", (1, 3, 6, 2), w(4, 3, 3, 3), None, dict(dilations=[2, 2], pads=[2, 3, 2, 3], strides=[1, 2])),
         ("atrous_5x5", (1, 8, 6, 6), w(8, 8, 5, 5), b(8), dict(dilations=[3, 3], pads=[6, 6, 6, 6])),
+        # Windows wider than the row, whose taps read the input only in part
+        # of it: not padded explicitly, the border pixels run in tiles of
+        # equal tap ranges (DeepLab's ASPP).
+        ("atrous_border_runs", (1, 32, 14, 14), w(40, 32, 3, 3), b(40), dict(dilations=[8, 8], pads=[8, 8, 8, 8])),
+        ("atrous_border_runs_strided", (2, 24, 15, 29), w(16, 24, 3, 3), None,
+         dict(dilations=[5, 7], pads=[5, 7, 4, 6], strides=[1, 2])),
         ("atrous_1d_grouped", (1, 4, 5), w(4, 2, 3), None, dict(group=2, dilations=[4], pads=[4, 4])),
         ("group2", (1, 4, 9, 9), w(6, 2, 3, 3), b(6), dict(group=2, pads=[1, 1, 1, 1])),
         ("group4_1x1", (1, 8, 5, 6), w(8, 2, 1, 1), None, dict(group=4)),

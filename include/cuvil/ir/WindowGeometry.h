@@ -47,6 +47,12 @@ Expected<WindowGeometry> windowGeometry(const Node &node, const Shape &spatial,
                                         const std::vector<int64_t> &kernel, bool ceilMode,
                                         std::string_view prefix = "");
 
+// Taps of one spatial axis, summed over its `outputs` positions, that read
+// inside an input of `extent` (not its padding): the work a kernel that
+// skips padding does, against outputs * kernel taps.
+int64_t insideTaps(int64_t extent, int64_t outputs, int64_t kernel, int64_t stride,
+                   int64_t dilation, int64_t padBegin);
+
 // Attributes every windowed op accepts.
 std::vector<AttrSpec> windowAttributes(std::vector<AttrSpec> extra);
 

@@ -86,6 +86,7 @@ struct cuvil_conv_nchwc_params {
   int64_t input_blocks;        /* x's channel blocks (groups, unless grouped) */
   int64_t group_in_channels;   /* grouped: input channels per group; 0: dense */
   int64_t group_out_channels;  /* grouped: output channels per group; 0: dense */
+  int64_t border_runs;         /* 1: border pixels in tiles of equal kw range (atrous) */
 };
 
 /* The first input block of output block `ocb`'s window: the block of the
