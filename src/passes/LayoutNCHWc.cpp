@@ -29,6 +29,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 namespace cuvil {
 namespace {
@@ -448,8 +449,25 @@ private:
   // it works on the blocked [N, CB, H, W, K] tensor over axes [2, 3], with
   // the constant scales or sizes (and roi) of those two axes. The padding
   // channels stay finite: interpolated zeros, or the extrapolation value.
+  // An op convert() may move into the blocked layout.
+  static bool mayTakeBlocks(const Node &node) {
+    static const std::set<std::string> kBlockedOps = {
+        "Conv",   "cuvil.FusedConv",   "MaxPool",       "AveragePool",
+        "Concat", "GlobalAveragePool", "GlobalMaxPool", "Resize"};
+    return kBlockedOps.count(node.op()) != 0 || elementwiseFacts(node) != nullptr;
+  }
+
   Status convertResize(Node &node, int64_t channels) {
     const Shape &in = node.input(0)->type().shape, &out = node.output(0)->type().shape;
+    // An upsampling none of whose users works on blocks stays plain: resized
+    // in blocks it would be reordered out at its larger size, its padding
+    // channels resized too (DeepLab's final 8x upsampling of 21 classes: 32
+    // channels resized, then a 224x224 reorder).
+    bool grows = out.size() == 4 && (out[2].opt() * out[3].opt() > in[2].opt() * in[3].opt());
+    const auto &uses = node.output(0)->uses();
+    if (grows && std::none_of(uses.begin(), uses.end(),
+                              [](const Use &use) { return mayTakeBlocks(*use.node); }))
+      return Status::success();
     std::string transform = node.getString("coordinate_transformation_mode");
     if (out[0] != in[0] || out[1] != in[1] ||
         node.getString("keep_aspect_ratio_policy") != "stretch" ||
