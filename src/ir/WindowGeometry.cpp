@@ -1,15 +1,24 @@
 #include "cuvil/ir/WindowGeometry.h"
 
+#include <algorithm>
+
 namespace cuvil {
 
+// Per tap k, the outputs o with 0 <= o * stride - padBegin + k * dilation <
+// extent form one range: counted in closed form, so that absurd extents
+// cost nothing.
 int64_t insideTaps(int64_t extent, int64_t outputs, int64_t kernel, int64_t stride,
                    int64_t dilation, int64_t padBegin) {
+  auto floorDiv = [](int64_t a, int64_t b) {
+    return a / b - ((a % b != 0) && ((a < 0) != (b < 0)));
+  };
   int64_t inside = 0;
-  for (int64_t o = 0; o < outputs; ++o)
-    for (int64_t k = 0; k < kernel; ++k) {
-      int64_t at = o * stride - padBegin + k * dilation;
-      inside += at >= 0 && at < extent ? 1 : 0;
-    }
+  for (int64_t k = 0; k < kernel; ++k) {
+    int64_t offset = k * dilation - padBegin; // input position of o = 0
+    int64_t first = std::max<int64_t>(0, floorDiv(-offset + stride - 1, stride));
+    int64_t last = std::min<int64_t>(outputs - 1, floorDiv(extent - 1 - offset, stride));
+    inside += last >= first ? last - first + 1 : 0;
+  }
   return inside;
 }
 
