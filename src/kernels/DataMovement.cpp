@@ -20,6 +20,8 @@ CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int
                            int64_t end) {
   const int64_t *shape = p->shape, *srcStrides = p->src_strides, *dstStrides = p->dst_strides;
   int64_t inner = shape[5], ss = srcStrides[5], ds = dstStrides[5];
+  if (begin >= end) // an empty range: a zero-sized dim must not be divided by
+    return;
   int64_t at[5], s = 0, d = 0; // the row's coordinates over dims 0-4 and offsets
   for (int64_t dim = 4, rest = begin; dim >= 0; --dim) {
     at[dim] = rest % shape[dim];
@@ -250,6 +252,8 @@ CUVIL_INLINE void padRows(const T *src, T *dst, const cuvil_pad_params *p, int64
                           int64_t end) {
   const int64_t *outShape = p->out_shape, *inShape = p->in_shape, *padsBegin = p->pads_begin;
   const T fill = T(p->fill_bits);
+  if (begin >= end) // an empty range: a zero-sized dim must not be divided by
+    return;
   int64_t at[5]; // the row's output index in dims 0-4
   for (int64_t d = 4, rest = begin; d >= 0; --d) {
     at[d] = rest % outShape[d];
