@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cuvil/ir/Dim.h"
+#include "cuvil/kernels/Conv.h"
 
 #include <cstdint>
 
@@ -23,9 +24,11 @@ inline int64_t groupedWindowBlocks(int64_t groupIn, int64_t groupOut, int64_t gr
                                    int64_t block) {
   int64_t window = 1, outBlocks = (groupOut * groups + block - 1) / block;
   for (int64_t ob = 0; ob < outBlocks; ++ob) {
-    int64_t first = ob * block / groupOut, last = (ob * block + block - 1) / groupOut;
+    int64_t last = (ob * block + block - 1) / groupOut;
     last = last < groups - 1 ? last : groups - 1;
-    int64_t start = first * groupIn / block, end = ((last + 1) * groupIn + block - 1) / block;
+    // Unclamped: no input is too short for a window of 0.
+    int64_t start = cuvil_conv_window_start(ob, block, groupIn, groupOut, INT64_MAX, 0);
+    int64_t end = ((last + 1) * groupIn + block - 1) / block;
     window = end - start > window ? end - start : window;
   }
   return window;
