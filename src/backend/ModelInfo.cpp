@@ -162,7 +162,7 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
       "paths");
 
   auto *infoType =
-      llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64,
+      llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64,
                                       i64, ptr, i32, i32, ptr, i32, ptr, ptr, i32, ptr});
   std::vector<llvm::Constant *> errors;
   for (const std::string &message : builder.errorMessages())
@@ -181,6 +181,7 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
                  emitter.string(target.cpu),
                  emitter.string(compilerVersion()),
                  llvm::ConstantInt::get(i64, builder.arenaBytes()),
+                 llvm::ConstantInt::get(i64, builder.frameBytes()),
                  llvm::ConstantInt::get(i64, builder.weights().totalBytes),
                  emitter.string(fmt::format("{}", fmt::join(variantNames, ","))),
                  llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level)),

@@ -3,8 +3,10 @@
 #include "WorkEstimate.h"
 
 #include "cuvil/lowering/Lowering.h"
+#include "cuvil/runtime/ModelABI.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <fmt/format.h>
 #include <functional>
 #include <llvm/IR/Constants.h>
@@ -180,15 +182,13 @@ llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const Value *val
     offset = storage.offset;
     switch (storage.space) {
     case StorageSpace::Arena:
-      base = arena_;
+      base = arenaBase(builder);
       break;
     case StorageSpace::Input:
     case StorageSpace::Output: {
       uint64_t slot =
           storage.index + (storage.space == StorageSpace::Output ? model_.inputs().size() : 0);
-      llvm::Value *slotAddress =
-          builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, slot);
-      base = builder.CreateLoad(builder.getPtrTy(), slotAddress);
+      base = builder.CreateLoad(builder.getPtrTy(), ioSlot(builder, slot));
       break;
     }
     case StorageSpace::Capture: {
@@ -205,7 +205,32 @@ llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const Value *val
   Dim total = byteOffset + int64_t(offset);
   if (total.isConstant())
     return builder.CreateConstInBoundsGEP1_64(i8, base, uint64_t(total.constant()));
-  return builder.CreateInBoundsGEP(i8, base, emitDim(builder, total, symbols_));
+  return builder.CreateInBoundsGEP(i8, base, emitDim(builder, total));
+}
+
+llvm::Value *ModuleBuilder::frameField(llvm::IRBuilder<> &builder, uint64_t offset) const {
+  llvm::Value *frame = builder.GetInsertBlock()->getParent()->getArg(0);
+  return builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), frame, offset);
+}
+
+// cuvil_frame_header.arena: 64-byte aligned, which the kernels' vector
+// accesses may rely on.
+llvm::Value *ModuleBuilder::arenaBase(llvm::IRBuilder<> &builder) const {
+  llvm::LoadInst *arena = builder.CreateAlignedLoad(
+      builder.getPtrTy(), frameField(builder, offsetof(cuvil_frame_header, arena)), llvm::Align(8),
+      "arena");
+  llvm::Metadata *alignment = llvm::ConstantAsMetadata::get(builder.getInt64(kAlign));
+  arena->setMetadata(llvm::LLVMContext::MD_align, llvm::MDNode::get(context_, alignment));
+  arena->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(context_, {}));
+  return arena;
+}
+
+llvm::Value *ModuleBuilder::ioSlot(llvm::IRBuilder<> &builder, size_t slot) const {
+  return frameField(builder, kIoOffset + 8 * slot);
+}
+
+llvm::Value *ModuleBuilder::symbolsBase(llvm::IRBuilder<> &builder) const {
+  return frameField(builder, symbolsOffset_);
 }
 
 // Where the run keeps the symbol's value.
@@ -215,10 +240,10 @@ llvm::Value *ModuleBuilder::symbolSlot(llvm::IRBuilder<> &builder, SymbolId symb
   if (slot == symbolSlots_.end()) {
     addressStatus_ = Status::error(fmt::format("internal error: symbol {} is not the model's",
                                                SymbolTable::global().info(symbol).name));
-    return symbols;
+    return symbols ? symbols : symbolsBase(builder);
   }
-  return builder.CreateConstInBoundsGEP1_64(builder.getInt64Ty(), symbols ? symbols : symbols_,
-                                            slot->second);
+  return builder.CreateConstInBoundsGEP1_64(builder.getInt64Ty(),
+                                            symbols ? symbols : symbolsBase(builder), slot->second);
 }
 
 // floor(a / b) for the dims' integers (b may be negative; 0 gives 0, as
@@ -272,7 +297,7 @@ Status ModuleBuilder::storeDims(const Value *destination, std::span<const Dim> v
   llvm::Type *element = runBuilder_->getIntNTy(unsigned(8 * dtypeSize(destination->type().dtype)));
   llvm::Value *base = address(*runBuilder_, destination, 0);
   for (size_t i = 0; i < values.size(); ++i) {
-    llvm::Value *value = emitDim(*runBuilder_, values[i], symbols_);
+    llvm::Value *value = emitDim(*runBuilder_, values[i]);
     runBuilder_->CreateStore(runBuilder_->CreateTrunc(value, element),
                              runBuilder_->CreateConstInBoundsGEP1_64(element, base, i));
   }
@@ -386,10 +411,11 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
       module_.getOrInsertFunction(llvm::StringRef(kernelName), kernelType).getCallee());
   llvm::Function *spec = specialise(kernel, args);
 
-  // task.N(begin, end) = spec(addresses..., run-time values..., begin, end),
-  // the values computed from the symbols at each call.
+  // task.N(frame, begin, end) = spec(addresses..., run-time values...,
+  // begin, end), the values computed from the frame's symbols at each call.
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
-  auto *taskType = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {i64, i64}, false);
+  llvm::Type *ptr = llvm::PointerType::get(context_, 0);
+  auto *taskType = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, i64, i64}, false);
   llvm::Function *task =
       llvm::Function::Create(taskType, llvm::GlobalValue::InternalLinkage,
                              fmt::format("task.{}.{}", variant_->name, tasks_++), module_);
@@ -399,25 +425,26 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::Pointer)
       specArgs.push_back(arg.symbol()        ? symbolSlot(builder, *arg.symbol())
-                         : arg.isErrorCell() ? static_cast<llvm::Value *>(errorCell_)
+                         : arg.isErrorCell() ? frameField(builder, kErrorCellOffset)
                                              : address(builder, arg.value(), arg.byteOffset()));
   for (const KernelArg &arg : args) {
     if (!isRunTime(arg))
       continue;
     if (arg.kind() == KernelArg::Kind::I64)
-      specArgs.push_back(emitDim(builder, arg.i64(), symbols_));
+      specArgs.push_back(emitDim(builder, arg.i64()));
     else
       for (const auto &[offset, dim] : arg.blockDims())
-        specArgs.push_back(emitDim(builder, dim, symbols_));
+        specArgs.push_back(emitDim(builder, dim));
   }
-  specArgs.push_back(task->getArg(0));
   specArgs.push_back(task->getArg(1));
+  specArgs.push_back(task->getArg(2));
   builder.CreateCall(spec, specArgs);
   builder.CreateRetVoid();
 
-  llvm::Value *tasks = emitDim(*runBuilder_, numTasks, symbols_);
-  llvm::Value *workNs = emitDim(*runBuilder_, estimatedWorkNs(cpu(), args, flops), symbols_);
-  runBuilder_->CreateCall(parallelFor_, {task, tasks, workNs});
+  llvm::Value *tasks = emitDim(*runBuilder_, numTasks);
+  llvm::Value *workNs = emitDim(*runBuilder_, estimatedWorkNs(cpu(), args, flops));
+  llvm::Value *frame = runBuilder_->GetInsertBlock()->getParent()->getArg(0);
+  runBuilder_->CreateCall(parallelFor_, {task, frame, tasks, workNs});
   for (const KernelArg &arg : args)
     if (arg.isErrorCell())
       emitErrorCheck(arg.errorMessages());
@@ -458,39 +485,23 @@ Status ModuleBuilder::build() {
     pathBuilds_.push_back(std::move(build));
   }
 
-  auto *arenaType = llvm::ArrayType::get(i8, std::max<uint64_t>(arenaBytes(), 1));
-  arena_ = new llvm::GlobalVariable(module_, arenaType, false, llvm::GlobalValue::InternalLinkage,
-                                    llvm::ConstantAggregateZero::get(arenaType), "cuvil_arena");
-  arena_->setAlignment(llvm::Align(kAlign));
   weightsGlobal_ =
       new llvm::GlobalVariable(module_, llvm::ArrayType::get(i8, 0), true,
                                llvm::GlobalValue::ExternalLinkage, nullptr, "cuvil_weights");
   weightsGlobal_->setAlignment(llvm::Align(kAlign));
+  static_assert(sizeof(cuvil_frame_header) <= kErrorCellOffset);
   size_t ioSlots = model_.inputs().size() + model_.outputs().size();
-  auto *ioType = llvm::ArrayType::get(ptr, std::max<size_t>(ioSlots, 1));
-  ioTable_ = new llvm::GlobalVariable(module_, ioType, false, llvm::GlobalValue::InternalLinkage,
-                                      llvm::ConstantAggregateZero::get(ioType), "cuvil_io");
-  auto *symbolsType = llvm::ArrayType::get(i64, std::max<size_t>(numSlots_, 1));
-  symbols_ =
-      new llvm::GlobalVariable(module_, symbolsType, false, llvm::GlobalValue::InternalLinkage,
-                               llvm::ConstantAggregateZero::get(symbolsType), "cuvil_symbols");
-
-  auto *cellType = llvm::ArrayType::get(i64, 2);
-  errorCell_ =
-      new llvm::GlobalVariable(module_, cellType, false, llvm::GlobalValue::InternalLinkage,
-                               llvm::ConstantAggregateZero::get(cellType), "cuvil_error_cell");
-  errorCell_->setAlignment(llvm::Align(16));
-  errorCode_ = new llvm::GlobalVariable(
-      module_, llvm::Type::getInt32Ty(context_), false, llvm::GlobalValue::InternalLinkage,
-      llvm::ConstantInt::get(llvm::Type::getInt32Ty(context_), 0), "cuvil_error_code");
+  symbolsOffset_ = kIoOffset + 8 * ioSlots;
+  frameBytes_ = alignTo(symbolsOffset_ + 8 * numSlots_);
 
   parallelFor_ =
-      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, i64, i64}, false),
+      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr, i64, i64}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
 
   // One run function per path and ISA variant, each with its own
-  // specialisations and tasks, all sharing the arena, weights, I/O table
-  // and symbol values (which cuvil_run publishes).
+  // specialisations and tasks, all sharing the weights and reading the
+  // frame cuvil_run is given (which it fills with the I/O table and symbol
+  // values).
   isaLevel_ =
       llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getInt32Ty(context_), {}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_isa_level", module_);
@@ -501,7 +512,7 @@ Status ModuleBuilder::build() {
     for (const IsaVariant &variant : target_.variants) {
       variant_ = &variant;
       llvm::Function *run = llvm::Function::Create(
-          llvm::FunctionType::get(voidTy, {}, false), llvm::GlobalValue::InternalLinkage,
+          llvm::FunctionType::get(voidTy, {ptr}, false), llvm::GlobalValue::InternalLinkage,
           fmt::format("cuvil_run.{}.{}", path_->name, variant.name), module_);
       tagVariant(run);
       runBuilder_ =
@@ -566,8 +577,7 @@ Status ModuleBuilder::emitLoop(SymbolId counter, const Dim &trips, const Value *
   auto *exit = llvm::BasicBlock::Create(context_, "endloop", run);
   builder.CreateBr(header);
   builder.SetInsertPoint(header);
-  llvm::Value *go =
-      builder.CreateICmpSLT(builder.CreateLoad(i64, slot), emitDim(builder, trips, symbols_));
+  llvm::Value *go = builder.CreateICmpSLT(builder.CreateLoad(i64, slot), emitDim(builder, trips));
   if (condition) {
     llvm::Value *flag = builder.CreateLoad(builder.getInt8Ty(), address(builder, condition, 0));
     go = builder.CreateAnd(go, builder.CreateICmpNE(flag, builder.getInt8(0)));

@@ -1,7 +1,10 @@
-// Builds the LLVM module of planned graphs: globals for the arena, weights,
-// I/O table and symbol values, one task function per kernel call,
-// specialised kernels, a run function per code path and ISA variant, and
-// `cuvil_run` choosing among them.
+// Builds the LLVM module of planned graphs: the weights global, the layout
+// of the frame (a run's mutable state: arena pointer, I/O table, symbol
+// values, error cell), one task function per kernel call, specialised
+// kernels, a run function per code path and ISA variant, and `cuvil_run`
+// choosing among them. The module has no mutable globals: every run and
+// task function takes the frame as its first parameter, so instances with
+// their own frames run concurrently.
 #pragma once
 
 #include "cuvil/backend/Backend.h"
@@ -52,6 +55,8 @@ public:
   const WeightsLayout &weights() const { return weights_; }
   // The arena every path shares: the largest path's.
   uint64_t arenaBytes() const;
+  // The frame the runtime allocates per instance (cuvil_model_info.frame_bytes).
+  uint64_t frameBytes() const { return frameBytes_; }
   const std::vector<PathBuild> &paths() const { return pathBuilds_; }
   size_t specialisations() const { return specialisations_.size(); }
   // Calls of specialised kernels, to be inlined once the kernels are linked.
@@ -88,10 +93,16 @@ private:
   llvm::Value *address(llvm::IRBuilder<> &builder, const Value *value, const Dim &byteOffset);
   llvm::Constant *paramBlock(const KernelArg &arg);
   // The value of `dim` for the symbol values at `symbols` (an i64 array
-  // indexed by the model's symbol order).
-  llvm::Value *emitDim(llvm::IRBuilder<> &builder, const Dim &dim, llvm::Value *symbols);
+  // indexed by the model's symbol order; default: the frame's).
+  llvm::Value *emitDim(llvm::IRBuilder<> &builder, const Dim &dim, llvm::Value *symbols = nullptr);
   llvm::Value *emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom, llvm::Value *symbols);
-  // The address of the symbol's value in `symbols` (default: cuvil_symbols).
+  // The frame's parts, addressed from the frame parameter of the function
+  // `builder` is in.
+  llvm::Value *frameField(llvm::IRBuilder<> &builder, uint64_t offset) const;
+  llvm::Value *arenaBase(llvm::IRBuilder<> &builder) const;
+  llvm::Value *ioSlot(llvm::IRBuilder<> &builder, size_t slot) const;
+  llvm::Value *symbolsBase(llvm::IRBuilder<> &builder) const;
+  // The address of the symbol's value in `symbols` (default: the frame's).
   llvm::Value *symbolSlot(llvm::IRBuilder<> &builder, SymbolId symbol,
                           llvm::Value *symbols = nullptr);
   void emitOutputDims();
@@ -113,12 +124,13 @@ private:
   std::map<SymbolId, size_t> symbolSlots_; // the symbol's slot in cuvil_symbols
   size_t numSlots_ = 0;
 
-  llvm::GlobalVariable *arena_ = nullptr;
   llvm::GlobalVariable *weightsGlobal_ = nullptr;
-  llvm::GlobalVariable *ioTable_ = nullptr;
-  llvm::GlobalVariable *symbols_ = nullptr;
-  llvm::GlobalVariable *errorCell_ = nullptr; // int64_t[2]: raised, value
-  llvm::GlobalVariable *errorCode_ = nullptr; // i32: 1 + the failed check
+  // The frame after its cuvil_frame_header: the error cell (int64_t[2]:
+  // raised, value), the error code (i32: 1 + the failed check), the I/O
+  // table (inputs then outputs) and the symbol slots.
+  static constexpr uint64_t kErrorCellOffset = 16, kErrorCodeOffset = 32, kIoOffset = 40;
+  uint64_t symbolsOffset_ = 0;
+  uint64_t frameBytes_ = 0;
   llvm::Function *parallelFor_ = nullptr;
   llvm::Function *isaLevel_ = nullptr;
   llvm::Function *outputDims_ = nullptr;

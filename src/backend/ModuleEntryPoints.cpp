@@ -24,20 +24,20 @@ void ModuleBuilder::emitErrorCheck(const std::vector<std::string> &checks) {
   llvm::Function *run = runBuilder_->GetInsertBlock()->getParent();
   llvm::BasicBlock *fail = llvm::BasicBlock::Create(context_, "refuse", run);
   llvm::BasicBlock *next = llvm::BasicBlock::Create(context_, "checked", run);
-  llvm::Value *raised = runBuilder_->CreateLoad(i64, errorCell_);
+  llvm::Value *raised = runBuilder_->CreateLoad(i64, frameField(*runBuilder_, kErrorCellOffset));
   runBuilder_->CreateCondBr(runBuilder_->CreateICmpNE(raised, runBuilder_->getInt64(0)), fail, next,
                             llvm::MDBuilder(context_).createUnlikelyBranchWeights());
   runBuilder_->SetInsertPoint(fail);
   llvm::Value *code =
       runBuilder_->CreateAdd(runBuilder_->CreateTrunc(raised, runBuilder_->getInt32Ty()),
                              runBuilder_->getInt32(uint32_t(it->second)));
-  runBuilder_->CreateStore(code, errorCode_);
+  runBuilder_->CreateStore(code, frameField(*runBuilder_, kErrorCodeOffset));
   runBuilder_->CreateRetVoid();
   runBuilder_->SetInsertPoint(next);
 }
 
-// cuvil_run(in, out, symbols, error_value): publishes the buffers and symbol values,
-// then runs the first path whose symbol values the inputs have (the
+// cuvil_run(frame, in, out, symbols, error_value): publishes the buffers and
+// symbol values in the frame, then runs the first path whose symbol values the inputs have (the
 // generic path, last, takes any), in the best variant the CPU supports
 // (variants are ordered best first; the runtime refuses CPUs below the
 // last one). The symbols the run computes from data go back to the caller,
@@ -46,29 +46,29 @@ void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function 
   llvm::Type *ptr = llvm::PointerType::get(context_, 0);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
   llvm::Type *i32 = llvm::Type::getInt32Ty(context_);
-  auto *type = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr}, false);
+  auto *type = llvm::FunctionType::get(i32, {ptr, ptr, ptr, ptr, ptr}, false);
   llvm::Function *run =
       llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, "cuvil_run", module_);
   run->addFnAttr(llvm::Attribute::NoUnwind);
   llvm::IRBuilder<> builder(llvm::BasicBlock::Create(context_, "entry", run));
-  builder.CreateStore(builder.getInt64(0), errorCell_);
-  builder.CreateStore(builder.getInt32(0), errorCode_);
+  llvm::Value *frame = run->getArg(0);
+  builder.CreateStore(builder.getInt64(0), frameField(builder, kErrorCellOffset));
+  builder.CreateStore(builder.getInt32(0), frameField(builder, kErrorCodeOffset));
   size_t numInputs = model_.inputs().size();
   for (size_t i = 0; i < numInputs + model_.outputs().size(); ++i) {
     bool isInput = i < numInputs;
-    llvm::Value *source = builder.CreateConstInBoundsGEP1_64(ptr, run->getArg(isInput ? 0 : 1),
+    llvm::Value *source = builder.CreateConstInBoundsGEP1_64(ptr, run->getArg(isInput ? 1 : 2),
                                                              isInput ? i : i - numInputs);
-    builder.CreateStore(
-        builder.CreateLoad(ptr, source),
-        builder.CreateConstInBoundsGEP2_64(ioTable_->getValueType(), ioTable_, 0, i));
+    builder.CreateStore(builder.CreateLoad(ptr, source), ioSlot(builder, i));
   }
+  llvm::Value *frameSymbols = symbolsBase(builder);
   size_t numSymbols = model_.symbols().size(); // the caller's: the model's own
   auto symbolAt = [&](llvm::Value *base, size_t slot) {
     return builder.CreateConstInBoundsGEP1_64(i64, base, slot);
   };
   for (size_t s = 0; s < numSymbols; ++s)
-    builder.CreateStore(builder.CreateLoad(i64, symbolAt(run->getArg(2), s)),
-                        symbolAt(symbols_, s));
+    builder.CreateStore(builder.CreateLoad(i64, symbolAt(run->getArg(3), s)),
+                        symbolAt(frameSymbols, s));
   llvm::BasicBlock *done = llvm::BasicBlock::Create(context_, "done", run);
   llvm::Value *level = builder.CreateCall(isaLevel_);
   for (size_t p = 0; p < runs.size(); ++p) {
@@ -77,7 +77,7 @@ void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function 
     const std::vector<int64_t> &values = pathList_[p].symbolValues;
     for (size_t s = 0; s < values.size(); ++s)
       matches = builder.CreateAnd(
-          matches, builder.CreateICmpEQ(builder.CreateLoad(i64, symbolAt(symbols_, s)),
+          matches, builder.CreateICmpEQ(builder.CreateLoad(i64, symbolAt(frameSymbols, s)),
                                         builder.getInt64(uint64_t(values[s]))));
     llvm::BasicBlock *path = llvm::BasicBlock::Create(context_, "path", run);
     llvm::BasicBlock *nextPath = llvm::BasicBlock::Create(context_, "next_path", run);
@@ -92,7 +92,7 @@ void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function 
                                       level, builder.getInt32(uint32_t(target_.variants[v].level))),
                            call, nextVariant);
       builder.SetInsertPoint(call);
-      builder.CreateCall(runs[p][v]);
+      builder.CreateCall(runs[p][v], {frame});
       builder.CreateBr(done);
       builder.SetInsertPoint(nextVariant);
     }
@@ -102,10 +102,11 @@ void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function 
   builder.CreateUnreachable();
   builder.SetInsertPoint(done);
   for (size_t s = 0; s < numSymbols; ++s)
-    builder.CreateStore(builder.CreateLoad(i64, symbolAt(symbols_, s)),
-                        symbolAt(run->getArg(2), s));
-  builder.CreateStore(builder.CreateLoad(i64, symbolAt(errorCell_, 1)), run->getArg(3));
-  builder.CreateRet(builder.CreateLoad(i32, errorCode_));
+    builder.CreateStore(builder.CreateLoad(i64, symbolAt(frameSymbols, s)),
+                        symbolAt(run->getArg(3), s));
+  builder.CreateStore(builder.CreateLoad(i64, frameField(builder, kErrorCellOffset + 8)),
+                      run->getArg(4));
+  builder.CreateRet(builder.CreateLoad(i32, frameField(builder, kErrorCodeOffset)));
 }
 
 // cuvil_output_dims(symbols, dims): each output's dims for these symbol

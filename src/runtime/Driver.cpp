@@ -1,8 +1,10 @@
 #include "Driver.h"
 
 #include "BenchStats.h"
+#include "Clock.h"
 #include "CommandLine.h"
 #include "FloatEnvironment.h"
+#include "Frame.h"
 #include "Inputs.h"
 #include "Isa.h"
 #include "Outputs.h"
@@ -14,7 +16,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
-#include <ctime>
 #include <new>
 #include <stdexcept>
 #include <string>
@@ -24,18 +25,13 @@
 namespace cuvil::runtime {
 namespace {
 
-int64_t monotonicNs() {
-  timespec now;
-  clock_gettime(CLOCK_MONOTONIC, &now);
-  return int64_t(now.tv_sec) * 1'000'000'000 + now.tv_nsec;
-}
-
 // One inference; a check of the data that fails (cuvil_model_info.errors)
 // becomes an error with its message, the offending value at "{}".
-void runOnce(const cuvil_model_info &model, ModelRunFn runModel, std::vector<void *> &inputs,
-             std::vector<void *> &outputs, std::vector<int64_t> &symbols) {
+void runOnce(const cuvil_model_info &model, ModelRunFn runModel, void *frame,
+             std::vector<void *> &inputs, std::vector<void *> &outputs,
+             std::vector<int64_t> &symbols) {
   int64_t value = 0;
-  int32_t status = runModel(inputs.data(), outputs.data(), symbols.data(), &value);
+  int32_t status = runModel(frame, inputs.data(), outputs.data(), symbols.data(), &value);
   if (status == 0)
     return;
   if (status < 0 || uint32_t(status) > model.num_errors)
@@ -95,11 +91,24 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   for (HostTensor &tensor : outputs)
     outputPtrs.push_back(tensor.data());
   unsigned threads = options.threads.value_or(availableCpus());
-  setNumThreads(threads);
+  ThreadPool pool(threads);
+  if (pool.startError())
+    throw std::runtime_error("cannot start " + std::to_string(threads - 1) +
+                             " worker threads: " + std::strerror(pool.startError()));
+  FrameMemory frameMemory;
+  if (int error = allocateFrame(model, &pool, frameMemory))
+    throw std::runtime_error("cannot allocate the model's working memory (arena of " +
+                             std::to_string(model.arena_bytes) +
+                             " bytes): " + std::strerror(error));
+  struct Release {
+    FrameMemory &memory;
+    ~Release() { releaseFrame(memory); }
+  } release{frameMemory};
+  void *frame = frameMemory.frame;
   flushSubnormalsToZero(); // the pool's workers do the same
 
   if (!options.benchRuns) {
-    runOnce(model, runModel, inputPtrs, outputPtrs, symbols);
+    runOnce(model, runModel, frame, inputPtrs, outputPtrs, symbols);
     setOutputShapes(model, symbols, outputs);
     if (options.outputDir)
       writeOutputs(*options.outputDir, model, outputs, inputPaths);
@@ -123,7 +132,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
       Profiler::beginRun();
     }
     int64_t start = monotonicNs();
-    runOnce(model, runModel, inputPtrs, outputPtrs, symbols);
+    runOnce(model, runModel, frame, inputPtrs, outputPtrs, symbols);
     int64_t elapsedNs = monotonicNs() - start;
     if (i >= options.warmupRuns)
       samplesMs.push_back(double(elapsedNs) * 1e-6);

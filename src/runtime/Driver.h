@@ -5,8 +5,8 @@
 
 namespace cuvil::runtime {
 
-using ModelRunFn = int32_t (*)(void *const *inputs, void *const *outputs, int64_t *symbols,
-                               int64_t *errorValue);
+using ModelRunFn = int32_t (*)(void *frame, void *const *inputs, void *const *outputs,
+                               int64_t *symbols, int64_t *errorValue);
 
 /// Everything infer.bin does, for the model described by model and run by
 /// run: parses the command line, loads inputs, runs or benchmarks, and reports.

@@ -1,18 +1,15 @@
 #include "ThreadPool.h"
 
+#include "Clock.h"
 #include "FloatEnvironment.h"
-#include "Profiler.h"
 
 #include <algorithm>
-#include <chrono>
+#include <cerrno>
 #include <climits>
+#include <cstdlib>
 #include <linux/futex.h>
-#include <memory>
 #include <sched.h>
-#include <stdexcept>
-#include <string>
 #include <sys/syscall.h>
-#include <system_error>
 #include <unistd.h>
 
 #if defined(__x86_64__) || defined(__i386__)
@@ -25,7 +22,7 @@ namespace {
 // How long a waiting thread spins before blocking on the futex. Gaps between
 // the parallel operators of one inference, and between benchmark runs, are
 // far shorter, while a process that stops calling sleeps after a millisecond.
-constexpr auto kSpinBudget = std::chrono::microseconds(1000);
+constexpr int64_t kSpinBudgetNs = 1'000'000;
 // Spin iterations between clock reads and yields: about a microsecond of pauses.
 constexpr unsigned kSpinInterval = 64;
 
@@ -34,7 +31,8 @@ static_assert(sizeof(std::atomic<uint32_t>) == sizeof(uint32_t) &&
               "futex words must be plain 32-bit integers");
 
 // Raw futex rather than std::atomic::wait: it works the same under static
-// glibc and leaves all spinning policy to this file.
+// glibc, needs no C++ runtime library and leaves all spinning policy to this
+// file.
 void futexWait(std::atomic<uint32_t> &word, uint32_t expected) {
   syscall(SYS_futex, reinterpret_cast<uint32_t *>(&word), FUTEX_WAIT_PRIVATE, expected, nullptr,
           nullptr, 0);
@@ -51,7 +49,7 @@ inline void cpuRelax() {
 #elif defined(__aarch64__)
   asm volatile("yield");
 #else
-  std::this_thread::yield();
+  sched_yield();
 #endif
 }
 
@@ -65,23 +63,23 @@ inline void cpuRelax() {
 /// than CPUs) always has that problem, so it yields on every iteration
 /// (libgomp throttles its spinning likewise).
 template <typename Predicate> bool spinUntil(Predicate done, bool oversubscribed) {
-  std::chrono::steady_clock::time_point start;
+  int64_t start = 0;
   for (unsigned i = 1;; ++i) {
     if (done())
       return true;
     if (oversubscribed && i > kSpinInterval)
-      std::this_thread::yield();
+      sched_yield();
     else
       cpuRelax();
     // Waits that end within the first interval, the common case, make no
     // system call and read no clock.
     if (i % kSpinInterval == 0) {
-      auto now = std::chrono::steady_clock::now();
+      int64_t now = monotonicNs();
       if (i == kSpinInterval)
         start = now;
-      else if (now - start > kSpinBudget)
+      else if (now - start > kSpinBudgetNs)
         return done();
-      std::this_thread::yield();
+      sched_yield();
     }
   }
 }
@@ -91,24 +89,33 @@ template <typename Predicate> bool spinUntil(Predicate done, bool oversubscribed
 /// deadlocking on a pool that is busy running it.
 thread_local bool insideParallelFor = false;
 
-std::unique_ptr<ThreadPool> globalPool;
-
 } // namespace
 
 ThreadPool::ThreadPool(unsigned numThreads)
     : numThreads_(numThreads ? numThreads : 1), oversubscribed_(numThreads_ > availableCpus()) {
-  // Reserved first so that only thread creation itself can fail below.
-  workers_.reserve(numThreads_ - 1);
-  try {
-    for (unsigned index = 1; index < numThreads_; ++index)
-      workers_.emplace_back([this, index] { workerLoop(index); });
-  } catch (const std::system_error &error) {
-    shutdown(); // join the workers that did start before reporting the failure
-    throw std::runtime_error("cannot start " + std::to_string(numThreads_ - 1) +
-                             " worker threads: " + error.what());
+  if (numThreads_ > 1)
+    workers_ = static_cast<Worker *>(std::calloc(numThreads_ - 1, sizeof(Worker)));
+  unsigned started = 0;
+  if (numThreads_ > 1 && !workers_)
+    startError_ = ENOMEM;
+  for (unsigned index = 1; !startError_ && index < numThreads_; ++index) {
+    Worker &worker = workers_[index - 1];
+    worker.pool = this;
+    worker.index = index;
+    startError_ = pthread_create(&worker.thread, nullptr, workerMain, &worker);
+    started += startError_ == 0;
   }
+  // Workers are numbered 1..started; a pool that could not start them all
+  // runs with those that did.
+  numThreads_ = started + 1;
   if (numThreads_ > 1)
     splitCostNs_ = measureSplitCost();
+}
+
+void *ThreadPool::workerMain(void *worker) {
+  auto *self = static_cast<Worker *>(worker);
+  self->pool->workerLoop(self->index);
+  return nullptr;
 }
 
 // The median of a few splits of an empty task, after two that let the
@@ -117,25 +124,22 @@ int64_t ThreadPool::measureSplitCost() {
   constexpr int kWarmUp = 2, kSamples = 9;
   int64_t samples[kSamples];
   for (int i = 0; i < kWarmUp + kSamples; ++i) {
-    auto start = std::chrono::steady_clock::now();
-    split([](int64_t, int64_t) {}, numThreads_);
-    auto elapsed = std::chrono::steady_clock::now() - start;
+    int64_t start = monotonicNs();
+    split([](void *, int64_t, int64_t) {}, nullptr, numThreads_);
     if (i >= kWarmUp)
-      samples[i - kWarmUp] = std::chrono::duration_cast<std::chrono::nanoseconds>(elapsed).count();
+      samples[i - kWarmUp] = monotonicNs() - start;
   }
   std::nth_element(samples, samples + kSamples / 2, samples + kSamples);
   return samples[kSamples / 2];
 }
 
-ThreadPool::~ThreadPool() { shutdown(); }
-
-void ThreadPool::shutdown() {
+ThreadPool::~ThreadPool() {
   dispatch_.stop.store(true, std::memory_order_relaxed);
   dispatch_.generation.fetch_add(1, std::memory_order_seq_cst);
   futexWakeAll(dispatch_.generation);
-  for (std::thread &worker : workers_)
-    worker.join();
-  workers_.clear();
+  for (unsigned index = 1; index < numThreads_; ++index)
+    pthread_join(workers_[index - 1].thread, nullptr);
+  std::free(workers_);
 }
 
 void ThreadPool::runChunk(unsigned index) {
@@ -144,7 +148,7 @@ void ThreadPool::runChunk(unsigned index) {
   int64_t begin = int64_t(__int128(index) * n / numThreads_);
   int64_t end = int64_t(__int128(index + 1) * n / numThreads_);
   if (begin < end)
-    dispatch_.task(begin, end);
+    dispatch_.task(dispatch_.frame, begin, end);
 }
 
 void ThreadPool::workerLoop(unsigned index) {
@@ -175,21 +179,23 @@ void ThreadPool::workerLoop(unsigned index) {
   }
 }
 
-unsigned ThreadPool::parallelFor(cuvil_task_fn task, int64_t numTasks, int64_t workNs) {
+unsigned ThreadPool::parallelFor(cuvil_task_fn task, void *frame, int64_t numTasks,
+                                 int64_t workNs) {
   // Splitting saves (T - 1) / T of the work and costs splitCostNs_.
   bool tooShort =
       workNs >= 0 && __int128(workNs) * (numThreads_ - 1) <= __int128(splitCostNs_) * numThreads_;
   if (numThreads_ == 1 || numTasks <= 1 || insideParallelFor || tooShort) {
     if (numTasks > 0)
-      task(0, numTasks);
+      task(frame, 0, numTasks);
     return 1;
   }
-  split(task, numTasks);
+  split(task, frame, numTasks);
   return unsigned(std::min<int64_t>(numTasks, numThreads_));
 }
 
-void ThreadPool::split(cuvil_task_fn task, int64_t numTasks) {
+void ThreadPool::split(cuvil_task_fn task, void *frame, int64_t numTasks) {
   dispatch_.task = task;
+  dispatch_.frame = frame;
   dispatch_.numTasks = numTasks;
   completion_.pendingWorkers.store(numThreads_ - 1, std::memory_order_relaxed);
   dispatch_.generation.fetch_add(1, std::memory_order_seq_cst);
@@ -216,29 +222,17 @@ unsigned availableCpus() {
   if (sched_getaffinity(0, sizeof set, &set) == 0 && CPU_COUNT(&set) > 0)
     return unsigned(CPU_COUNT(&set));
   // More CPUs than a cpu_set_t holds, or no affinity support.
-  unsigned hardware = std::thread::hardware_concurrency();
-  return hardware ? hardware : 1;
+  long online = sysconf(_SC_NPROCESSORS_ONLN);
+  return online > 0 ? unsigned(online) : 1;
 }
 
-void setNumThreads(unsigned numThreads) {
-  globalPool.reset(); // join the old workers before starting new ones
-  globalPool = std::make_unique<ThreadPool>(numThreads);
+unsigned parallelForFrame(cuvil_task_fn task, void *frame, int64_t numTasks, int64_t workNs) {
+  auto *pool = static_cast<ThreadPool *>(static_cast<cuvil_frame_header *>(frame)->runtime);
+  if (pool)
+    return pool->parallelFor(task, frame, numTasks, workNs);
+  if (numTasks > 0)
+    task(frame, 0, numTasks);
+  return 1;
 }
 
 } // namespace cuvil::runtime
-
-extern "C" void cuvil_parallel_for(cuvil_task_fn task, int64_t numTasks, int64_t workNs) {
-  using namespace cuvil::runtime;
-  if (!globalPool)
-    globalPool = std::make_unique<ThreadPool>(availableCpus());
-  if (!Profiler::enabled()) {
-    globalPool->parallelFor(task, numTasks, workNs);
-    return;
-  }
-  auto start = std::chrono::steady_clock::now();
-  unsigned threads = globalPool->parallelFor(task, numTasks, workNs);
-  Profiler::record(
-      std::chrono::duration_cast<std::chrono::nanoseconds>(std::chrono::steady_clock::now() - start)
-          .count(),
-      workNs < 0 ? -1 : workNs / threads);
-}

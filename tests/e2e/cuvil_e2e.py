@@ -11,6 +11,7 @@ which writes DIR/<sanitise(output name)>.npy for every graph output.
 import dataclasses
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -49,9 +50,15 @@ def sanitise(name):
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
-def run_process(args, timeout=600):
-    """Run a command, capturing text stdout/stderr; never raises on exit status."""
-    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=timeout)
+def run_process(args, timeout=600, memory_limit=0):
+    """Run a command, capturing text stdout/stderr; never raises on exit status.
+
+    memory_limit: the child's address space in bytes (RLIMIT_AS), 0 for no limit.
+    """
+    def limit():
+        resource.setrlimit(resource.RLIMIT_AS, (memory_limit, memory_limit))
+    return subprocess.run([str(a) for a in args], capture_output=True, text=True, timeout=timeout,
+                          preexec_fn=limit if memory_limit else None)
 
 
 def compile(model_path, out_exe, extra_args=(), cuvil=None, check=True, timeout=1800):

@@ -119,6 +119,7 @@ class Case:
     expect: tuple = ()
     extra_args: tuple = ()
     compile_args: tuple = ()  # for compile_error and bad_input cases
+    memory_limit: int = 0  # bad_input: infer.bin's address space in bytes (0: unlimited)
     reference_bug: str = ""  # filled in from REFERENCE_BUGS
     # An equivalent model ORT runs instead, where it lacks the case's form
     # (batch-major recurrences, opsets before ORT's first kernel).
@@ -3401,6 +3402,14 @@ def negative_cases():
     yield Case("bad_input/topk_k_beyond_axis", topk, {"x": good.reshape(-1)[:5], "k": np.array([7], I64)},
                kind="bad_input", compile_args=("--value-range", "k=1:2:8"),
                expect=("TopK node 'best'", "k is 7, but axis 0 has 5 elements"))
+    # An arena past 2 GiB (a 24000x24000 tile): it compiles (the arena is
+    # allocated at run time, not linked in) and a process that cannot map it
+    # is told so.
+    big = make_model([node("Tile", ["x", "r"], ["t"]), node("ReduceSum", ["t"], ["y"], keepdims=0)],
+                     {"x": In((1, 1))}, ["y"], inits={"r": np.array([24000, 24000], I64)})
+    yield Case("bad_input/arena_beyond_the_address_space_limit", big, {"x": np.ones((1, 1), F32)},
+               kind="bad_input", memory_limit=1 << 30,
+               expect=("cannot allocate the model's working memory (arena of 2304000000 bytes)",))
     yield Case("unsupported/shape_tensor_without_values", model, {}, kind="compile_error",
                expect=("Expand", "graph input 'shape'", "--value shape=", "--value-range shape="))
     for name, args, expect in [
@@ -3787,7 +3796,8 @@ def run_case(case, backend, workdir):
         return _expect_failure("cuvil compile", proc, case.expect)
     e2e.compile(model_path, exe, case.compile_args, cuvil=backend.cuvil)
     args = e2e.write_inputs(case.feeds, os.path.join(workdir, "inputs"))
-    proc = e2e.run_process([exe, *args, *case.extra_args, "--output-dir", os.path.join(workdir, "outputs")])
+    proc = e2e.run_process([exe, *args, *case.extra_args, "--output-dir", os.path.join(workdir, "outputs")],
+                           memory_limit=case.memory_limit)
     return _expect_failure("infer.bin", proc, case.expect)
 
 

@@ -1,6 +1,11 @@
 /* The contract between a compiled model object and the runtime it is linked
  * with. The compiler's backend emits `cuvil_model` and `cuvil_run`; the runtime
- * (infer.bin's main, the thread pool) provides `cuvil_parallel_for`.
+ * (infer.bin's main or a library's C API, the thread pool) provides
+ * `cuvil_parallel_for` and `cuvil_isa_level`.
+ *
+ * The model keeps no mutable state of its own: each run works in a frame the
+ * runtime allocates (cuvil_model_info.frame_bytes, with the arena beside it),
+ * so several instances of one model, each with its own frame, run at once.
  *
  * Plain C so that both the generated LLVM module and the C++ runtime can agree
  * on the layout; bump CUVIL_ABI_VERSION on any change. */
@@ -13,7 +18,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 8u
+#define CUVIL_ABI_VERSION 9u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -90,7 +95,8 @@ typedef struct cuvil_model_info {
   const char *target;           /* e.g. "x86_64-linux" */
   const char *cpu;              /* e.g. "x86-64-v4" */
   const char *compiler_version; /* e.g. "cuvil 0.1.0 (LLVM 19.1.7)" */
-  uint64_t arena_bytes;         /* static scratch arena owned by the model */
+  uint64_t arena_bytes;         /* scratch arena each frame points to */
+  uint64_t frame_bytes;         /* the frame: cuvil_frame_header, then the model's own */
   uint64_t weights_bytes;       /* read-only weights embedded in the binary */
   /* The instruction-set variants compiled in, best first ("avx512,avx2"),
    * and the cuvil_isa_level the CPU needs for the last (fallback) one. */
@@ -115,24 +121,33 @@ typedef struct cuvil_model_info {
 /* Emitted by the compiler. */
 extern const cuvil_model_info cuvil_model;
 
-/* Runs one inference. inputs[i] / outputs[i] point to dense row-major buffers
- * of the i-th input/output, 64-byte aligned; outputs[i] holds the output at
- * its largest (cuvil_tensor_info.dims). symbols[s] holds the value of each
- * symbol an input gives, checked by the caller against the inputs' shapes
- * and the symbol's range; cuvil_run writes the from_data ones. The model
- * uses a static arena: calls must not overlap in time. Returns 0, or when the
- * data fails a check (cuvil_model_info.errors) 1 + the check's index, with
- * the offending value in *error_value; the outputs are then undefined. */
-int32_t cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols,
+/* The start of every frame; the rest (frame_bytes in all) is the model's. The
+ * runtime allocates a frame 64-byte aligned and zeroed, and sets both fields
+ * before the first run. */
+typedef struct cuvil_frame_header {
+  void *runtime; /* the runtime's own (which pool runs this frame's tasks) */
+  void *arena;   /* arena_bytes of scratch, 64-byte aligned */
+} cuvil_frame_header;
+
+/* Runs one inference in `frame`. inputs[i] / outputs[i] point to dense
+ * row-major buffers of the i-th input/output, 64-byte aligned; outputs[i]
+ * holds the output at its largest (cuvil_tensor_info.dims). symbols[s] holds
+ * the value of each symbol an input gives, checked by the caller against the
+ * inputs' shapes and the symbol's range; cuvil_run writes the from_data ones.
+ * Runs in one frame must not overlap in time; runs in different frames may.
+ * Returns 0, or when the data fails a check (cuvil_model_info.errors) 1 + the
+ * check's index, with the offending value in *error_value; the outputs are
+ * then undefined. */
+int32_t cuvil_run(void *frame, void *const *inputs, void *const *outputs, int64_t *symbols,
                   int64_t *error_value);
 
-/* Provided by the runtime: runs task(begin, end) over disjoint chunks covering
- * [0, num_tasks), possibly on several threads, and returns when all are done.
- * The calling thread takes part. work_ns is the compiler's estimate of the
- * whole call's time on one thread: a call too short to repay handing chunks
- * to other threads runs on the caller alone. */
-typedef void (*cuvil_task_fn)(int64_t begin, int64_t end);
-void cuvil_parallel_for(cuvil_task_fn task, int64_t num_tasks, int64_t work_ns);
+/* Provided by the runtime: runs task(frame, begin, end) over disjoint chunks
+ * covering [0, num_tasks), possibly on several threads, and returns when all
+ * are done. The calling thread takes part. work_ns is the compiler's estimate
+ * of the whole call's time on one thread: a call too short to repay handing
+ * chunks to other threads runs on the caller alone. */
+typedef void (*cuvil_task_fn)(void *frame, int64_t begin, int64_t end);
+void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t num_tasks, int64_t work_ns);
 
 /* Provided by the runtime: the instruction sets the CPU supports, as
  * cuvil_run picks its variant by: 2 = AVX-512 (F, BW, CD, DQ, VL),

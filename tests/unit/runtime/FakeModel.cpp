@@ -30,13 +30,18 @@ const cuvil_tensor_info kOutputs[] = {
     {"ids/sum", CUVIL_DTYPE_I64, 1, kSumDims, kConstant, kNoExpr, 0, nullptr, nullptr},
 };
 
-// Task functions take no context, like the compiler's, so operands go through globals.
-const float *gX;
-float *gY;
+// The frame: the runtime's header, then the operands cuvil_run publishes for
+// its task, as the compiler's frames hold the I/O table.
+struct FakeFrame {
+  cuvil_frame_header header;
+  const float *x;
+  float *y;
+};
 
-void affine(int64_t begin, int64_t end) {
+void affine(void *frame, int64_t begin, int64_t end) {
+  auto *self = static_cast<FakeFrame *>(frame);
   for (int64_t i = begin; i < end; ++i)
-    gY[i] = 2 * gX[i] + 1;
+    self->y[i] = 2 * self->x[i] + 1;
 }
 
 void requireAligned(const void *ptr) {
@@ -73,6 +78,7 @@ const cuvil_model_info cuvil_model = {
     "generic",
     "cuvil test fake model",
     4096,
+    sizeof(FakeFrame),
     0,
     "avx2",
     1,
@@ -85,15 +91,18 @@ const cuvil_model_info cuvil_model = {
     kErrors,
 };
 
-int32_t cuvil_run(void *const *inputs, void *const *outputs, int64_t *symbols,
+int32_t cuvil_run(void *frame, void *const *inputs, void *const *outputs, int64_t *symbols,
                   int64_t *error_value) {
   for (int i = 0; i < 2; ++i) {
     requireAligned(inputs[i]);
     requireAligned(outputs[i]);
   }
-  gX = static_cast<const float *>(inputs[0]);
-  gY = static_cast<float *>(outputs[0]);
-  cuvil_parallel_for(affine, symbols[0] * 3, -1);
+  auto *self = static_cast<FakeFrame *>(frame);
+  requireAligned(self);
+  requireAligned(self->header.arena);
+  self->x = static_cast<const float *>(inputs[0]);
+  self->y = static_cast<float *>(outputs[0]);
+  cuvil_parallel_for(affine, frame, symbols[0] * 3, -1);
 
   const int64_t *ids = static_cast<const int64_t *>(inputs[1]);
   int64_t sum = 0;

@@ -18,7 +18,7 @@ float tinyProduct() {
 
 float gProducts[2];
 
-void recordTinyProducts(int64_t begin, int64_t end) {
+void recordTinyProducts(void *, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i)
     gProducts[i] = tinyProduct();
 }
@@ -35,7 +35,7 @@ TEST(FloatEnvironment, FlushesOnTheCallingThreadOnly) {
 
 TEST(FloatEnvironment, PoolWorkersFlush) {
   ThreadPool pool(2);
-  pool.parallelFor(recordTinyProducts, 2); // the caller runs index 0, the worker index 1
+  pool.parallelFor(recordTinyProducts, nullptr, 2); // the caller runs index 0, the worker index 1
   EXPECT_NE(gProducts[0], 0.0f);
   EXPECT_EQ(gProducts[1], 0.0f);
 }

@@ -12,13 +12,13 @@ using namespace cuvil::runtime;
 
 namespace {
 
-// cuvil_task_fn carries no context, so the tasks below report through globals.
+// The tasks below report through globals; the frame is for the model's operands.
 std::vector<std::atomic<int>> *gHits;
 std::mutex gMutex;
 std::vector<std::pair<int64_t, int64_t>> gChunks;
 std::set<std::thread::id> gThreadIds;
 
-void countHits(int64_t begin, int64_t end) {
+void countHits(void *, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i)
     (*gHits)[size_t(i)].fetch_add(1, std::memory_order_relaxed);
   std::lock_guard lock(gMutex);
@@ -51,7 +51,7 @@ TEST(ThreadPool, CoversEveryIndexOnceWithTheStaticSplit) {
       std::vector<std::atomic<int>> hits(static_cast<size_t>(n));
       gHits = &hits;
       resetRecords();
-      pool.parallelFor(countHits, n);
+      pool.parallelFor(countHits, nullptr, n);
       for (int64_t i = 0; i < n; ++i)
         ASSERT_EQ(hits[size_t(i)].load(), 1) << "index " << i << " of " << n << ", " << threads;
       std::sort(gChunks.begin(), gChunks.end());
@@ -73,7 +73,7 @@ TEST(ThreadPool, CallerTakesPartAndChunksRunConcurrently) {
   // Each chunk waits until all have started: this only finishes if they run
   // at the same time, on kThreads different threads.
   pool.parallelFor(
-      [](int64_t begin, int64_t end) {
+      [](void *, int64_t begin, int64_t end) {
         arrived.fetch_add(1);
         auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(20);
         while (arrived.load() < kThreads) {
@@ -86,7 +86,7 @@ TEST(ThreadPool, CallerTakesPartAndChunksRunConcurrently) {
         std::lock_guard lock(gMutex);
         gThreadIds.insert(std::this_thread::get_id());
       },
-      kThreads);
+      nullptr, kThreads);
   EXPECT_TRUE(allMet.load());
   EXPECT_EQ(gThreadIds.size(), kThreads);
   EXPECT_TRUE(gThreadIds.count(std::this_thread::get_id()));
@@ -94,7 +94,7 @@ TEST(ThreadPool, CallerTakesPartAndChunksRunConcurrently) {
 
 std::atomic<int64_t> gSum;
 
-void addIndices(int64_t begin, int64_t end) {
+void addIndices(void *, int64_t begin, int64_t end) {
   int64_t sum = 0;
   for (int64_t i = begin; i < end; ++i)
     sum += i;
@@ -108,7 +108,7 @@ TEST(ThreadPool, ManyBackToBackCalls) {
     gSum = 0;
     for (int call = 0; call < 20000; ++call) {
       int64_t n = call % 37;
-      pool.parallelFor(addIndices, n);
+      pool.parallelFor(addIndices, nullptr, n);
       expected += n * (n - 1) / 2;
       ASSERT_EQ(gSum.load(), expected) << "call " << call << ", " << threads << " threads";
     }
@@ -123,7 +123,7 @@ TEST(ThreadPool, WakesWorkersThatFellAsleep) {
     std::vector<std::atomic<int>> hits(30);
     gHits = &hits;
     resetRecords();
-    pool.parallelFor(countHits, 30);
+    pool.parallelFor(countHits, nullptr, 30);
     for (auto &hit : hits)
       ASSERT_EQ(hit.load(), 1);
     EXPECT_EQ(gThreadIds.size(), 3u);
@@ -134,11 +134,11 @@ TEST(ThreadPool, SplitsHugeRangesWithoutOverflow) {
   ThreadPool pool(3);
   resetRecords();
   pool.parallelFor(
-      [](int64_t begin, int64_t end) {
+      [](void *, int64_t begin, int64_t end) {
         std::lock_guard lock(gMutex);
         gChunks.emplace_back(begin, end);
       },
-      INT64_MAX);
+      nullptr, INT64_MAX);
   std::sort(gChunks.begin(), gChunks.end());
   ASSERT_EQ(gChunks.size(), 3u);
   EXPECT_EQ(gChunks.front().first, 0);
@@ -157,7 +157,7 @@ TEST(ThreadPool, CallsTooShortToRepayASplitRunOnTheCaller) {
     std::vector<std::atomic<int>> hits(50);
     gHits = &hits;
     resetRecords();
-    pool.parallelFor(countHits, 50, workNs);
+    pool.parallelFor(countHits, nullptr, 50, workNs);
     for (auto &hit : hits)
       ASSERT_EQ(hit.load(), 1);
     bool split = workNs < 0 || workNs > 2 * pool.splitCostNs();
@@ -171,34 +171,77 @@ TEST(ThreadPool, CallsTooShortToRepayASplitRunOnTheCaller) {
 TEST(ThreadPool, NegativeCountRunsNothing) {
   ThreadPool pool(2);
   gSum = 0;
-  pool.parallelFor([](int64_t, int64_t) { gSum = 1; }, -5);
+  pool.parallelFor([](void *, int64_t, int64_t) { gSum = 1; }, nullptr, -5);
   EXPECT_EQ(gSum.load(), 0);
 }
 
 std::atomic<int> gInnerTasks;
 
-void innerTask(int64_t begin, int64_t end) { gInnerTasks.fetch_add(int(end - begin)); }
+void innerTask(void *, int64_t begin, int64_t end) { gInnerTasks.fetch_add(int(end - begin)); }
 
-void outerTask(int64_t begin, int64_t end) {
+void outerTask(void *frame, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i)
-    cuvil_parallel_for(innerTask, 10, -1);
+    cuvil_parallel_for(innerTask, frame, 10, -1);
 }
 
-TEST(ThreadPool, GlobalPoolFollowsSetNumThreadsAndRunsNestedCallsInline) {
+TEST(ThreadPool, FramesPoolRunsTheirCallsAndNestedCallsInline) {
   for (unsigned threads : {1u, 2u, 4u}) {
-    setNumThreads(threads);
+    ThreadPool pool(threads);
+    cuvil_frame_header frame = {&pool, nullptr};
     std::vector<std::atomic<int>> hits(50);
     gHits = &hits;
     resetRecords();
-    cuvil_parallel_for(countHits, 50, -1);
+    cuvil_parallel_for(countHits, &frame, 50, -1);
     for (auto &hit : hits)
       ASSERT_EQ(hit.load(), 1);
     EXPECT_EQ(gThreadIds.size(), threads);
 
     gInnerTasks = 0;
-    cuvil_parallel_for(outerTask, 8, -1);
+    cuvil_parallel_for(outerTask, &frame, 8, -1);
     EXPECT_EQ(gInnerTasks.load(), 80);
   }
+}
+
+TEST(ThreadPool, FrameWithoutAPoolRunsOnTheCaller) {
+  cuvil_frame_header frame = {nullptr, nullptr};
+  std::vector<std::atomic<int>> hits(20);
+  gHits = &hits;
+  resetRecords();
+  cuvil_parallel_for(countHits, &frame, 20, -1);
+  for (auto &hit : hits)
+    ASSERT_EQ(hit.load(), 1);
+  ASSERT_EQ(gThreadIds.size(), 1u);
+  EXPECT_EQ(*gThreadIds.begin(), std::this_thread::get_id());
+}
+
+// Two instances of a model run at once, each on its own pool: every call
+// of each covers its own range exactly once.
+struct Instance {
+  cuvil_frame_header header;
+  std::atomic<int64_t> sum{0};
+};
+
+void sumIndices(void *frame, int64_t begin, int64_t end) {
+  int64_t sum = 0;
+  for (int64_t i = begin; i < end; ++i)
+    sum += i;
+  static_cast<Instance *>(frame)->sum.fetch_add(sum, std::memory_order_relaxed);
+}
+
+TEST(ThreadPool, PoolsOfTwoInstancesRunConcurrently) {
+  ThreadPool poolA(2), poolB(2);
+  Instance a, b;
+  a.header = {&poolA, nullptr};
+  b.header = {&poolB, nullptr};
+  auto drive = [](Instance *instance, int64_t n) {
+    for (int call = 0; call < 5000; ++call)
+      cuvil_parallel_for(sumIndices, instance, n, -1);
+  };
+  std::thread first(drive, &a, 100), second(drive, &b, 37);
+  first.join();
+  second.join();
+  EXPECT_EQ(a.sum.load(), 5000 * (100 * 99 / 2));
+  EXPECT_EQ(b.sum.load(), 5000 * (37 * 36 / 2));
 }
 
 TEST(ThreadPool, AvailableCpusIsPositive) { EXPECT_GE(availableCpus(), 1u); }
