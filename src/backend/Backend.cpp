@@ -1,14 +1,18 @@
 #include "cuvil/backend/Backend.h"
 
 #include "KernelLibrary.h"
+#include "LibraryLinker.h"
 #include "ModelInfo.h"
 #include "ModuleBuilder.h"
 #include "ObjectEmitter.h"
 #include "StaticLinker.h"
 
+#include "cuvil/backend/Version.h"
+
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
 #include <functional>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -126,10 +130,36 @@ std::string temporaryDirectory() {
   return mkdtemp(pattern.data()) ? pattern : std::string();
 }
 
+Status writeTextFile(const std::string &path, const std::string &text) {
+  std::ofstream out(path, std::ios::trunc);
+  out << text;
+  out.close();
+  return out ? Status::success() : Status::error(fmt::format("cannot write {}", path));
+}
+
+// What a library's header says the model is.
+std::vector<std::string> describeModel(const Graph &model, const TargetConfig &target) {
+  std::vector<std::string> lines = {fmt::format("Model '{}', {} for {} (cpu {}).", model.name(),
+                                                compilerVersion(), target.name, target.cpu)};
+  for (const Value *input : model.inputs())
+    lines.push_back(fmt::format("input  {}: {}", input->name(), input->type().str()));
+  for (const Value *output : model.outputs())
+    lines.push_back(fmt::format("output {}: {}", output->name(), output->type().str()));
+  return lines;
+}
+
 } // namespace
 
 Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                        const BackendOptions &options, BackendStats &stats) {
+  bool library = options.emit == EmitKind::StaticLibrary || options.emit == EmitKind::SharedLibrary;
+  LibraryOutput libraryOutput;
+  if (library) {
+    Expected<LibraryOutput> parsed =
+        parseLibraryOutput(options.outputPath, options.emit == EmitKind::SharedLibrary);
+    CUVIL_TRY(parsed.status());
+    libraryOutput = *parsed;
+  }
   auto start = Clock::now();
   llvm::LLVMContext context;
   Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine(options.target);
@@ -185,9 +215,21 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                                builder.weights().totalBytes, builder.weights().pieces));
   stats.codegenSeconds = secondsSince(start);
   start = Clock::now();
-  Status linked = writeAtomically(options.outputPath, [&](const std::string &path) {
-    return linkExecutable(options.target, {modelObject, weightsObject}, workDir.string(), path);
-  });
+  Status linked =
+      library ? writeAtomically(libraryOutput.libraryPath(),
+                                [&](const std::string &path) {
+                                  return linkLibrary(options.target, {modelObject, weightsObject},
+                                                     workDir.string(), libraryOutput, path);
+                                })
+              : writeAtomically(options.outputPath, [&](const std::string &path) {
+                  return linkExecutable(options.target, {modelObject, weightsObject},
+                                        workDir.string(), path);
+                });
+  if (linked.ok() && library)
+    linked = writeAtomically(libraryOutput.headerPath(), [&](const std::string &path) {
+      return writeTextFile(path,
+                           libraryHeader(libraryOutput, describeModel(model, options.target)));
+    });
   stats.linkSeconds = secondsSince(start);
   if (!options.keepTemporaries)
     std::filesystem::remove_all(workDir);

@@ -13,38 +13,51 @@ extern "C" const unsigned long long cuvil_runtime_x86_64_size;
 
 namespace cuvil {
 
-Status linkExecutable(const TargetConfig &target, const std::vector<std::string> &objects,
-                      const std::string &workDir, const std::string &output) {
-  std::string runtime = (std::filesystem::path(workDir) / "libcuvil_runtime.a").string();
-  {
-    std::ofstream out(runtime, std::ios::binary | std::ios::trunc);
-    out.write(cuvil_runtime_x86_64, std::streamsize(cuvil_runtime_x86_64_size));
-    if (!out)
-      return Status::error(fmt::format("cannot write {}", runtime));
-  }
-  const char *override = std::getenv("CUVIL_CLANG");
-  std::string clang = override && *override ? override : CUVIL_DEFAULT_CLANG;
-  std::vector<std::string> args = {clang,          "--target=" + target.triple, "-static",
-                                   "-fuse-ld=lld", "-Wl,--gc-sections",         "-o",
-                                   output};
-  args.insert(args.end(), objects.begin(), objects.end());
-  args.insert(args.end(), {runtime, "-lpthread"});
+std::string toolPath(const char *environment, const char *fallback) {
+  const char *override = std::getenv(environment);
+  return override && *override ? override : fallback;
+}
 
-  std::string log = (std::filesystem::path(workDir) / "link.log").string();
+Status writeEmbedded(const char *bytes, unsigned long long size, const std::string &path) {
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  out.write(bytes, std::streamsize(size));
+  if (!out)
+    return Status::error(fmt::format("cannot write {}", path));
+  return Status::success();
+}
+
+Status runTool(const std::vector<std::string> &args, const std::string &workDir,
+               const std::string &logName, const std::string &what) {
+  std::string log = (std::filesystem::path(workDir) / logName).string();
   std::vector<llvm::StringRef> argRefs(args.begin(), args.end());
   std::optional<llvm::StringRef> redirects[] = {std::nullopt, llvm::StringRef(log),
                                                 llvm::StringRef(log)};
   std::string error;
-  int code = llvm::sys::ExecuteAndWait(clang, argRefs, std::nullopt, redirects, 0, 0, &error);
-  if (code != 0) {
-    std::ifstream in(log);
-    std::stringstream text;
-    text << in.rdbuf();
-    return Status::error(fmt::format("linking {} failed ({}): {}\n{}", output,
-                                     error.empty() ? fmt::format("exit {}", code) : error,
-                                     fmt::join(args, " "), text.str()));
-  }
-  return Status::success();
+  int code = llvm::sys::ExecuteAndWait(args[0], argRefs, std::nullopt, redirects, 0, 0, &error);
+  if (code == 0)
+    return Status::success();
+  std::ifstream in(log);
+  std::stringstream text;
+  text << in.rdbuf();
+  return Status::error(fmt::format("{} failed ({}): {}\n{}", what,
+                                   error.empty() ? fmt::format("exit {}", code) : error,
+                                   fmt::join(args, " "), text.str()));
+}
+
+Status linkExecutable(const TargetConfig &target, const std::vector<std::string> &objects,
+                      const std::string &workDir, const std::string &output) {
+  std::string runtime = (std::filesystem::path(workDir) / "libcuvil_runtime.a").string();
+  CUVIL_TRY(writeEmbedded(cuvil_runtime_x86_64, cuvil_runtime_x86_64_size, runtime));
+  std::vector<std::string> args = {toolPath("CUVIL_CLANG", CUVIL_DEFAULT_CLANG),
+                                   "--target=" + target.triple,
+                                   "-static",
+                                   "-fuse-ld=lld",
+                                   "-Wl,--gc-sections",
+                                   "-o",
+                                   output};
+  args.insert(args.end(), objects.begin(), objects.end());
+  args.insert(args.end(), {runtime, "-lpthread"});
+  return runTool(args, workDir, "link.log", fmt::format("linking {}", output));
 }
 
 } // namespace cuvil

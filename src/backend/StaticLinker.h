@@ -1,4 +1,5 @@
-// Links model objects with the embedded runtime into a static executable.
+// Links model objects with the embedded runtime into a static executable,
+// and the tool runner the library linker shares.
 #pragma once
 
 #include "cuvil/backend/Target.h"
@@ -13,5 +14,16 @@ namespace cuvil {
 // lld; `workDir` receives the runtime archive.
 Status linkExecutable(const TargetConfig &target, const std::vector<std::string> &objects,
                       const std::string &workDir, const std::string &output);
+
+// The tool `environment` names (when set) or `fallback`: CUVIL_CLANG, ...
+std::string toolPath(const char *environment, const char *fallback);
+
+// Runs args[0] with args, its output logged to `workDir`/`log`; a failure
+// is an error naming `what`, the command and its output.
+Status runTool(const std::vector<std::string> &args, const std::string &workDir,
+               const std::string &log, const std::string &what);
+
+// Writes `size` embedded bytes at `path`.
+Status writeEmbedded(const char *bytes, unsigned long long size, const std::string &path);
 
 } // namespace cuvil

@@ -1,3 +1,6 @@
+// The element types, and reading their values: libc only (no C++ runtime
+// library), for model libraries as for infer.bin. Their names as text:
+// DTypeText.cpp.
 #include "DType.h"
 
 #include "cuvil/runtime/ModelABI.h"
@@ -5,7 +8,6 @@
 #include <array>
 #include <bit>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 namespace cuvil::runtime {
@@ -44,24 +46,6 @@ const DTypeInfo *findDTypeByNpyType(std::string_view npyType) {
   return nullptr;
 }
 
-std::string dtypeName(int32_t code) {
-  if (const DTypeInfo *info = findDType(code))
-    return std::string(info->name);
-  // Name the ONNX types a user is likely to meet so that rejections are clear.
-  switch (code) {
-  case 0:
-    return "undefined";
-  case 8:
-    return "string";
-  case 14:
-    return "complex64";
-  case 15:
-    return "complex128";
-  default:
-    return "ONNX data type " + std::to_string(code);
-  }
-}
-
 float halfToFloat(uint16_t bits) {
   uint32_t sign = uint32_t(bits & 0x8000u) << 16;
   uint32_t exponent = (bits >> 10) & 0x1fu;
@@ -81,12 +65,6 @@ float bfloat16ToFloat(uint16_t bits) { return std::bit_cast<float>(uint32_t(bits
 bool isFloatingDType(int32_t code) {
   return code == CUVIL_DTYPE_F32 || code == CUVIL_DTYPE_F64 || code == CUVIL_DTYPE_F16 ||
          code == CUVIL_DTYPE_BF16;
-}
-
-std::string formatReal(double value) {
-  char text[32];
-  std::snprintf(text, sizeof text, "%.9g", value);
-  return text;
 }
 
 double floatingElement(int32_t code, const std::byte *element) {

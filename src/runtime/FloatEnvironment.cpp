@@ -20,4 +20,26 @@ void flushSubnormalsToZero() {
 #endif
 }
 
+uint64_t floatControl() {
+#if defined(__x86_64__) || defined(__i386__)
+  return _mm_getcsr();
+#elif defined(__aarch64__)
+  uint64_t fpcr;
+  asm volatile("mrs %0, fpcr" : "=r"(fpcr));
+  return fpcr;
+#else
+  return 0;
+#endif
+}
+
+void setFloatControl(uint64_t control) {
+#if defined(__x86_64__) || defined(__i386__)
+  _mm_setcsr(unsigned(control));
+#elif defined(__aarch64__)
+  asm volatile("msr fpcr, %0" : : "r"(control));
+#else
+  (void)control;
+#endif
+}
+
 } // namespace cuvil::runtime

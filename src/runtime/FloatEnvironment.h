@@ -1,6 +1,8 @@
 #ifndef CUVIL_RUNTIME_FLOATENVIRONMENT_H
 #define CUVIL_RUNTIME_FLOATENVIRONMENT_H
 
+#include <cstdint>
+
 namespace cuvil::runtime {
 
 /// Makes the calling thread treat subnormal floats as zero, as operands and as
@@ -13,6 +15,11 @@ namespace cuvil::runtime {
 /// BERT-base then ran 20x slower than with normal numbers. A flushed value
 /// differs from the exact one by less than 1.2e-38.
 void flushSubnormalsToZero();
+
+/// The calling thread's floating-point control word (MXCSR, FPCR), to put back
+/// what a library's caller had after a run flushed on its thread.
+uint64_t floatControl();
+void setFloatControl(uint64_t control);
 
 } // namespace cuvil::runtime
 

@@ -2,10 +2,9 @@
 
 #include "FileIO.h"
 #include "NpyFormat.h"
+#include "SymbolBinding.h"
 #include "TensorProtoReader.h"
 
-#include <bit>
-#include <cstring>
 #include <stdexcept>
 #include <string_view>
 
@@ -24,6 +23,10 @@ std::vector<std::string> inputNames(const cuvil_model_info &model) {
   for (uint32_t i = 0; i < model.num_inputs; ++i)
     names.emplace_back(model.inputs[i].name);
   return names;
+}
+
+bool isSymbolic(const cuvil_tensor_info &info, int32_t d) {
+  return info.dim_symbols && info.dim_symbols[d] >= 0;
 }
 
 } // namespace
@@ -51,100 +54,19 @@ std::string describeShape(const cuvil_tensor_info &info) {
   return text;
 }
 
-namespace {
-
-bool isSymbolic(const cuvil_tensor_info &info, int32_t d) {
-  return info.dim_symbols && info.dim_symbols[d] >= 0;
-}
-
-} // namespace
-
-namespace {
-
-// Element k of an int64 or int32 input.
-int64_t integerElement(const HostTensor &tensor, int32_t k) {
-  if (tensor.dtype() == CUVIL_DTYPE_BOOL)
-    return tensor.data()[k] != std::byte{0};
-  if (tensor.dtype() == CUVIL_DTYPE_I32) {
-    int32_t value;
-    std::memcpy(&value, tensor.data() + size_t(k) * sizeof value, sizeof value);
-    return value;
-  }
-  int64_t value;
-  std::memcpy(&value, tensor.data() + size_t(k) * sizeof value, sizeof value);
-  return value;
-}
-
-// Binds symbols to the values inputs give, each checked against its range
-// and against the other places that give the same symbol.
-class SymbolBinder {
-public:
-  explicit SymbolBinder(const cuvil_model_info &model)
-      : model_(model), values_(model.num_symbols, 0), boundBy_(model.num_symbols) {}
-
-  // `where` ("input 'x' dim 0") gives symbol s the value `value`.
-  void bind(int32_t s, int64_t value, const std::string &where) {
-    const cuvil_symbol_info &symbol = model_.symbols[s];
-    if (value < symbol.min || value > symbol.max)
-      throw std::runtime_error(where + " is " + std::to_string(value) + ", outside the range [" +
-                               std::to_string(symbol.min) + ", " + std::to_string(symbol.max) +
-                               "] of '" + symbol.name + "' the model was compiled for");
-    std::string &first = boundBy_[size_t(s)];
-    int64_t &bound = values_[size_t(s)];
-    if (first.empty()) {
-      first = where;
-      bound = value;
-    } else if (bound != value) {
-      throw std::runtime_error(where + " is " + std::to_string(value) + ", but " + first + " is " +
-                               std::to_string(bound) + ": both are '" + symbol.name + "'");
-    }
-  }
-
-  std::vector<int64_t> take() { return std::move(values_); }
-
-private:
-  const cuvil_model_info &model_;
-  std::vector<int64_t> values_;
-  // Where each symbol got its value.
-  std::vector<std::string> boundBy_;
-};
-
-} // namespace
-
 std::vector<int64_t> bindSymbols(const cuvil_model_info &model,
                                  const std::vector<HostTensor> &inputs) {
-  SymbolBinder binder(model);
-  for (uint32_t i = 0; i < model.num_inputs; ++i) {
-    const cuvil_tensor_info &info = model.inputs[i];
-    std::string input = "input '" + std::string(info.name) + "'";
-    for (int32_t d = 0; d < info.rank; ++d)
-      if (isSymbolic(info, d))
-        binder.bind(info.dim_symbols[d], inputs[i].shape()[size_t(d)],
-                    input + " dim " + std::to_string(d));
-    // The values a --value / --value-range compile gave the input's data
-    // (loadInputs checked its dtype and element count).
-    for (int32_t k = 0; k < info.num_values; ++k) {
-      std::string where = input + " element " + std::to_string(k);
-      if (isFloatingDType(info.dtype)) {
-        double value =
-            floatingElement(info.dtype, inputs[i].data() + size_t(k) * inputs[i].dtypeInfo().size);
-        double fixed = std::bit_cast<double>(info.values[k]);
-        if (!(value == fixed))
-          throw std::runtime_error(where + " is " + formatReal(value) +
-                                   ", but the model was compiled for " + formatReal(fixed) +
-                                   " (--value)");
-        continue;
-      }
-      int64_t value = integerElement(inputs[i], k);
-      if (info.value_symbols[k] >= 0)
-        binder.bind(info.value_symbols[k], value, where);
-      else if (value != info.values[k])
-        throw std::runtime_error(where + " is " + std::to_string(value) +
-                                 ", but the model was compiled for " +
-                                 std::to_string(info.values[k]) + " (--value)");
-    }
+  std::vector<const int64_t *> dims;
+  std::vector<const void *> data;
+  for (const HostTensor &input : inputs) {
+    dims.push_back(input.shape().data());
+    data.push_back(input.data());
   }
-  return binder.take();
+  std::vector<int64_t> symbols(model.num_symbols);
+  char error[1024];
+  if (!bindInputSymbols(model, dims.data(), data.data(), symbols.data(), error, sizeof error))
+    throw std::runtime_error(error);
+  return symbols;
 }
 
 const cuvil_path_info &selectPath(const cuvil_model_info &model,

@@ -10,6 +10,14 @@ namespace cuvil::runtime {
 /// "avx512", "avx2" or "baseline" for a cuvil_isa_level value.
 const char *isaLevelName(int32_t level);
 
+/// The level CUVIL_ISA caps the CPU's at: -1 when unset, kUnknownIsaCap for
+/// a name that is none of the levels'.
+constexpr int32_t kUnknownIsaCap = -2;
+int32_t requestedIsaCap();
+
+/// The CPU's level under that cap (what cuvil_isa_level answers).
+int32_t effectiveIsaLevel();
+
 /// Throws std::runtime_error when this CPU (or CUVIL_ISA) cannot run the
 /// model's fallback variant, or when CUVIL_ISA is not a known name.
 void checkIsaSupport(const cuvil_model_info &model);

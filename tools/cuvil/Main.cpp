@@ -245,17 +245,19 @@ struct CompileOptions {
 };
 
 int runCompile(const CompileOptions &options) {
-  static const std::map<std::string, EmitKind> kEmitKinds = {{"exe", EmitKind::Executable},
-                                                             {"obj", EmitKind::Object},
-                                                             {"asm", EmitKind::Assembly},
-                                                             {"llvm", EmitKind::LLVMIR}};
+  static const std::map<std::string, EmitKind> kEmitKinds = {
+      {"exe", EmitKind::Executable},       {"lib", EmitKind::StaticLibrary},
+      {"shared", EmitKind::SharedLibrary}, {"obj", EmitKind::Object},
+      {"asm", EmitKind::Assembly},         {"llvm", EmitKind::LLVMIR}};
   bool emitCir = options.emit == "cir";
   if (!emitCir && !kEmitKinds.count(options.emit))
-    return fail(Status::error(
-        fmt::format("--emit {} is not one of cir, llvm, asm, obj, exe", options.emit)));
-  if (options.emit == "exe" && options.output == "-")
-    return fail(Status::error("--output - (standard output) takes --emit cir, llvm, asm or obj, "
-                              "not an executable"));
+    return fail(Status::error(fmt::format(
+        "--emit {} is not one of cir, llvm, asm, obj, exe, lib, shared", options.emit)));
+  if ((options.emit == "exe" || options.emit == "lib" || options.emit == "shared") &&
+      options.output == "-")
+    return fail(Status::error(fmt::format(
+        "--output - (standard output) takes --emit cir, llvm, asm or obj, not --emit {}",
+        options.emit)));
   ImportOptions importOptions;
   for (const std::string &shape : options.shapes)
     if (Status status = parseShapeOption(shape, importOptions); !status.ok())
@@ -472,7 +474,9 @@ int main(int argc, char **argv) {
   compileCommand->add_option("--absent", compile.absent,
                              "compile an optional input as empty: NAME (repeatable)");
   compileCommand->add_option("--emit", compile.emit,
-                             "stop early: cir, llvm, asm, obj (default exe)");
+                             "what to write: exe (default), lib (--output DIR/NAME: "
+                             "DIR/libNAME.a + DIR/NAME.h), shared (DIR/libNAME.so + "
+                             "DIR/NAME.h), or stop early: cir, llvm, asm, obj");
   compileCommand->add_option("--print-after", compile.printAfter,
                              "print the IR after PASS to stderr");
   compileCommand->add_flag("--print-after-all", compile.printAfterAll,

@@ -1,6 +1,7 @@
 // The LLVM backend: turns planned graphs (every value typed, every
 // intermediate given storage by the memory planner) into an LLVM module, an
-// object file, and finally a static executable linked with the runtime.
+// object file, and finally a static executable linked with the runtime, or
+// a library with a C API.
 //
 // One executable holds one or more code paths of the same model: the
 // generic graph, whose dims may be symbolic, and static graphs of it
@@ -16,11 +17,12 @@
 
 namespace cuvil {
 
-enum class EmitKind { Executable, Object, Assembly, LLVMIR };
+enum class EmitKind { Executable, StaticLibrary, SharedLibrary, Object, Assembly, LLVMIR };
 
 struct BackendOptions {
   TargetConfig target;
   EmitKind emit = EmitKind::Executable;
+  // A library's is DIR/NAME: DIR/libNAME.a or .so and DIR/NAME.h.
   std::string outputPath;
   // Keep intermediate files (model.o, weights.o) next to the output.
   bool keepTemporaries = false;

@@ -1,0 +1,60 @@
+// The instruction-set level of this CPU, as cuvil_run picks its variant by:
+// libc only (no C++ runtime library), for model libraries as for infer.bin.
+#include "Isa.h"
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+
+namespace cuvil::runtime {
+namespace {
+
+constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512"};
+
+int32_t detectLevel() {
+#if defined(__x86_64__)
+  __builtin_cpu_init();
+  bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+              __builtin_cpu_supports("bmi2");
+  bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+                __builtin_cpu_supports("avx512vl");
+  return avx2 ? (avx512 ? 2 : 1) : 0;
+#else
+  return 0;
+#endif
+}
+
+} // namespace
+
+const char *isaLevelName(int32_t level) {
+  return level >= 0 && level < 3 ? kLevelNames[level] : "unknown";
+}
+
+int32_t requestedIsaCap() {
+  const char *value = std::getenv("CUVIL_ISA");
+  if (!value || !*value)
+    return -1;
+  for (int32_t level = 0; level < 3; ++level)
+    if (std::strcmp(value, kLevelNames[level]) == 0)
+      return level;
+  return kUnknownIsaCap;
+}
+
+int32_t effectiveIsaLevel() {
+  // Computed once; racing first calls compute the same value.
+  static std::atomic<int32_t> cached{-1};
+  int32_t level = cached.load(std::memory_order_relaxed);
+  if (level < 0) {
+    level = detectLevel();
+    int32_t cap = requestedIsaCap();
+    if (cap >= 0 && cap < level)
+      level = cap;
+    cached.store(level, std::memory_order_relaxed);
+  }
+  return level;
+}
+
+} // namespace cuvil::runtime
+
+extern "C" int32_t cuvil_isa_level(void) { return cuvil::runtime::effectiveIsaLevel(); }
