@@ -5,6 +5,7 @@
 // API (include/cuvil/runtime/ModelApi.h with the model's name).
 #pragma once
 
+#include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Target.h"
 #include "cuvil/support/Status.h"
 
@@ -12,18 +13,6 @@
 #include <vector>
 
 namespace cuvil {
-
-// "DIR/NAME": where the library and its header go, NAME a C identifier.
-struct LibraryOutput {
-  std::string directory;
-  std::string name;
-  bool shared = false;
-
-  std::string libraryPath() const;
-  std::string headerPath() const;
-};
-
-Expected<LibraryOutput> parseLibraryOutput(const std::string &output, bool shared);
 
 // Links `objects` into the library at `path`; `workDir` receives the
 // intermediate files.

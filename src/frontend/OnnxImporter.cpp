@@ -5,6 +5,7 @@
 #include "IsolatedShapeInference.h"
 #include "OpsetAdapters.h"
 #include "OptimizerOps.h"
+#include "ModelProtoLoader.h"
 #include "TensorProtoReader.h"
 #include "cuvil/ir/OpSchema.h"
 
@@ -25,27 +26,6 @@ namespace cuvil {
 namespace {
 
 constexpr int64_t kMinOpset = 1, kMaxOpset = 23;
-
-Expected<onnx::ModelProto> loadModelProto(const std::string &path) {
-  int fd = ::open(path.c_str(), O_RDONLY);
-  if (fd < 0)
-    return Status::error(fmt::format("cannot open {}: {}", path, std::strerror(errno)));
-  onnx::ModelProto model;
-  bool parsed;
-  {
-    google::protobuf::io::FileInputStream file(fd);
-    google::protobuf::io::CodedInputStream coded(&file);
-    coded.SetTotalBytesLimit(std::numeric_limits<int>::max());
-    parsed = model.ParseFromCodedStream(&coded) && coded.ConsumedEntireMessage();
-  }
-  ::close(fd);
-  if (!parsed)
-    return Status::error(fmt::format("{} is not a valid ONNX model (protobuf parse failed)", path));
-  if (!model.has_graph())
-    return Status::error(
-        fmt::format("{} holds no graph (an empty file, or not an ONNX model)", path));
-  return model;
-}
 
 bool isDefaultDomain(const std::string &domain) { return domain.empty() || domain == "ai.onnx"; }
 

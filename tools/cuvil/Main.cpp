@@ -1,6 +1,7 @@
 // cuvil: the command-line compiler.
 //   cuvil compile --target x86_64-linux --input model.onnx --output infer.bin
 //   cuvil opt --passes=a,b file.cir     (runs passes on textual IR; lit tests)
+#include "CachedCompile.h"
 #include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Version.h"
 #include "cuvil/frontend/OnnxImporter.h"
@@ -226,6 +227,7 @@ Status writeText(const std::string &path, const std::string &text) {
   return Status::success();
 }
 
+// A field that changes the output must go into cacheKeyArguments as well.
 struct CompileOptions {
   std::string target = "x86_64-linux";
   std::string cpu;
@@ -242,7 +244,56 @@ struct CompileOptions {
   bool noWinograd = false;
   bool printCpuModel = false;
   bool quiet = false;
+  CacheOptions cache;
 };
+
+bool isFinalOutput(const std::string &emit) {
+  return emit == "exe" || emit == "lib" || emit == "shared";
+}
+
+// Compiles that write a final output to a file, without debugging output,
+// go through the cache.
+bool usesCache(const CompileOptions &options) {
+  return !options.cache.disabled && !options.cache.directory.empty() &&
+         isFinalOutput(options.emit) && options.output != "-" && !options.keepTemporaries &&
+         options.printAfter.empty() && !options.printAfterAll;
+}
+
+// Everything but the model's bytes that decides the outputs: the resolved
+// target and each variant's CPU model (so `--cpu native` keys on this
+// machine's), the options the pipeline and backend read, and a library's
+// name (its symbols and header carry it).
+std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
+                                           const TargetConfig &target,
+                                           const std::optional<LibraryOutput> &library) {
+  std::vector<std::string> arguments = {"target " + target.name, "cpu " + target.cpu,
+                                        "emit " + options.emit};
+  for (const IsaVariant &variant : target.variants)
+    arguments.push_back(
+        fmt::format("variant {} {}", variant.name, describeCpuModel(variant.cpuModel)));
+  for (const auto &[flag, values] : {std::pair{"shape", &options.shapes},
+                                     {"shape-range", &options.shapeRanges},
+                                     {"value", &options.values},
+                                     {"value-range", &options.valueRanges},
+                                     {"sequence", &options.sequences},
+                                     {"absent", &options.absent}})
+    for (const std::string &value : *values)
+      arguments.push_back(fmt::format("{} {}", flag, value));
+  if (options.noWinograd)
+    arguments.push_back("no-winograd");
+  if (library)
+    arguments.push_back("library " + library->name);
+  return arguments;
+}
+
+std::vector<CachedFile> cachedFiles(const CompileOptions &options,
+                                    const std::optional<LibraryOutput> &library) {
+  if (!library)
+    return {{"infer.bin", options.output}};
+  return {
+      {std::filesystem::path(library->libraryPath()).filename().string(), library->libraryPath()},
+      {library->name + ".h", library->headerPath()}};
+}
 
 int runCompile(const CompileOptions &options) {
   static const std::map<std::string, EmitKind> kEmitKinds = {
@@ -286,6 +337,24 @@ int runCompile(const CompileOptions &options) {
   }
   if (options.input.empty() || options.output.empty())
     return fail(Status::error("--input and --output are required"));
+  // A library's name is checked before the compile, not after.
+  std::optional<LibraryOutput> library;
+  if (options.emit == "lib" || options.emit == "shared") {
+    Expected<LibraryOutput> parsed = parseLibraryOutput(options.output, options.emit == "shared");
+    if (!parsed)
+      return fail(parsed.status());
+    library = *parsed;
+  }
+  std::optional<CachedCompile> cached;
+  if (usesCache(options))
+    cached.emplace(options.cache, options.input, cacheKeyArguments(options, *target, library),
+                   cachedFiles(options, library));
+  if (cached && cached->begin()) {
+    if (!options.quiet)
+      std::cout << fmt::format("cuvil: {} -> {} (from the cache {})\n", options.input,
+                               options.output, cached->directory());
+    return 0;
+  }
   PipelineOptions pipelineOptions;
   for (const std::string &pass : options.printAfter) {
     if (!findPass(pass))
@@ -350,6 +419,8 @@ int runCompile(const CompileOptions &options) {
   BackendStats stats;
   if (Status status = compileToOutput(**graph, paths, backendOptions, stats); !status.ok())
     return fail(status.withContext(options.input));
+  if (cached)
+    cached->finish();
 
   if (!options.quiet) {
     std::cout << fmt::format("cuvil: {} -> {} ({}, cpu {})\n", options.input, options.output,
@@ -489,6 +560,21 @@ int main(int argc, char **argv) {
                            "print the CPU model each ISA variant is tuned for (and stop, "
                            "without --input)");
   compileCommand->add_flag("--quiet,-q", compile.quiet, "print nothing on success");
+  compileCommand->add_option("--cache-dir", compile.cache.directory,
+                             "the compile cache (default $XDG_CACHE_HOME/cuvil or "
+                             "~/.cache/cuvil): an unchanged model with the same options is "
+                             "copied from it");
+  compileCommand->add_flag("--no-cache", compile.cache.disabled, "compile without the cache");
+  compileCommand->add_option("--cache-max-size", compile.cache.maxSize,
+                             "evict least recently used entries beyond this size (5G)");
+
+  CacheOptions cacheOptions;
+  std::string cacheAction;
+  CLI::App *cacheCommand =
+      app.add_subcommand("cache", "the compile cache: stats, clear, or prune to --max-size");
+  cacheCommand->add_option("action", cacheAction, "stats | clear | prune")->required();
+  cacheCommand->add_option("--cache-dir", cacheOptions.directory, "the cache directory");
+  cacheCommand->add_option("--max-size", cacheOptions.maxSize, "prune's bound (5G)");
 
   OptOptions opt;
   CLI::App *optCommand = app.add_subcommand("opt", "run passes on textual IR (for tests)");
@@ -509,5 +595,7 @@ int main(int argc, char **argv) {
   }
   if (*compileCommand)
     return runCompile(compile);
+  if (*cacheCommand)
+    return runCacheCommand(cacheAction, cacheOptions);
   return runOpt(opt);
 }

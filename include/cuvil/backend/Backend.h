@@ -28,6 +28,19 @@ struct BackendOptions {
   bool keepTemporaries = false;
 };
 
+// Where `--emit lib|shared --output DIR/NAME` puts the library and its
+// header; NAME, a C identifier, prefixes the API (NAME_create).
+struct LibraryOutput {
+  std::string directory;
+  std::string name;
+  bool shared = false;
+
+  std::string libraryPath() const; // DIR/libNAME.a or .so
+  std::string headerPath() const;  // DIR/NAME.h
+};
+
+Expected<LibraryOutput> parseLibraryOutput(const std::string &output, bool shared);
+
 struct CodePath {
   const Graph *graph;
   std::string name; // "static", "generic"
