@@ -11,6 +11,6 @@ Python extension to build.
 """
 
 from ._compile import compile
-from ._library import CompiledModel, TensorSpec, load
+from ._library import CompiledModel, CuvilError, Signature, TensorSpec, load
 
-__all__ = ["compile", "load", "CompiledModel", "TensorSpec"]
+__all__ = ["compile", "load", "CompiledModel", "CuvilError", "Signature", "TensorSpec"]
