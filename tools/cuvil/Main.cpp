@@ -4,6 +4,7 @@
 #include "CachedCompile.h"
 #include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Version.h"
+#include "cuvil/frontend/ExternalDataFiles.h"
 #include "cuvil/frontend/OnnxImporter.h"
 #include "cuvil/ir/Parser.h"
 #include "cuvil/ir/Printer.h"
@@ -244,8 +245,36 @@ struct CompileOptions {
   bool noWinograd = false;
   bool printCpuModel = false;
   bool quiet = false;
+  std::string depfile;
   CacheOptions cache;
 };
+
+// A Make rule "OUTPUTS: MODEL EXTERNAL-DATA...", so that a build system
+// (CMake's DEPFILE, a Makefile's -include) rebuilds when any of them changes.
+Status writeDepfile(const CompileOptions &options, const std::optional<LibraryOutput> &library) {
+  Expected<std::vector<std::string>> external = externalDataFiles(options.input);
+  CUVIL_TRY(external.status());
+  auto escape = [](const std::string &path) {
+    std::string text;
+    for (char c : path) {
+      if (c == ' ' || c == '#' || c == '\\')
+        text += '\\';
+      if (c == '$')
+        text += '$';
+      text += c;
+    }
+    return text;
+  };
+  std::vector<std::string> targets, inputs = {escape(options.input)};
+  if (library)
+    targets = {escape(library->libraryPath()), escape(library->headerPath())};
+  else
+    targets = {escape(options.output)};
+  for (const std::string &file : *external)
+    inputs.push_back(escape(file));
+  return writeText(options.depfile,
+                   fmt::format("{}: {}\n", fmt::join(targets, " "), fmt::join(inputs, " \\\n  ")));
+}
 
 bool isFinalOutput(const std::string &emit) {
   return emit == "exe" || emit == "lib" || emit == "shared";
@@ -345,6 +374,9 @@ int runCompile(const CompileOptions &options) {
       return fail(parsed.status());
     library = *parsed;
   }
+  if (!options.depfile.empty())
+    if (Status status = writeDepfile(options, library); !status.ok())
+      return fail(status.withContext(options.input));
   std::optional<CachedCompile> cached;
   if (usesCache(options))
     cached.emplace(options.cache, options.input, cacheKeyArguments(options, *target, library),
@@ -560,6 +592,9 @@ int main(int argc, char **argv) {
                            "print the CPU model each ISA variant is tuned for (and stop, "
                            "without --input)");
   compileCommand->add_flag("--quiet,-q", compile.quiet, "print nothing on success");
+  compileCommand->add_option("--depfile", compile.depfile,
+                             "write a Make rule: the outputs depend on the model and its "
+                             "external data files (for CMake's DEPFILE, Make's -include)");
   compileCommand->add_option("--cache-dir", compile.cache.directory,
                              "the compile cache (default $XDG_CACHE_HOME/cuvil or "
                              "~/.cache/cuvil): an unchanged model with the same options is "
