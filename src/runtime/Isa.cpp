@@ -1,9 +1,7 @@
 #include "Isa.h"
 
 #include <cstdlib>
-#include <cstring>
 #include <stdexcept>
-#include <string_view>
 #include <vector>
 
 namespace cuvil::runtime {
