@@ -134,6 +134,12 @@ def main():
         entries = os.listdir(os.path.join(cache, "entries"))
         checks.expect(not hit and len(entries) == 1,
                       f"beyond --cache-max-size, older entries are evicted ({len(entries)} left: the new one)")
+        for command in (["compile", "--input", MODEL, "--output", out("x.bin"), "--cache-max-size", "5X"],
+                        ["cache", "prune", "--max-size", "-1", "--cache-dir", cache],
+                        ["cache", "frob", "--cache-dir", cache]):
+            proc = subprocess.run([e2e.cuvil_path(args.cuvil), *command], capture_output=True, text=True)
+            checks.expect(proc.returncode == 1 and "error:" in proc.stderr,
+                          f"cuvil {' '.join(command[:2])} ... refused: {proc.stderr.strip()}")
     print(f"{len(checks.failures)} failed" if checks.failures else "all passed")
     return 1 if checks.failures else 0
 

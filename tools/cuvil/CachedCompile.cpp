@@ -10,7 +10,7 @@ namespace cuvil {
 CachedCompile::CachedCompile(const CacheOptions &options, const std::string &model,
                              std::vector<std::string> arguments, std::vector<CachedFile> files)
     : model_(model), arguments_(std::move(arguments)), files_(std::move(files)) {
-  Expected<uint64_t> maxBytes = parseByteSize(options.maxSize);
+  Expected<uint64_t> maxBytes = parseByteSize(options.maxSize); // checked by the caller
   cache_ = std::make_unique<CompileCache>(options.directory,
                                           maxBytes ? *maxBytes : CompileCache::kDefaultMaxBytes);
 }

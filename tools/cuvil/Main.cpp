@@ -377,6 +377,8 @@ int runCompile(const CompileOptions &options) {
   if (!options.depfile.empty())
     if (Status status = writeDepfile(options, library); !status.ok())
       return fail(status.withContext(options.input));
+  if (Expected<uint64_t> size = parseByteSize(options.cache.maxSize); !size)
+    return fail(size.status().withContext("--cache-max-size"));
   std::optional<CachedCompile> cached;
   if (usesCache(options))
     cached.emplace(options.cache, options.input, cacheKeyArguments(options, *target, library),
