@@ -333,8 +333,7 @@ int runCompile(const CompileOptions &options) {
   if (!emitCir && !kEmitKinds.count(options.emit))
     return fail(Status::error(fmt::format(
         "--emit {} is not one of cir, llvm, asm, obj, exe, lib, shared", options.emit)));
-  if ((options.emit == "exe" || options.emit == "lib" || options.emit == "shared") &&
-      options.output == "-")
+  if (isFinalOutput(options.emit) && options.output == "-")
     return fail(Status::error(fmt::format(
         "--output - (standard output) takes --emit cir, llvm, asm or obj, not --emit {}",
         options.emit)));
