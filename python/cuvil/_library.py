@@ -108,12 +108,11 @@ class CompiledModel:
         desc = _TensorDesc()
         if self._api[kind](index, ctypes.byref(desc)) != 0:
             raise CuvilError(f"cannot describe {kind} {index}")
-        rank = desc.rank
+        rank, names = desc.rank, desc.dim_names
         return TensorSpec(desc.name.decode(), np.dtype(_NUMPY_TYPES.get(desc.element_type, np.uint8)),
                           tuple(desc.min_dims[d] for d in range(rank)),
                           tuple(desc.max_dims[d] for d in range(rank)),
-                          tuple(desc.dim_names[d].decode() if desc.dim_names[d] else None
-                                for d in range(rank)))
+                          tuple(names[d].decode() if names and names[d] else None for d in range(rank)))
 
     def _check(self, status):
         if status != 0:
