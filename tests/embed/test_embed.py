@@ -12,7 +12,9 @@ then builds and runs, each compared with ONNX Runtime's output:
     instances on two threads);
   - tests/embed/api_checks.c against both static libraries at once (two
     models in one program; signature, errors, unaligned buffers, a caller's
-    pool, a batch of 3).
+    pool, a batch of 3);
+  - tests/embed/data_checks.c: an out-of-range Gather index refused with
+    CUVIL_BAD_DATA and the node's message, the instance usable after.
 The shared library must depend on libc, libm and libpthread only and export
 nothing but the model's API.
 """
@@ -25,6 +27,7 @@ import tempfile
 
 import numpy as np
 import onnx
+from onnx import TensorProto, helper
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
@@ -136,6 +139,25 @@ def main():
             check_close("api_checks batch of 3 (libtiny_dyn.a)",
                         np.fromfile(probs_file, np.float32).reshape(3, 10),
                         e2e.run_ort(dynamic, {"image": batch})["probs"], failures)
+        # Data the model checks (a Gather index) is refused through the API.
+        gather = helper.make_model(
+            helper.make_graph([helper.make_node("Gather", ["data", "idx"], ["y"], name="pick")], "gather",
+                              [helper.make_tensor_value_info("data", TensorProto.FLOAT, [5]),
+                               helper.make_tensor_value_info("idx", TensorProto.INT64, [2])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, [2])]),
+            opset_imports=[helper.make_opsetid("", 17)])
+        gather_path = os.path.join(work, "gather.onnx")
+        onnx.save(gather, gather_path)
+        compile_library(args.cuvil, gather_path, os.path.join(lib, "gather_lib"), "lib")
+        exe = os.path.join(work, "data_checks")
+        run([args.cc, os.path.join(HERE, "data_checks.c"), "-I", lib, os.path.join(lib, "libgather_lib.a"),
+             "-lpthread", "-lm", "-o", exe])
+        proc = subprocess.run([exe], capture_output=True, text=True)
+        print(f"{'PASS' if proc.returncode == 0 else 'FAIL'} tests/embed/data_checks.c: "
+              f"{(proc.stdout + proc.stderr).strip()}")
+        if proc.returncode != 0:
+            failures.append("data_checks")
+
         # Library names are C identifiers, in a directory that exists.
         for output, expect in ((os.path.join(lib, "tiny-cnn"), "NAME a C identifier"),
                                (os.path.join(work, "absent", "tiny"), "no directory")):
