@@ -3,9 +3,9 @@
 #include "CompositeValues.h"
 #include "FunctionInliner.h"
 #include "IsolatedShapeInference.h"
+#include "ModelProtoLoader.h"
 #include "OpsetAdapters.h"
 #include "OptimizerOps.h"
-#include "ModelProtoLoader.h"
 #include "TensorProtoReader.h"
 #include "cuvil/ir/OpSchema.h"
 

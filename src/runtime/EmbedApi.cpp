@@ -142,7 +142,7 @@ cuvil_status inputDims(cuvil_instance *instance, uint32_t i, const int64_t *cons
   *dims = given ? given[i] : nullptr;
   bool symbolic = false;
   for (int32_t d = 0; d < info.rank; ++d)
-    symbolic |= info.dim_symbols && info.dim_symbols[d] >= 0;
+    symbolic |= isSymbolicDim(info, d);
   if (!*dims) {
     if (symbolic)
       return fail(instance, CUVIL_INVALID_ARGUMENT,
@@ -151,8 +151,7 @@ cuvil_status inputDims(cuvil_instance *instance, uint32_t i, const int64_t *cons
     return CUVIL_OK;
   }
   for (int32_t d = 0; d < info.rank; ++d) {
-    bool fixed = !(info.dim_symbols && info.dim_symbols[d] >= 0);
-    if (fixed && (*dims)[d] != info.dims[d])
+    if (!isSymbolicDim(info, d) && (*dims)[d] != info.dims[d])
       return fail(instance, CUVIL_BAD_SHAPE,
                   "input '%s' dim %d is %" PRId64 ", but the model was compiled for %" PRId64,
                   info.name, d, (*dims)[d], info.dims[d]);

@@ -25,10 +25,6 @@ std::vector<std::string> inputNames(const cuvil_model_info &model) {
   return names;
 }
 
-bool isSymbolic(const cuvil_tensor_info &info, int32_t d) {
-  return info.dim_symbols && info.dim_symbols[d] >= 0;
-}
-
 } // namespace
 
 std::vector<int64_t> modelShape(const cuvil_tensor_info &info) {
@@ -140,7 +136,7 @@ std::vector<HostTensor> loadInputs(const std::vector<InputArg> &args,
       tensor.reinterpretAs(CUVIL_DTYPE_BF16);
     bool matches = tensor.dtype() == info.dtype && tensor.shape().size() == size_t(info.rank);
     for (int32_t d = 0; matches && d < info.rank; ++d)
-      matches = isSymbolic(info, d) || tensor.shape()[size_t(d)] == info.dims[d];
+      matches = isSymbolicDim(info, d) || tensor.shape()[size_t(d)] == info.dims[d];
     if (!matches)
       throw std::runtime_error("input '" + names[i] + "': expected " + dtypeName(info.dtype) + " " +
                                describeShape(info) + ", but '" + argFor[i]->path + "' holds " +

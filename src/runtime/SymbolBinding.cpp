@@ -89,8 +89,7 @@ private:
 bool bindInput(Binder &binder, const cuvil_tensor_info &info, int32_t input, const int64_t *dims,
                const void *data) {
   for (int32_t d = 0; d < info.rank; ++d)
-    if (info.dim_symbols && info.dim_symbols[d] >= 0 &&
-        !binder.bind(info.dim_symbols[d], dims[d], {input, false, d}))
+    if (isSymbolicDim(info, d) && !binder.bind(info.dim_symbols[d], dims[d], {input, false, d}))
       return false;
   for (int32_t k = 0; k < info.num_values; ++k) {
     Place place{input, true, k};

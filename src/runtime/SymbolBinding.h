@@ -8,6 +8,11 @@
 
 namespace cuvil::runtime {
 
+/// Whether dim d of an input or output is a symbol's (not fixed at compile time).
+inline bool isSymbolicDim(const cuvil_tensor_info &info, int32_t d) {
+  return info.dim_symbols && info.dim_symbols[d] >= 0;
+}
+
 /// Binds the model's input symbols to the values the inputs give: their
 /// symbolic dims, and the elements of inputs whose values a --value /
 /// --value-range compile fixed or ranged. inputDims[i] holds input i's rank

@@ -50,6 +50,18 @@ def sanitise(name):
     return re.sub(r"[^A-Za-z0-9._-]", "_", name)
 
 
+class Checks:
+    """Named pass/fail checks of a test script: each printed, failures kept for the exit status."""
+
+    def __init__(self):
+        self.failures = []
+
+    def expect(self, ok, what):
+        print(f"{'PASS' if ok else 'FAIL'} {what}")
+        if not ok:
+            self.failures.append(what)
+
+
 def run_process(args, timeout=600, memory_limit=0):
     """Run a command, capturing text stdout/stderr; never raises on exit status.
 

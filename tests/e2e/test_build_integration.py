@@ -25,16 +25,6 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 EXAMPLE = os.path.join(ROOT, "models", "example")
 
 
-class Checks:
-    def __init__(self):
-        self.failures = []
-
-    def expect(self, ok, what):
-        print(f"{'PASS' if ok else 'FAIL'} {what}")
-        if not ok:
-            self.failures.append(what)
-
-
 def run(args, cwd=None):
     proc = subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
@@ -65,7 +55,7 @@ def main():
     parser.add_argument("--build-dir", required=True, help="the compiler's build tree, installed from")
     args = parser.parse_args()
     image = np.load(os.path.join(EXAMPLE, "image.npy"))
-    checks = Checks()
+    checks = e2e.Checks()
     with tempfile.TemporaryDirectory(prefix="cuvil-build-") as work:
         prefix = os.path.join(work, "prefix")
         run(["cmake", "--install", args.build_dir, "--prefix", prefix])

@@ -26,16 +26,6 @@ MODEL = os.path.join(EXAMPLE, "tiny_cnn.onnx")
 HIT = "(from the cache"
 
 
-class Checks:
-    def __init__(self):
-        self.failures = []
-
-    def expect(self, ok, what):
-        print(f"{'PASS' if ok else 'FAIL'} {what}")
-        if not ok:
-            self.failures.append(what)
-
-
 def compile_model(cuvil, model, output, cache, *extra):
     """(hit?, seconds) of one compile; raises on failure."""
     start = time.perf_counter()
@@ -62,7 +52,7 @@ def main():
     args = parser.parse_args()
     image = np.load(os.path.join(EXAMPLE, "image.npy"))
     expected = np.load(os.path.join(EXAMPLE, "expected_probs.npy"))
-    checks = Checks()
+    checks = e2e.Checks()
     with tempfile.TemporaryDirectory(prefix="cuvil-cache-") as work:
         cache = os.path.join(work, "cache")
         out = lambda name: os.path.join(work, name)  # noqa: E731

@@ -1,19 +1,15 @@
 #include "CachedCompile.h"
 
-#include "cuvil/frontend/ExternalDataFiles.h"
-
 #include <fmt/format.h>
 #include <iostream>
 
 namespace cuvil {
 
-CachedCompile::CachedCompile(const CacheOptions &options, const std::string &model,
-                             std::vector<std::string> arguments, std::vector<CachedFile> files)
-    : model_(model), arguments_(std::move(arguments)), files_(std::move(files)) {
-  Expected<uint64_t> maxBytes = parseByteSize(options.maxSize); // checked by the caller
-  cache_ = std::make_unique<CompileCache>(options.directory,
-                                          maxBytes ? *maxBytes : CompileCache::kDefaultMaxBytes);
-}
+CachedCompile::CachedCompile(const std::string &directory, uint64_t maxBytes,
+                             std::vector<std::string> inputs, std::vector<std::string> arguments,
+                             std::vector<CachedFile> outputs)
+    : cache_(std::make_unique<CompileCache>(directory, maxBytes)), inputs_(std::move(inputs)),
+      arguments_(std::move(arguments)), outputs_(std::move(outputs)) {}
 
 void CachedCompile::warn(const Status &status) {
   std::cerr << fmt::format("warning: the compile cache {} is not used: {}\n", cache_->directory(),
@@ -22,13 +18,7 @@ void CachedCompile::warn(const Status &status) {
 }
 
 bool CachedCompile::begin() {
-  // A model that cannot be read is the import's to report.
-  Expected<std::vector<std::string>> external = externalDataFiles(model_);
-  if (!external)
-    return false;
-  std::vector<std::string> files = {model_};
-  files.insert(files.end(), external->begin(), external->end());
-  Expected<std::string> key = CompileCache::key(arguments_, files);
+  Expected<std::string> key = CompileCache::key(arguments_, inputs_);
   if (!key)
     return false;
   key_ = *key;
@@ -39,7 +29,7 @@ bool CachedCompile::begin() {
   }
   lock_ = lock.take();
   active_ = true;
-  Expected<bool> restored = cache_->restore(key_, files_);
+  Expected<bool> restored = cache_->restore(key_, outputs_);
   if (!restored) {
     warn(restored.status());
     return false;
@@ -50,7 +40,7 @@ bool CachedCompile::begin() {
 void CachedCompile::finish() {
   if (!active_)
     return;
-  if (Status status = cache_->store(key_, files_); !status.ok())
+  if (Status status = cache_->store(key_, outputs_); !status.ok())
     warn(status);
 }
 

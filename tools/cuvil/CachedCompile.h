@@ -23,10 +23,10 @@ struct CacheOptions {
 // cache never fails a compile: it warns and compiles without it.
 class CachedCompile {
 public:
-  // `arguments`: everything but the input and output paths that decides the
-  // outputs; `files`: the outputs, named as in the entry.
-  CachedCompile(const CacheOptions &options, const std::string &model,
-                std::vector<std::string> arguments, std::vector<CachedFile> files);
+  // `inputs`: the model and its external data files; `arguments`: everything
+  // else that decides the outputs; `outputs`: named as in the entry.
+  CachedCompile(const std::string &directory, uint64_t maxBytes, std::vector<std::string> inputs,
+                std::vector<std::string> arguments, std::vector<CachedFile> outputs);
 
   // True when the outputs were restored from the cache.
   bool begin();
@@ -37,9 +37,9 @@ private:
   void warn(const Status &status);
 
   std::unique_ptr<CompileCache> cache_;
-  std::string model_;
+  std::vector<std::string> inputs_;
   std::vector<std::string> arguments_;
-  std::vector<CachedFile> files_;
+  std::vector<CachedFile> outputs_;
   std::string key_;
   CompileCache::Lock lock_;
   bool active_ = false;

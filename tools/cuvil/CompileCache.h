@@ -37,7 +37,6 @@ public:
   // $XDG_CACHE_HOME/cuvil, else $HOME/.cache/cuvil; empty (no cache unless
   // --cache-dir names one) when neither is set or CUVIL_NO_CACHE is.
   static std::string defaultDirectory();
-  static constexpr uint64_t kDefaultMaxBytes = uint64_t(5) << 30;
 
   CompileCache(std::string directory, uint64_t maxBytes);
 

@@ -2,9 +2,9 @@
 //   cuvil compile --target x86_64-linux --input model.onnx --output infer.bin
 //   cuvil opt --passes=a,b file.cir     (runs passes on textual IR; lit tests)
 #include "CachedCompile.h"
+#include "CompileDependencies.h"
 #include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Version.h"
-#include "cuvil/frontend/ExternalDataFiles.h"
 #include "cuvil/frontend/OnnxImporter.h"
 #include "cuvil/ir/Parser.h"
 #include "cuvil/ir/Printer.h"
@@ -228,102 +228,6 @@ Status writeText(const std::string &path, const std::string &text) {
   return Status::success();
 }
 
-// A field that changes the output must go into cacheKeyArguments as well.
-struct CompileOptions {
-  std::string target = "x86_64-linux";
-  std::string cpu;
-  std::string input;
-  std::string output;
-  std::string emit = "exe";
-  std::vector<std::string> shapes;
-  std::vector<std::string> shapeRanges;
-  std::vector<std::string> values, valueRanges;
-  std::vector<std::string> sequences, absent;
-  std::vector<std::string> printAfter;
-  bool printAfterAll = false;
-  bool keepTemporaries = false;
-  bool noWinograd = false;
-  bool printCpuModel = false;
-  bool quiet = false;
-  std::string depfile;
-  CacheOptions cache;
-};
-
-// A Make rule "OUTPUTS: MODEL EXTERNAL-DATA...", so that a build system
-// (CMake's DEPFILE, a Makefile's -include) rebuilds when any of them changes.
-Status writeDepfile(const CompileOptions &options, const std::optional<LibraryOutput> &library) {
-  Expected<std::vector<std::string>> external = externalDataFiles(options.input);
-  CUVIL_TRY(external.status());
-  auto escape = [](const std::string &path) {
-    std::string text;
-    for (char c : path) {
-      if (c == ' ' || c == '#' || c == '\\')
-        text += '\\';
-      if (c == '$')
-        text += '$';
-      text += c;
-    }
-    return text;
-  };
-  std::vector<std::string> targets, inputs = {escape(options.input)};
-  if (library)
-    targets = {escape(library->libraryPath()), escape(library->headerPath())};
-  else
-    targets = {escape(options.output)};
-  for (const std::string &file : *external)
-    inputs.push_back(escape(file));
-  return writeText(options.depfile,
-                   fmt::format("{}: {}\n", fmt::join(targets, " "), fmt::join(inputs, " \\\n  ")));
-}
-
-bool isFinalOutput(const std::string &emit) {
-  return emit == "exe" || emit == "lib" || emit == "shared";
-}
-
-// Compiles that write a final output to a file, without debugging output,
-// go through the cache.
-bool usesCache(const CompileOptions &options) {
-  return !options.cache.disabled && !options.cache.directory.empty() &&
-         isFinalOutput(options.emit) && options.output != "-" && !options.keepTemporaries &&
-         options.printAfter.empty() && !options.printAfterAll;
-}
-
-// Everything but the model's bytes that decides the outputs: the resolved
-// target and each variant's CPU model (so `--cpu native` keys on this
-// machine's), the options the pipeline and backend read, and a library's
-// name (its symbols and header carry it).
-std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
-                                           const TargetConfig &target,
-                                           const std::optional<LibraryOutput> &library) {
-  std::vector<std::string> arguments = {"target " + target.name, "cpu " + target.cpu,
-                                        "emit " + options.emit};
-  for (const IsaVariant &variant : target.variants)
-    arguments.push_back(
-        fmt::format("variant {} {}", variant.name, describeCpuModel(variant.cpuModel)));
-  for (const auto &[flag, values] : {std::pair{"shape", &options.shapes},
-                                     {"shape-range", &options.shapeRanges},
-                                     {"value", &options.values},
-                                     {"value-range", &options.valueRanges},
-                                     {"sequence", &options.sequences},
-                                     {"absent", &options.absent}})
-    for (const std::string &value : *values)
-      arguments.push_back(fmt::format("{} {}", flag, value));
-  if (options.noWinograd)
-    arguments.push_back("no-winograd");
-  if (library)
-    arguments.push_back("library " + library->name);
-  return arguments;
-}
-
-std::vector<CachedFile> cachedFiles(const CompileOptions &options,
-                                    const std::optional<LibraryOutput> &library) {
-  if (!library)
-    return {{"infer.bin", options.output}};
-  return {
-      {std::filesystem::path(library->libraryPath()).filename().string(), library->libraryPath()},
-      {library->name + ".h", library->headerPath()}};
-}
-
 int runCompile(const CompileOptions &options) {
   static const std::map<std::string, EmitKind> kEmitKinds = {
       {"exe", EmitKind::Executable},       {"lib", EmitKind::StaticLibrary},
@@ -373,15 +277,23 @@ int runCompile(const CompileOptions &options) {
       return fail(parsed.status());
     library = *parsed;
   }
-  if (!options.depfile.empty())
-    if (Status status = writeDepfile(options, library); !status.ok())
-      return fail(status.withContext(options.input));
-  if (Expected<uint64_t> size = parseByteSize(options.cache.maxSize); !size)
-    return fail(size.status().withContext("--cache-max-size"));
+  Expected<uint64_t> cacheBytes = parseByteSize(options.cache.maxSize);
+  if (!cacheBytes)
+    return fail(cacheBytes.status().withContext("--cache-max-size"));
+  // The model and its external data, listed once for the depfile and the
+  // cache key (a model that cannot be read is the import's to report).
+  Expected<std::vector<std::string>> inputs = compileInputs(options.input);
+  if (!options.depfile.empty()) {
+    if (!inputs)
+      return fail(inputs.status().withContext(options.input));
+    if (Status status = writeText(options.depfile, depfileRule(options, library, *inputs));
+        !status.ok())
+      return fail(status);
+  }
   std::optional<CachedCompile> cached;
-  if (usesCache(options))
-    cached.emplace(options.cache, options.input, cacheKeyArguments(options, *target, library),
-                   cachedFiles(options, library));
+  if (inputs && usesCache(options))
+    cached.emplace(options.cache.directory, *cacheBytes, *inputs,
+                   cacheKeyArguments(options, *target, library), cachedFiles(options, library));
   if (cached && cached->begin()) {
     if (!options.quiet)
       std::cout << fmt::format("cuvil: {} -> {} (from the cache {})\n", options.input,
