@@ -25,6 +25,7 @@ build_packages=(
   python3 clang-format-19
 )
 test_packages=(python3-venv python3-numpy python3-torch python3-torchvision python3-pytest
+  python3-sklearn
   libonnx-testdata libclang-rt-19-dev)
 
 packages=("${build_packages[@]}")

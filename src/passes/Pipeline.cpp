@@ -13,7 +13,7 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 17> kPipeline = {{
+constexpr std::array<PassInfo, 18> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference,
      RegionScope::Itself},
     {"promote-half", "compute f16 and bf16 ops in f32, rounding each result back", runPromoteHalf},
@@ -22,6 +22,8 @@ constexpr std::array<PassInfo, 17> kPipeline = {{
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
      runCanonicalize},
     {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},
+    {"assign-precision", "run Conv and MatMul on integer kernels where --precision says",
+     runAssignPrecision},
     {"fuse-epilogues", "fuse bias, residual Add and activation into Conv/MatMul", runFuseEpilogues},
     {"fuse-attention", "run MatMul-Softmax-MatMul attention without its score matrix",
      runFuseAttention},

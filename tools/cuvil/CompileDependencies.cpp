@@ -1,18 +1,27 @@
 #include "CompileDependencies.h"
 
+#include "CalibrationSet.h"
 #include "cuvil/frontend/ExternalDataFiles.h"
 #include "cuvil/target/CpuModel.h"
 
 #include <filesystem>
 #include <fmt/format.h>
+#include <fstream>
+#include <iostream>
+#include <unistd.h>
 
 namespace cuvil {
 
-Expected<std::vector<std::string>> compileInputs(const std::string &model) {
-  Expected<std::vector<std::string>> external = externalDataFiles(model);
+Expected<std::vector<std::string>> compileInputs(const CompileOptions &options) {
+  Expected<std::vector<std::string>> external = externalDataFiles(options.input);
   CUVIL_TRY(external.status());
-  std::vector<std::string> inputs = {model};
+  std::vector<std::string> inputs = {options.input};
   inputs.insert(inputs.end(), external->begin(), external->end());
+  if (!options.calibration.empty()) {
+    Expected<std::vector<std::string>> samples = calibrationFiles(options.calibration);
+    CUVIL_TRY(samples.status());
+    inputs.insert(inputs.end(), samples->begin(), samples->end());
+  }
   return inputs;
 }
 
@@ -61,6 +70,18 @@ std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
   for (const IsaVariant &variant : target.variants)
     arguments.push_back(
         fmt::format("variant {} {}", variant.name, describeCpuModel(variant.cpuModel)));
+  std::vector<std::string> graphArguments = rangesKeyArguments(options);
+  arguments.insert(arguments.end(), graphArguments.begin(), graphArguments.end());
+  arguments.push_back("precision " + options.precision);
+  if (options.noWinograd)
+    arguments.push_back("no-winograd");
+  if (library)
+    arguments.push_back("library " + library->name);
+  return arguments;
+}
+
+std::vector<std::string> rangesKeyArguments(const CompileOptions &options) {
+  std::vector<std::string> arguments;
   for (const auto &[flag, values] : {std::pair{"shape", &options.shapes},
                                      {"shape-range", &options.shapeRanges},
                                      {"value", &options.values},
@@ -69,11 +90,16 @@ std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
                                      {"absent", &options.absent}})
     for (const std::string &value : *values)
       arguments.push_back(fmt::format("{} {}", flag, value));
-  if (options.noWinograd)
-    arguments.push_back("no-winograd");
-  if (library)
-    arguments.push_back("library " + library->name);
+  if (!options.calibration.empty())
+    arguments.push_back(fmt::format("calibration-method {} percentile {}",
+                                    options.calibrationMethod, options.percentile));
   return arguments;
+}
+
+std::string rangesPath(const CompileOptions &options, const std::optional<LibraryOutput> &library) {
+  if (library)
+    return (std::filesystem::path(library->directory) / (library->name + ".ranges")).string();
+  return options.output + ".ranges";
 }
 
 std::vector<CachedFile> cachedFiles(const CompileOptions &options,
@@ -83,6 +109,26 @@ std::vector<CachedFile> cachedFiles(const CompileOptions &options,
   return {
       {std::filesystem::path(library->libraryPath()).filename().string(), library->libraryPath()},
       {library->name + ".h", library->headerPath()}};
+}
+
+Status writeText(const std::string &path, const std::string &text) {
+  if (path == "-") {
+    std::cout << text;
+    return Status::success();
+  }
+  // A temporary file renamed over the target, as for every output.
+  std::string temporary = fmt::format("{}.tmp.{}", path, ::getpid());
+  std::ofstream out(temporary);
+  out << text;
+  out.close();
+  std::error_code error;
+  if (out)
+    std::filesystem::rename(temporary, path, error);
+  if (!out || error) {
+    std::filesystem::remove(temporary, error);
+    return Status::error(fmt::format("cannot write {}", path));
+  }
+  return Status::success();
 }
 
 } // namespace cuvil

@@ -30,12 +30,16 @@ struct CompileOptions {
   bool noWinograd = false;
   bool printCpuModel = false;
   bool quiet = false;
+  std::string precision = "fp32";
+  std::string calibration, calibrationMethod = "minmax";
+  double percentile = 99.99;
   std::string depfile;
   CacheOptions cache;
 };
 
-// The model and every external data file it references.
-Expected<std::vector<std::string>> compileInputs(const std::string &model);
+// The model, every external data file it references and the files of the
+// calibration set.
+Expected<std::vector<std::string>> compileInputs(const CompileOptions &options);
 
 // A Make rule "OUTPUTS: INPUTS...", so that a build system (CMake's DEPFILE,
 // a Makefile's -include) rebuilds when any input changes.
@@ -53,6 +57,17 @@ bool usesCache(const CompileOptions &options);
 std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
                                            const TargetConfig &target,
                                            const std::optional<LibraryOutput> &library);
+
+// What decides calibrated ranges besides the inputs' bytes: the method and
+// the options that shape the graph.
+std::vector<std::string> rangesKeyArguments(const CompileOptions &options);
+
+// Where a compile keeps its calibrated ranges: next to its output.
+std::string rangesPath(const CompileOptions &options, const std::optional<LibraryOutput> &library);
+
+// Writes a text output (`-`: standard output) through a temporary file
+// renamed over it, so that a reader sees the old file or the whole new one.
+Status writeText(const std::string &path, const std::string &text);
 
 // The outputs, named as in a cache entry.
 std::vector<CachedFile> cachedFiles(const CompileOptions &options,

@@ -3,6 +3,7 @@
 //   cuvil opt --passes=a,b file.cir     (runs passes on textual IR; lit tests)
 #include "CachedCompile.h"
 #include "CompileDependencies.h"
+#include "PrecisionRanges.h"
 #include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Version.h"
 #include "cuvil/frontend/OnnxImporter.h"
@@ -208,26 +209,6 @@ ImportOptions atOptShapes(const ImportOptions &options) {
   return fixed;
 }
 
-Status writeText(const std::string &path, const std::string &text) {
-  if (path == "-") {
-    std::cout << text;
-    return Status::success();
-  }
-  // A temporary file renamed over the target, as for every output.
-  std::string temporary = fmt::format("{}.tmp.{}", path, ::getpid());
-  std::ofstream out(temporary);
-  out << text;
-  out.close();
-  std::error_code error;
-  if (out)
-    std::filesystem::rename(temporary, path, error);
-  if (!out || error) {
-    std::filesystem::remove(temporary, error);
-    return Status::error(fmt::format("cannot write {}", path));
-  }
-  return Status::success();
-}
-
 int runCompile(const CompileOptions &options) {
   static const std::map<std::string, EmitKind> kEmitKinds = {
       {"exe", EmitKind::Executable},       {"lib", EmitKind::StaticLibrary},
@@ -280,9 +261,26 @@ int runCompile(const CompileOptions &options) {
   Expected<uint64_t> cacheBytes = parseByteSize(options.cache.maxSize);
   if (!cacheBytes)
     return fail(cacheBytes.status().withContext("--cache-max-size"));
-  // The model and its external data, listed once for the depfile and the
-  // cache key (a model that cannot be read is the import's to report).
-  Expected<std::vector<std::string>> inputs = compileInputs(options.input);
+  Expected<PrecisionPolicy> policy = parsePrecisionPolicy(options.precision);
+  if (!policy)
+    return fail(policy.status());
+  CalibrationSettings calibration{options.calibration, CalibrationMethod::MinMax,
+                                  options.percentile};
+  if (Expected<CalibrationMethod> method = parseCalibrationMethod(options.calibrationMethod))
+    calibration.method = *method;
+  else
+    return fail(method.status());
+  if (!(options.percentile > 50 && options.percentile <= 100))
+    return fail(
+        Status::error(fmt::format("--percentile {} is not in (50, 100]", options.percentile)));
+  if (*policy != PrecisionPolicy::FP32 && options.calibration.empty())
+    return fail(Status::error(fmt::format(
+        "--precision {} needs --calibration DIR: sample inputs to measure activation ranges on",
+        options.precision)));
+  // The model, its external data and the calibration set, listed once for
+  // the depfile and the cache key (a model that cannot be read is the
+  // import's to report).
+  Expected<std::vector<std::string>> inputs = compileInputs(options);
   if (!options.depfile.empty()) {
     if (!inputs)
       return fail(inputs.status().withContext(options.input));
@@ -324,7 +322,22 @@ int runCompile(const CompileOptions &options) {
   PassContext context;
   context.cpu = target->cpuModel();
   context.winograd = !options.noWinograd;
-  if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
+  context.precision.policy = *policy;
+  // Ranges are measured on the graph as assign-precision sees it.
+  auto assign = std::find_if(passes.begin(), passes.end(),
+                             [](const PassInfo *pass) { return pass->name == "assign-precision"; });
+  std::span<const PassInfo *const> before(passes.begin(), assign), after(assign, passes.end());
+  if (Status status = runPasses(**graph, before, context, pipelineOptions); !status.ok())
+    return fail(status.withContext(options.input));
+  std::string rangesSource;
+  if (*policy != PrecisionPolicy::FP32) {
+    Expected<std::string> source =
+        loadOrMeasureRanges(options, library, importOptions, before, after, calibration, context);
+    if (!source)
+      return fail(source.status().withContext(options.input));
+    rangesSource = *source;
+  }
+  if (Status status = runPasses(**graph, after, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
 
   if (emitCir)
@@ -390,6 +403,11 @@ int runCompile(const CompileOptions &options) {
           double(memory.arenaBytes) / double(std::max<uint64_t>(memory.maxLiveBytes, 1)),
           humanBytes(memory.maxLiveBytes), humanBytes(memory.intermediateBytes));
     }
+    if (*policy != PrecisionPolicy::FP32)
+      std::cout << fmt::format(
+          "  precision: {}, {} of {} Conv/MatMul on integer kernels (ranges {})\n",
+          options.precision, context.precisionStats.quantized, context.precisionStats.quantizable,
+          rangesSource);
     std::cout << fmt::format("  memory: arena {}, weights {}\n", humanBytes(stats.arenaBytes),
                              humanBytes(stats.weightsBytes));
     std::cout << fmt::format(
@@ -406,6 +424,8 @@ struct OptOptions {
   std::string output = "-";
   std::string passes;
   std::string cpu = "x86-64-v4"; // the default target's widest variant, as `compile` has it
+  std::string precision = "fp32";
+  std::string ranges; // a ranges file, for assign-precision
 };
 
 int runOpt(const OptOptions &options) {
@@ -440,6 +460,20 @@ int runOpt(const OptOptions &options) {
     return fail(cpu.status());
   PassContext context;
   context.cpu = *cpu;
+  Expected<PrecisionPolicy> policy = parsePrecisionPolicy(options.precision);
+  if (!policy)
+    return fail(policy.status());
+  context.precision.policy = *policy;
+  if (!options.ranges.empty()) {
+    std::ifstream in(options.ranges);
+    std::stringstream rangesText;
+    rangesText << in.rdbuf();
+    Expected<RangesFile> ranges = parseRanges(rangesText.str());
+    if (!in || !ranges)
+      return fail(
+          (in ? ranges.status() : Status::error("cannot read it")).withContext(options.ranges));
+    context.precision.ranges = std::move(ranges->ranges);
+  }
   PipelineOptions pipelineOptions;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status);
@@ -497,6 +531,17 @@ int main(int argc, char **argv) {
                              "print the IR after PASS to stderr");
   compileCommand->add_flag("--print-after-all", compile.printAfterAll,
                            "print the IR after every pass");
+  compileCommand->add_option("--precision", compile.precision,
+                             "fp32 (default: as the model has it) or int8 (Conv and MatMul "
+                             "with constant weights on integer kernels; needs --calibration)");
+  compileCommand->add_option("--calibration", compile.calibration,
+                             "calibration set: one folder per sample holding NAME.npy or "
+                             "NAME.pb per input (or test_data_set_N/input_K.pb); the ranges "
+                             "measured are kept next to the output (OUTPUT.ranges)");
+  compileCommand->add_option("--calibration-method", compile.calibrationMethod,
+                             "minmax (default) or percentile");
+  compileCommand->add_option("--percentile", compile.percentile,
+                             "the percentile the percentile method keeps at each end (99.99)");
   compileCommand->add_flag("--no-winograd", compile.noWinograd,
                            "direct convolution only (bit-closer to the reference, slower)");
   compileCommand->add_flag("--keep-temps", compile.keepTemporaries,
@@ -534,6 +579,8 @@ int main(int argc, char **argv) {
           "--cpu", opt.cpu,
           fmt::format("the CPU model passes tune for ({})", fmt::join(knownCpuModels(), ", ")))
       ->capture_default_str();
+  optCommand->add_option("--precision", opt.precision, "assign-precision's policy (fp32)");
+  optCommand->add_option("--ranges", opt.ranges, "assign-precision's ranges file");
 
   try {
     app.parse(argc, argv);

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "cuvil/ir/Graph.h"
+#include "cuvil/passes/Precision.h"
 #include "cuvil/support/Status.h"
 #include "cuvil/target/CpuModel.h"
 
@@ -31,6 +32,9 @@ struct PassContext {
   int64_t channelBlock() const { return cpu.vectorBits >= 512 ? 16 : 8; }
   // Use Winograd F(4x4, 3x3) for eligible convolutions (--no-winograd).
   bool winograd = true;
+  // What assign-precision quantizes (--precision, the calibrated ranges).
+  PrecisionOptions precision;
+  PrecisionStats precisionStats;
   MemoryPlanStats memory;
 };
 

@@ -11,6 +11,7 @@ Status runFoldBatchNorm(Graph &graph, PassContext &context);
 Status runCropConvTaps(Graph &graph, PassContext &context);
 Status runCanonicalize(Graph &graph, PassContext &context);
 Status runConstantFolding(Graph &graph, PassContext &context);
+Status runAssignPrecision(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
 Status runFuseAttention(Graph &graph, PassContext &context);
 Status runLayoutNCHWc(Graph &graph, PassContext &context);

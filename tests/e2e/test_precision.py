@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""--precision int8 with calibration: accuracy of a trained CNN against its FP32 run, both calibration set
+layouts, the ranges kept next to the output, and the errors a user meets.
+
+The CNN is trained here, in seconds, on scikit-learn's bundled digits (8x8 images, no download) and
+exported with a fixed batch; its held-out split is the accuracy set, training images the calibration set.
+
+    python tests/e2e/test_precision.py --cuvil PATH
+"""
+
+import argparse
+import os
+import sys
+import tempfile
+
+import numpy as np
+import onnx
+from onnx import numpy_helper
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+import cuvil_e2e as e2e  # noqa: E402
+
+BATCH = 90
+CALIBRATION_BATCHES = 4
+# The issue's bound: INT8 top-1 within 0.5 points of FP32 on the held-out split.
+MAX_TOP1_LOSS = 0.5
+
+
+def train_digits_cnn(path):
+    """Trains the CNN on 80% of the digits and exports it; returns (train, test) as (images, labels)."""
+    import torch
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    images = (digits.images / 16.0).astype(np.float32)[:, None]  # [n, 1, 8, 8] in [0, 1]
+    labels = digits.target.astype(np.int64)
+    order = np.random.default_rng(0).permutation(len(images))
+    images, labels = images[order], labels[order]
+    split = len(images) - 4 * BATCH  # 360 held out
+    train = (images[:split], labels[:split])
+    test = (images[split:], labels[split:])
+
+    torch.manual_seed(0)
+    net = torch.nn.Sequential(
+        torch.nn.Conv2d(1, 16, 3, padding=1), torch.nn.ReLU(),
+        torch.nn.Conv2d(16, 32, 3, stride=2, padding=1), torch.nn.ReLU(),
+        torch.nn.Conv2d(32, 32, 3, padding=1), torch.nn.ReLU(),
+        torch.nn.Flatten(), torch.nn.Linear(32 * 4 * 4, 10))
+    optimiser = torch.optim.Adam(net.parameters(), lr=3e-3)
+    x, y = torch.from_numpy(train[0]), torch.from_numpy(train[1])
+    for _ in range(12):
+        for start in range(0, len(x), 64):
+            optimiser.zero_grad()
+            loss = torch.nn.functional.cross_entropy(net(x[start:start + 64]), y[start:start + 64])
+            loss.backward()
+            optimiser.step()
+    net.eval()
+    torch.onnx.export(net, torch.zeros(BATCH, 1, 8, 8), path, input_names=["image"],
+                      output_names=["logits"], opset_version=17)
+    return train, test
+
+
+def write_npy_set(directory, batches):
+    for i, batch in enumerate(batches):
+        os.makedirs(os.path.join(directory, f"sample{i}"))
+        np.save(os.path.join(directory, f"sample{i}", "image.npy"), batch)
+
+
+def write_test_data_set(directory, batches):
+    for i, batch in enumerate(batches):
+        os.makedirs(os.path.join(directory, f"test_data_set_{i}"))
+        with open(os.path.join(directory, f"test_data_set_{i}", "input_0.pb"), "wb") as f:
+            f.write(numpy_helper.from_array(batch, "image").SerializeToString())
+
+
+def top1(exe, images, work):
+    """Predicted classes of `images`, batch by batch."""
+    predictions = []
+    for start in range(0, len(images), BATCH):
+        logits = e2e.run_infer(exe, {"image": images[start:start + BATCH]}, work)["logits"]
+        predictions.append(logits.argmax(axis=1))
+    return np.concatenate(predictions)
+
+
+def ranges_body(path):
+    """The ranges a file holds, without its key line."""
+    with open(path) as f:
+        return f.read().split("\n", 1)[1]
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
+    args = parser.parse_args()
+    checks = e2e.Checks()
+    with tempfile.TemporaryDirectory(prefix="cuvil-precision-") as work:
+        path = lambda *names: os.path.join(work, *names)  # noqa: E731
+        model = path("digits.onnx")
+        train, test = train_digits_cnn(model)
+        batches = [train[0][i * BATCH:(i + 1) * BATCH] for i in range(CALIBRATION_BATCHES)]
+        write_npy_set(path("calib_npy"), batches)
+        write_test_data_set(path("calib_pb"), batches)
+        # Without the compile cache: every compile below calibrates or reads the kept ranges.
+        compile = lambda out, *extra: e2e.compile(model, out, ("--no-cache",) + extra,  # noqa: E731
+                                                  cuvil=args.cuvil)
+
+        compile(path("fp32.bin"))
+        fp32 = top1(path("fp32.bin"), test[0], work)
+        reference = e2e.run_ort(model, {"image": test[0][:BATCH]})["logits"].argmax(axis=1)
+        checks.expect(np.array_equal(fp32[:BATCH], reference), "FP32 predictions equal ONNX Runtime's")
+        fp32_accuracy = 100.0 * np.mean(fp32 == test[1])
+        checks.expect(fp32_accuracy > 90, f"the trained CNN is a classifier (FP32 top-1 {fp32_accuracy:.1f}%)")
+
+        for method in ("minmax", "percentile"):
+            exe = path(f"int8_{method}.bin")
+            proc = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"),
+                           "--calibration-method", method)
+            checks.expect("4 of 4 Conv/MatMul on integer kernels" in proc.stdout,
+                          f"{method}: every Conv and the MatMul run on integer kernels")
+            int8 = top1(exe, test[0], work)
+            accuracy = 100.0 * np.mean(int8 == test[1])
+            agreement = 100.0 * np.mean(int8 == fp32)
+            print(f"{method}: INT8 top-1 {accuracy:.2f}% vs FP32 {fp32_accuracy:.2f}% "
+                  f"({agreement:.1f}% same prediction)")
+            checks.expect(accuracy >= fp32_accuracy - MAX_TOP1_LOSS,
+                          f"{method}: INT8 top-1 within {MAX_TOP1_LOSS} points of FP32")
+
+        # The ranges are kept next to the output and reused while nothing they depend on changes.
+        exe = path("int8_minmax.bin")
+        again = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"))
+        checks.expect(f"ranges from {exe}.ranges" in again.stdout, "a recompile reuses the kept ranges")
+        # The ONNX test data layout gives the same ranges.
+        exe_pb = path("int8_pb.bin")
+        compile(exe_pb, "--precision", "int8", "--calibration", path("calib_pb"))
+        checks.expect(ranges_body(exe + ".ranges") == ranges_body(exe_pb + ".ranges"),
+                      "test_data_set_N/input_K.pb calibrates as NAME.npy folders do")
+        np.save(path("calib_npy", "sample0", "image.npy"), batches[0] * 2)
+        changed = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"))
+        checks.expect("calibrated on 4 samples" in changed.stdout, "a changed sample recalibrates")
+
+        # Errors name what is wrong; none crashes.
+        def fails(what, expected, *extra):
+            proc = e2e.compile(model, path("bad.bin"), extra, cuvil=args.cuvil, check=False)
+            checks.expect(proc.returncode == 1 and expected in proc.stderr,
+                          f"{what}: exit 1, '{expected}' ({proc.returncode}: {proc.stderr.strip()})")
+        fails("int8 without a calibration set", "needs --calibration", "--precision", "int8")
+        fails("an unknown policy", "is not one of", "--precision", "int3")
+        os.makedirs(path("calib_missing", "s0"))
+        fails("a sample without the input", "has no file for input 'image'", "--precision", "int8",
+              "--calibration", path("calib_missing"))
+        os.makedirs(path("calib_int", "s0"))
+        np.save(path("calib_int", "s0", "image.npy"), np.zeros((BATCH, 1, 8, 8), np.int64))
+        fails("a sample of the wrong type", "input 'image' is i64, the model takes f32",
+              "--precision", "int8", "--calibration", path("calib_int"))
+        os.makedirs(path("calib_shape", "s0"))
+        np.save(path("calib_shape", "s0", "image.npy"), np.zeros((BATCH, 1, 9, 8), np.float32))
+        fails("a sample of the wrong shape", "calibration sample", "--precision", "int8",
+              "--calibration", path("calib_shape"))
+    if checks.failures:
+        print(f"{len(checks.failures)} check(s) failed")
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

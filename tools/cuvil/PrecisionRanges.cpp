@@ -1,0 +1,53 @@
+#include "PrecisionRanges.h"
+
+#include "CompileCache.h"
+#include "cuvil/passes/Pipeline.h"
+
+#include <chrono>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+namespace cuvil {
+
+Expected<std::string>
+loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOutput> &library,
+                    const ImportOptions &importOptions, std::span<const PassInfo *const> before,
+                    std::span<const PassInfo *const> after, const CalibrationSettings &calibration,
+                    PassContext &context) {
+  Expected<std::vector<std::string>> inputs = compileInputs(options);
+  CUVIL_TRY(inputs.status());
+  Expected<std::string> key = CompileCache::key(rangesKeyArguments(options), *inputs);
+  CUVIL_TRY(key.status());
+  const std::string path = rangesPath(options, library);
+  if (std::ifstream in(path); in) {
+    std::stringstream text;
+    text << in.rdbuf();
+    Expected<RangesFile> cached = parseRanges(text.str());
+    if (cached && cached->key == *key) {
+      context.precision.ranges = std::move(cached->ranges);
+      return fmt::format("from {}", path);
+    }
+  }
+  auto start = std::chrono::steady_clock::now();
+  Expected<std::unique_ptr<Graph>> graph = importOnnxModel(options.input, importOptions);
+  CUVIL_TRY(graph.status());
+  PassContext measuring = context;
+  PipelineOptions quiet;
+  CUVIL_TRY(runPasses(**graph, before, measuring, quiet));
+  std::vector<std::string> inputNames;
+  for (const Value *input : (*graph)->inputs())
+    inputNames.push_back(input->name());
+  Expected<std::vector<CalibrationSample>> samples =
+      readCalibrationSet(calibration.directory, inputNames);
+  CUVIL_TRY(samples.status());
+  Expected<CalibrationRanges> ranges = calibrate(**graph, after, measuring, *samples, calibration);
+  CUVIL_TRY(ranges.status());
+  context.precision.ranges = *ranges;
+  CUVIL_TRY(writeText(path, formatRanges({*key, std::move(*ranges)})));
+  return fmt::format(
+      "calibrated on {} samples in {:.1f} s, kept in {}", samples->size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), path);
+}
+
+} // namespace cuvil

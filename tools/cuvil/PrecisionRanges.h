@@ -1,0 +1,23 @@
+// Where a compile's calibrated ranges come from: the ranges file next to
+// the output when it was measured from the same model, calibration set
+// and method, else a calibration run now, whose ranges are written there
+// (so that a recompile with another policy or option does not recalibrate).
+#pragma once
+
+#include "Calibration.h"
+#include "CompileDependencies.h"
+#include "cuvil/frontend/OnnxImporter.h"
+
+namespace cuvil {
+
+// Sets context.precision.ranges; returns where they came from, for the
+// compile's summary. Calibration imports the model again, so the caller's
+// graph is left as it is; `before` and `after` split the pipeline at
+// assign-precision.
+Expected<std::string>
+loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOutput> &library,
+                    const ImportOptions &importOptions, std::span<const PassInfo *const> before,
+                    std::span<const PassInfo *const> after, const CalibrationSettings &calibration,
+                    PassContext &context);
+
+} // namespace cuvil
