@@ -14,6 +14,7 @@
 //   reading inside the row (a converting copy at stride 1), its right
 //   padding, with no per-element bounds test.
 #include "IntegerGemmTile.h"
+#include "IntegerNarrowTile.h"
 #include "QuantizedValue.h"
 
 #include "cuvil/kernels/IntegerConv.h"
@@ -22,47 +23,67 @@ using namespace cuvil::kernels;
 
 namespace {
 
-// Packs patch rows [k0, k0 + kc) for output pixels [p0, p0 + columns) of
-// the group's channels at `image`, less the zero point.
+// Writes patch row k (channel, kh, kw) for output pixels [p0, p0 +
+// columns) of the channels at `image` to `to`: convert(x) inside the image,
+// `pad` where the window reads padding.
+template <typename X, typename T, typename Convert>
+CUVIL_INLINE void packPatchRow(const X *image, const cuvil_window2d &w, int64_t k, int64_t p0,
+                               int64_t columns, T pad, Convert convert, T *to) {
+  const int64_t taps = w.KH * w.KW;
+  const int64_t c = k / taps, tap = k % taps;
+  const int64_t kh = tap / w.KW, kw = tap % w.KW;
+  const X *plane = image + c * w.IH * w.IW;
+  int64_t oh = p0 / w.OW, ow = p0 % w.OW;
+  for (int64_t j = 0; j < columns;) {
+    const int64_t run = columns - j < w.OW - ow ? columns - j : w.OW - ow;
+    const int64_t ih = oh * w.SH - w.PT + kh * w.DH;
+    // Output columns [inFrom, inTo) of the run read inside the row; the
+    // rest is padding.
+    const int64_t first = ow * w.SW - w.PL + kw * w.DW;
+    int64_t inFrom = first >= 0 ? 0 : (w.SW - 1 - first) / w.SW;
+    int64_t inTo = first >= w.IW ? 0 : (w.IW - first + w.SW - 1) / w.SW;
+    inTo = inTo < run ? inTo : run;
+    if (ih < 0 || ih >= w.IH || inFrom > inTo)
+      inFrom = inTo = 0;
+    const X *row = plane + (inFrom < inTo ? ih * w.IW + first : 0);
+    for (int64_t t = 0; t < inFrom; ++t)
+      to[j + t] = pad;
+    if (w.SW == 1)
+      for (int64_t t = inFrom; t < inTo; ++t)
+        to[j + t] = convert(row[t]);
+    else
+      for (int64_t t = inFrom; t < inTo; ++t)
+        to[j + t] = convert(row[t * w.SW]);
+    for (int64_t t = inTo; t < run; ++t)
+      to[j + t] = pad;
+    j += run;
+    ow = 0;
+    ++oh;
+  }
+}
+
+// Packs patch rows [k0, k0 + kc) for output pixels [p0, p0 + columns),
+// less the zero point (padding reads as the zero point: 0).
 template <typename X>
 CUVIL_INLINE void packPatches(const X *image, const cuvil_window2d &w, int64_t k0, int64_t kc,
                               int64_t p0, int64_t columns, int32_t zero, IntegerChunk &chunk) {
-  const int64_t taps = w.KH * w.KW;
-  for (int64_t k = 0; k < kc; ++k) {
-    const int64_t c = (k0 + k) / taps, tap = (k0 + k) % taps;
-    const int64_t kh = tap / w.KW, kw = tap % w.KW;
-    const X *plane = image + c * w.IH * w.IW;
-    uint16_t *to = chunk.b + k * kIntegerPanel;
-    int64_t oh = p0 / w.OW, ow = p0 % w.OW;
-    for (int64_t j = 0; j < columns;) {
-      const int64_t run = columns - j < w.OW - ow ? columns - j : w.OW - ow;
-      const int64_t ih = oh * w.SH - w.PT + kh * w.DH;
-      // Output columns [inFrom, inTo) of the run read inside the row; the
-      // rest is padding.
-      const int64_t first = ow * w.SW - w.PL + kw * w.DW;
-      int64_t inFrom = first >= 0 ? 0 : (w.SW - 1 - first) / w.SW;
-      int64_t inTo = first >= w.IW ? 0 : (w.IW - first + w.SW - 1) / w.SW;
-      inTo = inTo < run ? inTo : run;
-      if (ih < 0 || ih >= w.IH || inFrom > inTo)
-        inFrom = inTo = 0;
-      const X *row = plane + (inFrom < inTo ? ih * w.IW + first : 0);
-      for (int64_t t = 0; t < inFrom; ++t)
-        to[j + t] = kPanelOffset;
-      if (w.SW == 1)
-        for (int64_t t = inFrom; t < inTo; ++t)
-          to[j + t] = uint16_t(int32_t(row[t]) - zero + kPanelOffset);
-      else
-        for (int64_t t = inFrom; t < inTo; ++t)
-          to[j + t] = uint16_t(int32_t(row[t * w.SW]) - zero + kPanelOffset);
-      for (int64_t t = inTo; t < run; ++t)
-        to[j + t] = kPanelOffset;
-      j += run;
-      ow = 0;
-      ++oh;
-    }
-    for (int64_t j = columns; j < kIntegerPanel; ++j)
-      to[j] = kPanelOffset;
-  }
+  packIntegerPairs(kc, columns, chunk, [&](int64_t k, int16_t *to) CUVIL_LAMBDA_INLINE {
+    packPatchRow(
+        image, w, k0 + k, p0, columns, int16_t(0),
+        [&](X value) CUVIL_LAMBDA_INLINE { return int16_t(int32_t(value) - zero); }, to);
+  });
+}
+
+// The same patch rows as raw u8 for the narrow path (padding reads as the
+// zero point itself).
+CUVIL_INLINE void packNarrowPatches(const uint8_t *image, const cuvil_window2d &w, int64_t k0,
+                                    int64_t kc, int64_t p0, int64_t columns, uint8_t zero,
+                                    NarrowChunk &chunk) {
+  packNarrowQuads(kc, columns, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
+    packPatchRow(
+        image, w, k0 + k, p0, columns, zero,
+        [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);
+  });
 }
 
 struct ConvTask {
@@ -92,6 +113,20 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
     t.columns = pixels - t.p0 < kIntegerPanel ? pixels - t.p0 : kIntegerPanel;
     const X *groupImage = x + (image * p.C + group * Cg) * win.IH * win.IW;
     IntegerAccumulators acc;
+    if constexpr (sizeof(X) == 1 && X(-1) > X(0) && W(-1) < W(0)) { // u8 image, i8 weights
+      if (p.narrow_weights) {
+        accumulateNarrowTask(
+            p.blocking, reinterpret_cast<const int8_t *>(w + t.m0 * K), t.rows, t.columns, K,
+            imageZero,
+            [&](int64_t k0, int64_t kc, NarrowChunk &chunk) {
+              packNarrowPatches(groupImage, win, k0, kc, t.p0, t.columns, uint8_t(imageZero),
+                                chunk);
+            },
+            acc);
+        store(t, acc, pixels);
+        continue;
+      }
+    }
     accumulateIntegerTask(
         p.blocking, t.rows, t.columns, K,
         [&](int64_t k0, int64_t kc, IntegerChunk &chunk) {

@@ -11,6 +11,8 @@
 
 #define CUVIL_KERNEL extern "C"
 #define CUVIL_INLINE static inline __attribute__((always_inline))
+// A lambda called in a loop, inlined like a CUVIL_INLINE helper.
+#define CUVIL_LAMBDA_INLINE __attribute__((always_inline))
 // A register-tile instance a kernel selects at run time from its constant
 // arguments (tile width, block count, ...). It stays out of line in the
 // bitcode so that specialising a call clones only the kernel's dispatch code;

@@ -146,19 +146,19 @@ Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
 }
 
 cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
-  // The most accumulators that fit beside their B vectors, a broadcast and
-  // the 15-bit mask of B (a 16-lane vector is one or two registers), with
-  // one register to spare: an exact fit (6 x 1 on AVX2) spills in the K
-  // loop. Wider tiles on ties.
-  int64_t split = std::max<int64_t>(1, 16 / cpu.vectorLanes());
-  cuvil_tile tile{1, 1};
-  for (int64_t vectors : {1, 2, 4})
+  // The tile's vectors are 256-bit (IntegerGemmTile.h): the most
+  // accumulators that fit beside a K pair's B vectors (LLVM keeps them in
+  // registers), a broadcast and a product, with one register to spare
+  // (AVX2: 5 x 2, AVX-512: 6 x 4). Wider tiles on ties.
+  const int64_t registers = cpu.vectorRegisters;
+  cuvil_tile tile{1, 2};
+  for (int64_t vectors : {2, 4, 8})
     for (int64_t tileRows = 1; tileRows <= 6; ++tileRows)
       if (CUVIL_IGEMM_TILE_INSTANTIATED(tileRows, vectors) &&
-          (tileRows + 1) * vectors * split + 3 <= cpu.vectorRegisters &&
+          tileRows * vectors + vectors + 3 <= registers &&
           tileRows * vectors >= tile.pixels * tile.blocks)
         tile = {tileRows, vectors};
-  // K rows whose packed panel chunk (64 u16 a row) fills half of L1.
+  // K rows whose packed panel chunk (64 i16 a row) fills half of L1.
   int64_t chunk = 16;
   while (chunk * 2 <=
          std::min<int64_t>(cpu.l1Bytes / 2 / (CUVIL_IGEMM_PANEL * 2), CUVIL_IGEMM_MAX_CHUNK_K))

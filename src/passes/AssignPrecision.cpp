@@ -4,8 +4,11 @@
 //   x -> QuantizeLinear(sx, zx) -> QLinearConv / QLinearMatMul -> DequantizeLinear(sy, zy)
 // - activations u8, asymmetric: the calibrated [min, max] widened to hold 0
 //   (so that zero padding and ReLU's floor are exact), scale (max - min) / 255;
-// - weights i8, symmetric per output channel (Conv) or column (MatMul):
-//   scale max|w| / 127, values in [-127, 127]; the bias i32 at scale sx * sw;
+// - weights i8, symmetric per output channel (Conv) or column (MatMul),
+//   in 7 bits: scale max|w| / 63, values in [-63, 63], so that the AVX2
+//   kernels multiply bytes exactly (vpmaddubsw's i16 sums of two u8 x i8
+//   products saturate beyond 2^15; ONNX Runtime's reduce_range); the bias
+//   i32 at scale sx * sw;
 // - a Relu, or a Clip with constant bounds, that alone reads the result is
 //   absorbed: the output is quantized with its range, whose saturation then
 //   clamps as it did (the range holds 0 and lies within the Clip's bounds).
@@ -116,6 +119,8 @@ struct QuantizedWeights {
   Tensor values, scales;
 };
 
+constexpr float kWeightLimit = 63.0f;
+
 QuantizedWeights quantizeWeights(const Tensor &weights, int64_t channels, int64_t inner) {
   const int64_t count = weights.numElements();
   const float *w = weights.data<float>();
@@ -126,12 +131,12 @@ QuantizedWeights quantizeWeights(const Tensor &weights, int64_t channels, int64_
   }
   Tensor scales(TensorType{DType::F32, {channels}});
   for (int64_t c = 0; c < channels; ++c)
-    scales.mutableData<float>()[c] = maxAbs[c] > 0 ? maxAbs[c] / 127.0f : 1.0f;
+    scales.mutableData<float>()[c] = maxAbs[c] > 0 ? maxAbs[c] / kWeightLimit : 1.0f;
   Tensor values(TensorType{DType::I8, weights.shape()});
   int8_t *q = values.mutableData<int8_t>();
   for (int64_t i = 0; i < count; ++i) {
     float scaled = w[i] / scales.data<float>()[(i / inner) % channels];
-    q[i] = int8_t(std::clamp(std::nearbyint(scaled), -127.0f, 127.0f));
+    q[i] = int8_t(std::clamp(std::nearbyint(scaled), -kWeightLimit, kWeightLimit));
   }
   return {std::move(values), std::move(scales)};
 }

@@ -18,14 +18,14 @@
 /* Columns per task and per packed panel of B. */
 #define CUVIL_IGEMM_PANEL 64
 /* The most rows a task packs and accumulates, and the deepest K chunk. */
-#define CUVIL_IGEMM_MAX_ROW_BLOCK 64
+#define CUVIL_IGEMM_MAX_ROW_BLOCK 256
 #define CUVIL_IGEMM_MAX_CHUNK_K 256
 #define CUVIL_IGEMM_MAX_BATCH_RANK 4
 
-/* The register tile: R rows x V vectors of 16 i32 columns, as the f32
- * GEMM's (R <= 6, V in {1, 2, 4}, within 24 accumulators). */
+/* The register tile: R rows x V vectors of 8 i32 columns (R <= 6, V in
+ * {2, 4, 8}, within 24 accumulators). */
 #define CUVIL_IGEMM_TILE_INSTANTIATED(R, V)                                                        \
-  ((R) >= 1 && (R) <= 6 && ((V) == 1 || (V) == 2 || (V) == 4) && (R) * (V) <= 24)
+  ((R) >= 1 && (R) <= 6 && ((V) == 2 || (V) == 4 || (V) == 8) && (R) * (V) <= 24)
 
 /* How a task packs and tiles: rows per task (<= CUVIL_IGEMM_MAX_ROW_BLOCK),
  * the register tile, and K rows per chunk (<= CUVIL_IGEMM_MAX_CHUNK_K), a
