@@ -1,6 +1,6 @@
-// assign-precision: under the int8 policy, every Conv (1-D, 2-D) and MatMul
-// with constant f32 weights whose activation ranges were calibrated runs on
-// the integer kernels:
+// assign-precision: under the int8 policy, every Conv (1-D, 2-D, ungrouped)
+// and MatMul (of at least 16 rows) with constant f32 weights whose
+// activation ranges were calibrated runs on the integer kernels:
 //   x -> QuantizeLinear(sx, zx) -> QLinearConv / QLinearMatMul -> DequantizeLinear(sy, zy)
 // - activations u8, asymmetric: the calibrated [min, max] widened to hold 0
 //   (so that zero padding and ReLU's floor are exact), scale (max - min) / 255;
@@ -65,18 +65,29 @@ Node *absorbableActivation(const Value *value) {
   return user;
 }
 
+// The rows of a MatMul below which the integer GEMM does not pay: it packs
+// B (the weights) at run time, once per block of rows.
+constexpr int64_t kMinIntegerRows = 16;
+
+// Ops the integer kernels run faster than FP32: ungrouped convolutions
+// (a grouped or depthwise one runs as one GEMM per group, a few rows
+// each) and MatMuls of enough rows.
 bool quantizable(const Node &node) {
   if (node.numOutputs() != 1 || !isF32(node.input(0)) || node.input(0)->isConstant())
     return false;
   if (node.op() == "Conv") {
     const Value *w = node.input(1);
     size_t rank = w->hasType() ? w->type().shape.size() : 0;
-    return constantF32(w) && (rank == 3 || rank == 4) &&
+    return constantF32(w) && (rank == 3 || rank == 4) && node.getInt("group", 1) == 1 &&
            (!node.hasInput(2) || constantF32(node.input(2)));
   }
-  if (node.op() == "MatMul")
-    return constantF32(node.input(1)) && node.input(1)->type().shape.size() == 2 &&
-           node.input(0)->type().shape.size() >= 2;
+  if (node.op() == "MatMul") {
+    const Shape &a = node.input(0)->type().shape;
+    if (!constantF32(node.input(1)) || node.input(1)->type().shape.size() != 2 || a.size() < 2)
+      return false;
+    Dim rows = numElements(std::span(a.data(), a.size() - 1));
+    return rows.opt() >= kMinIntegerRows;
+  }
   return false;
 }
 
