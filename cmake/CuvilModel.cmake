@@ -5,6 +5,7 @@
 #                   [SHAPES input=1x3x224x224 ...]        (--shape)
 #                   [SHAPE_RANGES input=1x8:1x128:4x512 ...] (--shape-range)
 #                   [CPU x86-64-v3] [TARGET x86_64-linux]
+#                   [PRECISION int8 CALIBRATION calib/]    (--precision, --calibration)
 #                   [OPTIONS --no-winograd ...])           (any other compile option)
 #
 # EXECUTABLE builds ${CMAKE_CURRENT_BINARY_DIR}/NAME.bin (an infer.bin)
@@ -13,13 +14,14 @@
 # imported library to link: target_link_libraries(app PRIVATE NAME) gives
 # the header's directory and the library (with pthreads and libm).
 # The compile reruns when the model or any of its external data files
-# changes (cuvil writes them to a depfile), or when cuvil itself does.
+# changes (cuvil writes them to a depfile, with the calibration set's
+# files), or when cuvil itself does.
 # The compiler is CUVIL_EXECUTABLE, which find_package(Cuvil) sets.
 include_guard(GLOBAL)
 
 function(cuvil_add_model name)
   cmake_parse_arguments(PARSE_ARGV 1 arg "EXECUTABLE;LIBRARY;SHARED"
-                        "MODEL;CPU;TARGET" "SHAPES;SHAPE_RANGES;OPTIONS")
+                        "MODEL;CPU;TARGET;PRECISION;CALIBRATION" "SHAPES;SHAPE_RANGES;OPTIONS")
   if(NOT arg_MODEL)
     message(FATAL_ERROR "cuvil_add_model(${name}): MODEL is required")
   endif()
@@ -41,6 +43,13 @@ function(cuvil_add_model name)
   endif()
   if(arg_TARGET)
     list(APPEND args --target ${arg_TARGET})
+  endif()
+  if(arg_PRECISION)
+    list(APPEND args --precision ${arg_PRECISION})
+  endif()
+  if(arg_CALIBRATION)
+    get_filename_component(calibration "${arg_CALIBRATION}" ABSOLUTE)
+    list(APPEND args --calibration ${calibration})
   endif()
   list(APPEND args ${arg_OPTIONS})
 

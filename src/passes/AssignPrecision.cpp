@@ -17,6 +17,7 @@
 // pass u8 tensors, and float values remain only at the edges of integer
 // regions (a residual Add, a pooling, the graph's outputs).
 #include "PassUtils.h"
+#include "WinogradChoice.h"
 
 #include "cuvil/passes/Passes.h"
 #include "cuvil/passes/Precision.h"
@@ -69,17 +70,29 @@ Node *absorbableActivation(const Value *value) {
 // B (the weights) at run time, once per block of rows.
 constexpr int64_t kMinIntegerRows = 16;
 
+// A 2-D convolution that runs as Winograd in FP32.
+bool runsAsWinograd(const Node &conv, const PassContext &context) {
+  const Shape &x = conv.input(0)->type().shape;
+  const Tensor &w = conv.input(1)->constant();
+  if (x.size() != 4 || w.shape().size() != 4)
+    return false;
+  std::vector<int64_t> ws = w.dims();
+  Expected<WindowGeometry> g = windowGeometry(conv, {x[2], x[3]}, {ws[2], ws[3]}, false);
+  return g && winogradPays(context, *g, ws);
+}
+
 // Ops the integer kernels run faster than FP32: ungrouped convolutions
 // (a grouped or depthwise one runs as one GEMM per group, a few rows
-// each) and MatMuls of enough rows.
-bool quantizable(const Node &node) {
+// each) but those Winograd runs (2.25x fewer multiplies than any direct
+// kernel), and MatMuls of enough rows.
+bool quantizable(const Node &node, const PassContext &context) {
   if (node.numOutputs() != 1 || !isF32(node.input(0)) || node.input(0)->isConstant())
     return false;
   if (node.op() == "Conv") {
     const Value *w = node.input(1);
     size_t rank = w->hasType() ? w->type().shape.size() : 0;
     return constantF32(w) && (rank == 3 || rank == 4) && node.getInt("group", 1) == 1 &&
-           (!node.hasInput(2) || constantF32(node.input(2)));
+           (!node.hasInput(2) || constantF32(node.input(2))) && !runsAsWinograd(node, context);
   }
   if (node.op() == "MatMul") {
     const Shape &a = node.input(0)->type().shape;
@@ -91,10 +104,10 @@ bool quantizable(const Node &node) {
   return false;
 }
 
-std::vector<Candidate> candidates(const Graph &graph) {
+std::vector<Candidate> candidates(const Graph &graph, const PassContext &context) {
   std::vector<Candidate> found;
   for (const auto &node : graph.nodes()) {
-    if (!quantizable(*node))
+    if (!quantizable(*node, context))
       continue;
     Node *absorbed = absorbableActivation(node->output(0));
     found.push_back(
@@ -240,13 +253,13 @@ void cancelRequantization(Graph &graph) {
 
 } // namespace
 
-std::vector<const Value *> valuesToCalibrate(const Graph &graph) {
+std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassContext &context) {
   std::vector<const Value *> values;
   auto add = [&](const Value *value) {
     if (std::find(values.begin(), values.end(), value) == values.end())
       values.push_back(value);
   };
-  for (const Candidate &c : candidates(graph)) {
+  for (const Candidate &c : candidates(graph, context)) {
     add(c.input);
     add(c.represented);
   }
@@ -263,13 +276,13 @@ Status runAssignPrecision(Graph &graph, PassContext &context) {
     CalibratedRange input, output;
   };
   std::vector<Planned> planned;
-  for (const Candidate &c : candidates(graph)) {
+  for (const Candidate &c : candidates(graph, context)) {
     auto input = precision.ranges.find(c.input->name());
     auto output = precision.ranges.find(c.represented->name());
     if (input != precision.ranges.end() && output != precision.ranges.end())
       planned.push_back({c, input->second, output->second});
   }
-  context.precisionStats.quantizable += candidates(graph).size();
+  context.precisionStats.quantizable += candidates(graph, context).size();
   context.precisionStats.quantized += planned.size();
   for (const Planned &p : planned) {
     std::string described = p.candidate.op->describe(); // the node is gone after

@@ -222,7 +222,7 @@ Expected<CalibrationRanges> calibrate(Graph &graph, std::span<const PassInfo *co
                                       const std::vector<CalibrationSample> &samples,
                                       const CalibrationSettings &settings) {
   std::vector<Observed> observed;
-  for (const Value *value : valuesToCalibrate(graph)) {
+  for (const Value *value : valuesToCalibrate(graph, context)) {
     observed.push_back({value->name(), graph.outputs().size(), INFINITY, -INFINITY, {}});
     graph.addOutput(const_cast<Value *>(value), fmt::format("calibrated.{}", observed.size()));
   }

@@ -13,6 +13,8 @@
 
 namespace cuvil {
 
+struct PassContext; // Pass.h, which holds the PrecisionOptions
+
 enum class PrecisionPolicy : uint8_t {
   FP32, // every op as the model has it (bit for bit the default)
   Int8, // Conv and MatMul with constant weights on the integer kernels
@@ -43,7 +45,7 @@ struct PrecisionStats {
 // The values whose ranges the policy needs, in graph order: each
 // quantizable op's activation input and the value its quantized result
 // stands for (its own, or that of the Relu it absorbs).
-std::vector<const Value *> valuesToCalibrate(const Graph &graph);
+std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassContext &context);
 
 // The ranges file (`<output>.ranges`, and `cuvil opt --ranges`): the line
 // "cuvil-ranges 1 KEY", KEY what the ranges were measured from (a hash of

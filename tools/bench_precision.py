@@ -1,0 +1,142 @@
+#!/usr/bin/env python3
+"""INT8 against FP32: accuracy (SQNR, top-1 agreement) and latency of cuvil's --precision int8 and of ONNX
+Runtime running the same model quantized by its own quantize_static; prints a markdown table.
+
+    python tools/bench_precision.py --cuvil PATH --models-dir DIR --models resnet50,mobilenet_v2 \\
+        [--samples 8] [--threads 1,2] [--runs 20] [--rounds 3]
+
+Both sides calibrate on the same samples (seeded random inputs shaped like the model's saved inputs, integer
+inputs drawn within the saved ones' range): cuvil from a calibration folder, ORT through a data reader
+(QDQ, per-channel i8 weights, u8 activations, MinMax, reduce_range as cuvil's 7-bit weights). Accuracy is
+measured on the model's saved inputs against cuvil's FP32 run. Latency: rounds of `infer.bin --bench`
+alternate with rounds of timed ORT runs (subnormals flushed like infer.bin); each figure is the median of
+the rounds' medians.
+"""
+
+import argparse
+import os
+import statistics
+import sys
+import tempfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "tests", "e2e"))
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import cuvil_e2e as e2e  # noqa: E402
+import peers  # noqa: E402
+from bench_vs_peers import bench_cuvil, cpu_model  # noqa: E402
+
+
+def calibration_samples(inputs, count, seed=0):
+    """`count` dicts of random inputs shaped and typed like `inputs`."""
+    rng = np.random.default_rng(seed)
+    samples = []
+    for _ in range(count):
+        sample = {}
+        for name, value in inputs.items():
+            if np.issubdtype(value.dtype, np.floating):
+                sample[name] = rng.standard_normal(value.shape).astype(value.dtype)
+            else:
+                sample[name] = rng.integers(value.min(), value.max() + 1, value.shape).astype(value.dtype)
+        samples.append(sample)
+    return samples
+
+
+def write_calibration_folder(samples, directory):
+    for i, sample in enumerate(samples):
+        os.makedirs(os.path.join(directory, f"sample{i:03d}"))
+        for name, value in sample.items():
+            np.save(os.path.join(directory, f"sample{i:03d}", f"{name}.npy"), value)
+
+
+def ort_quantize(model_path, samples, out_path, workdir):
+    from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
+                                          quantize_static)
+    from onnxruntime.quantization.shape_inference import quant_pre_process
+
+    class Reader(CalibrationDataReader):
+        def __init__(self):
+            self.samples = iter(samples)
+
+        def get_next(self):
+            return next(self.samples, None)
+
+    prepared = os.path.join(workdir, "prepared.onnx")
+    quant_pre_process(model_path, prepared)
+    quantize_static(prepared, out_path, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
+                    reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
+
+
+def sqnr_db(reference, value):
+    noise = np.sum((reference.astype(np.float64) - value) ** 2)
+    return float("inf") if noise == 0 else 10 * np.log10(np.sum(reference.astype(np.float64) ** 2) / noise)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
+    parser.add_argument("--models-dir", required=True)
+    parser.add_argument("--models", default="resnet50,mobilenet_v2")
+    parser.add_argument("--samples", type=int, default=8)
+    parser.add_argument("--threads", default="1,2")
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    args = parser.parse_args()
+    rows, accuracy = [], []
+    with tempfile.TemporaryDirectory(prefix="cuvil-precision-bench-") as work:
+        for name in args.models.split(","):
+            model = e2e.ensure_model(args.models_dir, name)
+            inputs = e2e.load_model_inputs(args.models_dir, name)
+            samples = calibration_samples(inputs, args.samples)
+            calib = os.path.join(work, f"{name}.calibration")
+            write_calibration_folder(samples, calib)
+            exes = {"fp32": os.path.join(work, f"{name}.fp32.bin"), "int8": os.path.join(work, f"{name}.int8.bin")}
+            print(f"[{name}] compiling ...", file=sys.stderr, flush=True)
+            e2e.compile(model, exes["fp32"], ["--no-cache"], cuvil=args.cuvil)
+            proc = e2e.compile(model, exes["int8"], ["--no-cache", "--precision", "int8", "--calibration", calib],
+                               cuvil=args.cuvil)
+            quantized = next(line.strip() for line in proc.stdout.splitlines() if "precision:" in line)
+            qdq = os.path.join(work, f"{name}.qdq.onnx")
+            ort_quantize(model, samples, qdq, work)
+
+            fp32 = e2e.cuvil_outputs(model, exes["fp32"], inputs, work)
+            int8 = e2e.cuvil_outputs(model, exes["int8"], inputs, work)
+            ort_int8 = e2e.run_ort(qdq, inputs)
+            for output, reference in fp32.items():
+                same = (f"{np.mean(reference.argmax(-1) == int8[output].argmax(-1)) * 100:.0f}% / "
+                        f"{np.mean(reference.argmax(-1) == ort_int8[output].argmax(-1)) * 100:.0f}%")
+                accuracy.append(f"| {name} | {output} | {sqnr_db(reference, int8[output]):.1f} | "
+                                f"{sqnr_db(reference, ort_int8[output]):.1f} | {same} | {quantized} |")
+
+            input_args = e2e.write_inputs(inputs, os.path.join(work, f"{name}.inputs"))
+            for threads in [int(t) for t in args.threads.split(",")]:
+                ort32 = peers.open_peer(peers.OnnxRuntimePeer, model, threads)
+                ort8 = peers.open_peer(peers.OnnxRuntimePeer, qdq, threads)
+                for runner in (ort32, ort8):
+                    peers.time_runs(runner, inputs, 5)
+                times = {key: [] for key in ("fp32", "int8", "ort32", "ort8")}
+                for _ in range(args.rounds):
+                    for key in ("fp32", "int8"):
+                        times[key].append(float(bench_cuvil(exes[key], input_args, args.runs, threads)["median_ms"]))
+                    times["ort32"].append(statistics.median(peers.time_runs(ort32, inputs, args.runs)))
+                    times["ort8"].append(statistics.median(peers.time_runs(ort8, inputs, args.runs)))
+                ms = {key: statistics.median(values) for key, values in times.items()}
+                print(f"[{name}] threads={threads}: " + ", ".join(f"{k} {v:.2f} ms" for k, v in ms.items()),
+                      file=sys.stderr, flush=True)
+                rows.append(f"| {name} | {threads} | {ms['fp32']:.2f} | {ms['int8']:.2f} | "
+                            f"{ms['fp32'] / ms['int8']:.2f}x | {ms['ort32']:.2f} | {ms['ort8']:.2f} | "
+                            f"{ms['ort32'] / ms['ort8']:.2f}x | {ms['int8'] / ms['ort8']:.2f} |")
+    print(f"CPU: {cpu_model()}; {peers.OnnxRuntimePeer.version()}; {args.samples} calibration samples\n")
+    print("| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil |")
+    print("| --- | --- | ---: | ---: | ---: | --- |")
+    print("\n".join(accuracy) + "\n")
+    print("| model | threads | cuvil FP32 ms | cuvil INT8 ms | INT8 speed-up | ORT FP32 ms | ORT INT8 ms | "
+          "ORT speed-up | cuvil INT8 / ORT INT8 |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("\n".join(rows))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
