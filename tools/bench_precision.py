@@ -8,7 +8,8 @@ Runtime running the same model quantized by its own quantize_static; prints a ma
 Both sides calibrate on the same samples (seeded random inputs shaped like the model's saved inputs, integer
 inputs drawn within the saved ones' range): cuvil from a calibration folder, ORT through a data reader
 (QDQ, per-channel i8 weights, u8 activations, MinMax, reduce_range as cuvil's 7-bit weights). Accuracy is
-measured on the model's saved inputs against cuvil's FP32 run. Latency: rounds of `infer.bin --bench`
+measured on --eval other random inputs against cuvil's FP32 run (SQNR over all of them, and how often the
+top-1 class agrees). Latency: rounds of `infer.bin --bench`
 alternate with rounds of timed ORT runs (subnormals flushed like infer.bin); each figure is the median of
 the rounds' medians.
 """
@@ -78,7 +79,8 @@ def main():
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
     parser.add_argument("--models-dir", required=True)
     parser.add_argument("--models", default="resnet50,mobilenet_v2")
-    parser.add_argument("--samples", type=int, default=8)
+    parser.add_argument("--samples", type=int, default=8, help="calibration samples")
+    parser.add_argument("--eval", type=int, default=16, help="inputs accuracy is measured on")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
@@ -100,14 +102,20 @@ def main():
             qdq = os.path.join(work, f"{name}.qdq.onnx")
             ort_quantize(model, samples, qdq, work)
 
-            fp32 = e2e.cuvil_outputs(model, exes["fp32"], inputs, work)
-            int8 = e2e.cuvil_outputs(model, exes["int8"], inputs, work)
-            ort_int8 = e2e.run_ort(qdq, inputs)
-            for output, reference in fp32.items():
-                same = (f"{np.mean(reference.argmax(-1) == int8[output].argmax(-1)) * 100:.0f}% / "
-                        f"{np.mean(reference.argmax(-1) == ort_int8[output].argmax(-1)) * 100:.0f}%")
-                accuracy.append(f"| {name} | {output} | {sqnr_db(reference, int8[output]):.1f} | "
-                                f"{sqnr_db(reference, ort_int8[output]):.1f} | {same} | {quantized} |")
+            # Accuracy on inputs drawn apart from the calibration samples.
+            ort_session = e2e.ort_session(qdq)
+            results = {"fp32": [], "int8": [], "ort8": []}
+            for sample in calibration_samples(inputs, args.eval, seed=1):
+                results["fp32"].append(e2e.cuvil_outputs(model, exes["fp32"], sample, work))
+                results["int8"].append(e2e.cuvil_outputs(model, exes["int8"], sample, work))
+                names = [o.name for o in ort_session.get_outputs()]
+                results["ort8"].append(dict(zip(names, ort_session.run(names, sample))))
+            for output in results["fp32"][0]:
+                stack = {key: np.stack([r[output] for r in runs]) for key, runs in results.items()}
+                agree = lambda key: np.mean(stack["fp32"].argmax(-1) == stack[key].argmax(-1)) * 100  # noqa: E731
+                accuracy.append(f"| {name} | {output} | {sqnr_db(stack['fp32'], stack['int8']):.1f} | "
+                                f"{sqnr_db(stack['fp32'], stack['ort8']):.1f} | {agree('int8'):.0f}% / "
+                                f"{agree('ort8'):.0f}% | {quantized.split(' (')[0]} |")
 
             input_args = e2e.write_inputs(inputs, os.path.join(work, f"{name}.inputs"))
             for threads in [int(t) for t in args.threads.split(",")]:
@@ -127,7 +135,8 @@ def main():
                 rows.append(f"| {name} | {threads} | {ms['fp32']:.2f} | {ms['int8']:.2f} | "
                             f"{ms['fp32'] / ms['int8']:.2f}x | {ms['ort32']:.2f} | {ms['ort8']:.2f} | "
                             f"{ms['ort32'] / ms['ort8']:.2f}x | {ms['int8'] / ms['ort8']:.2f} |")
-    print(f"CPU: {cpu_model()}; {peers.OnnxRuntimePeer.version()}; {args.samples} calibration samples\n")
+    print(f"CPU: {cpu_model()}; {peers.OnnxRuntimePeer.version()}; {args.samples} calibration samples, "
+          f"accuracy on {args.eval} other inputs\n")
     print("| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil |")
     print("| --- | --- | ---: | ---: | ---: | --- |")
     print("\n".join(accuracy) + "\n")

@@ -81,10 +81,40 @@ bool runsAsWinograd(const Node &conv, const PassContext &context) {
   return g && winogradPays(context, *g, ws);
 }
 
+bool isDepthwise(const Node *node) {
+  if (!node || node->op() != "Conv" || node->getInt("group", 1) == 1 || !node->input(1)->hasType())
+    return false;
+  const Shape &w = node->input(1)->type().shape;
+  return w.size() >= 2 && w[1].is(1) && w[0].is(node->getInt("group", 1));
+}
+
+bool isActivation(const Node *node) {
+  return node && (node->op() == "Relu" || node->op() == "Clip");
+}
+
+// A convolution that feeds a depthwise one or reads one (through an
+// activation): an inverted-residual block, which runs fused in FP32.
+bool nextToDepthwise(const Node &conv) {
+  const Node *producer = conv.input(0)->producer();
+  if (isActivation(producer))
+    producer = producer->input(0)->producer();
+  if (isDepthwise(producer))
+    return true;
+  const Value *result = conv.output(0);
+  if (Node *activation = soleUser(result); isActivation(activation))
+    result = activation->output(0);
+  for (const Use &use : result->uses())
+    if (isDepthwise(use.node))
+      return true;
+  return false;
+}
+
 // Ops the integer kernels run faster than FP32: ungrouped convolutions
 // (a grouped or depthwise one runs as one GEMM per group, a few rows
 // each) but those Winograd runs (2.25x fewer multiplies than any direct
-// kernel), and MatMuls of enough rows.
+// kernel) and those of an inverted-residual block (fused in FP32, with
+// its depthwise convolution: quantized, they lose that and gain a
+// Quantize and a Dequantize), and MatMuls of enough rows.
 bool quantizable(const Node &node, const PassContext &context) {
   if (node.numOutputs() != 1 || !isF32(node.input(0)) || node.input(0)->isConstant())
     return false;
@@ -92,7 +122,8 @@ bool quantizable(const Node &node, const PassContext &context) {
     const Value *w = node.input(1);
     size_t rank = w->hasType() ? w->type().shape.size() : 0;
     return constantF32(w) && (rank == 3 || rank == 4) && node.getInt("group", 1) == 1 &&
-           (!node.hasInput(2) || constantF32(node.input(2))) && !runsAsWinograd(node, context);
+           (!node.hasInput(2) || constantF32(node.input(2))) && !runsAsWinograd(node, context) &&
+           !nextToDepthwise(node);
   }
   if (node.op() == "MatMul") {
     const Shape &a = node.input(0)->type().shape;

@@ -19,8 +19,9 @@ loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOu
   CUVIL_TRY(inputs.status());
   Expected<std::string> key = CompileCache::key(rangesKeyArguments(options), *inputs);
   CUVIL_TRY(key.status());
-  const std::string path = rangesPath(options, library);
-  if (std::ifstream in(path); in) {
+  // An output to standard output (--emit cir -o -) keeps no ranges file.
+  const std::string path = options.output == "-" ? "" : rangesPath(options, library);
+  if (std::ifstream in(path); !path.empty() && in) {
     std::stringstream text;
     text << in.rdbuf();
     Expected<RangesFile> cached = parseRanges(text.str());
@@ -44,10 +45,13 @@ loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOu
   Expected<CalibrationRanges> ranges = calibrate(**graph, after, measuring, *samples, calibration);
   CUVIL_TRY(ranges.status());
   context.precision.ranges = *ranges;
+  std::string measured = fmt::format(
+      "calibrated on {} samples in {:.1f} s", samples->size(),
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  if (path.empty())
+    return measured;
   CUVIL_TRY(writeText(path, formatRanges({*key, std::move(*ranges)})));
-  return fmt::format(
-      "calibrated on {} samples in {:.1f} s, kept in {}", samples->size(),
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(), path);
+  return fmt::format("{}, kept in {}", measured, path);
 }
 
 } // namespace cuvil
