@@ -45,9 +45,9 @@ loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOu
   Expected<CalibrationRanges> ranges = calibrate(**graph, after, measuring, *samples, calibration);
   CUVIL_TRY(ranges.status());
   context.precision.ranges = *ranges;
-  std::string measured = fmt::format(
-      "calibrated on {} samples in {:.1f} s", samples->size(),
-      std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
+  std::string measured =
+      fmt::format("calibrated on {} samples in {:.1f} s", samples->size(),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count());
   if (path.empty())
     return measured;
   CUVIL_TRY(writeText(path, formatRanges({*key, std::move(*ranges)})));
