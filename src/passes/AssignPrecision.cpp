@@ -15,7 +15,8 @@
 // Then a QuantizeLinear of a DequantizeLinear with the same per-tensor scale
 // and zero point is the integer value itself: consecutive quantized ops
 // pass u8 tensors, and float values remain only at the edges of integer
-// regions (a residual Add, a pooling, the graph's outputs).
+// regions (a residual Add, a pooling, the graph's outputs); a value
+// quantized twice alike is quantized once.
 #include "PassUtils.h"
 #include "WinogradChoice.h"
 
@@ -282,6 +283,30 @@ void cancelRequantization(Graph &graph) {
   }
 }
 
+// Two QuantizeLinear of one value with the same scale and zero point (a
+// residual block's input, read by its first convolution and by the
+// shortcut's) are one: the later one's users read the earlier one.
+void mergeRequantization(Graph &graph) {
+  std::vector<Node *> kept, duplicates;
+  for (const auto &node : graph.nodes()) {
+    if (node->op() != "QuantizeLinear" || !node->hasInput(2))
+      continue;
+    auto same = [&](const Node *earlier) {
+      return earlier->input(0) == node->input(0) && sameScalar(earlier->input(1), node->input(1)) &&
+             sameScalar(earlier->input(2), node->input(2));
+    };
+    auto earlier = std::find_if(kept.begin(), kept.end(), same);
+    if (earlier == kept.end()) {
+      kept.push_back(node.get());
+      continue;
+    }
+    graph.replaceAllUsesWith(node->output(0), (*earlier)->output(0));
+    duplicates.push_back(node.get());
+  }
+  for (Node *duplicate : duplicates)
+    graph.eraseNode(duplicate);
+}
+
 } // namespace
 
 std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassContext &context) {
@@ -320,6 +345,7 @@ Status runAssignPrecision(Graph &graph, PassContext &context) {
     CUVIL_TRY(quantize(graph, p.candidate, p.input, p.output).withContext(described));
   }
   cancelRequantization(graph);
+  mergeRequantization(graph);
   graph.eraseUnusedConstants();
   return Status::success();
 }
