@@ -1,6 +1,6 @@
-// assign-precision: under the int8 policy, every Conv (1-D, 2-D, ungrouped)
-// and MatMul (of at least 16 rows) with constant f32 weights whose
-// activation ranges were calibrated runs on the integer kernels:
+// assign-precision: under the int8 policy, every Conv (1-D, 2-D) and MatMul
+// with constant f32 weights whose activation ranges were calibrated runs on
+// the integer kernels, unless FP32 runs it faster (quantizable() below):
 //   x -> QuantizeLinear(sx, zx) -> QLinearConv / QLinearMatMul -> DequantizeLinear(sy, zy)
 // - activations u8, asymmetric: the calibrated [min, max] widened to hold 0
 //   (so that zero padding and ReLU's floor are exact), scale (max - min) / 255;
