@@ -79,7 +79,7 @@ CUVIL_INLINE void packPatches(const X *image, const cuvil_window2d &w, int64_t k
 CUVIL_INLINE void packNarrowPatches(const uint8_t *image, const cuvil_window2d &w, int64_t k0,
                                     int64_t kc, int64_t p0, int64_t columns, uint8_t zero,
                                     NarrowChunk &chunk) {
-  packNarrowQuads(kc, columns, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
+  packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
     packPatchRow(
         image, w, k0 + k, p0, columns, zero,
         [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);

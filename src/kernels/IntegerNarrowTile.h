@@ -54,8 +54,7 @@ CUVIL_INLINE void packNarrowRows(const int8_t *w, int64_t ldw, int64_t rows, int
 // and the quad is interleaved into the panel. Rows past kc meet zero
 // weights: any value does.
 template <typename PackRow>
-CUVIL_INLINE void packNarrowQuads(int64_t kc, int64_t columns, NarrowChunk &chunk,
-                                  PackRow packRow) {
+CUVIL_INLINE void packNarrowQuads(int64_t kc, NarrowChunk &chunk, PackRow packRow) {
   uint8_t rows[4][kIntegerPanel];
   for (int i = 0; i < 4; ++i)
     for (int64_t j = 0; j < kIntegerPanel; ++j)
@@ -76,7 +75,6 @@ CUVIL_INLINE void packNarrowQuads(int64_t kc, int64_t columns, NarrowChunk &chun
       __builtin_memcpy(to + 4 * j, &quad, sizeof(quad));
     }
   }
-  (void)columns;
 }
 
 // MR rows x NV vectors of 8 columns over a chunk of kq quads.

@@ -61,13 +61,6 @@ Expected<PrecisionPolicy> parsePrecisionPolicy(std::string_view text) {
       fmt::format("--precision {} is not one of {}", text, fmt::join(names, ", ")));
 }
 
-std::string_view precisionPolicyName(PrecisionPolicy policy) {
-  for (const auto &[name, entry] : kPolicies)
-    if (entry == policy)
-      return name;
-  return "?";
-}
-
 std::string formatRanges(const RangesFile &file) {
   std::string text = fmt::format("{} {}\n", kRangesMagic, file.key);
   for (const auto &[name, range] : file.ranges)

@@ -21,7 +21,6 @@ enum class PrecisionPolicy : uint8_t {
 };
 
 Expected<PrecisionPolicy> parsePrecisionPolicy(std::string_view text);
-std::string_view precisionPolicyName(PrecisionPolicy policy);
 
 // The values a calibrated tensor took, clipped by the calibration method.
 struct CalibratedRange {
