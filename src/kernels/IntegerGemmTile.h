@@ -98,6 +98,26 @@ CUVIL_INLINE void packIntegerPanel(const T *b, int64_t ldb, int64_t k0, int64_t 
   });
 }
 
+// Stores (or adds, wrapping) a register tile's sums into its rows of the
+// task's accumulators.
+template <int MR, int NV>
+CUVIL_INLINE void storeIntegerTile(const u32x8 (&sum)[MR][NV], int32_t *acc, int64_t accumulate) {
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r) {
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v) {
+      int32_t *out = acc + r * kIntegerPanel + 8 * v;
+      u32x8 value = sum[r][v];
+      if (accumulate) {
+        u32x8 previous;
+        __builtin_memcpy(&previous, out, sizeof(previous));
+        value += previous;
+      }
+      __builtin_memcpy(out, &value, sizeof(value));
+    }
+  }
+}
+
 // MR rows x NV vectors of 8 columns over a chunk of kp pairs.
 template <int MR, int NV>
 CUVIL_TILE void integerTile(const int32_t *a, int64_t kp, const int16_t *b, int32_t *acc,
@@ -121,20 +141,7 @@ CUVIL_TILE void integerTile(const int32_t *a, int64_t kp, const int16_t *b, int3
       }
     }
   }
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r) {
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v) {
-      int32_t *out = acc + r * kIntegerPanel + 8 * v;
-      u32x8 value = sum[r][v];
-      if (accumulate) {
-        u32x8 previous;
-        __builtin_memcpy(&previous, out, sizeof(previous));
-        value += previous;
-      }
-      __builtin_memcpy(out, &value, sizeof(value));
-    }
-  }
+  storeIntegerTile<MR, NV>(sum, acc, accumulate);
 }
 
 template <int NV>

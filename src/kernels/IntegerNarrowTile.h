@@ -101,20 +101,7 @@ CUVIL_TILE void narrowTile(const int32_t *a, int64_t stride, int64_t kq, const u
       }
     }
   }
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r) {
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v) {
-      int32_t *out = acc + r * kIntegerPanel + 8 * v;
-      u32x8 value = sum[r][v];
-      if (accumulate) {
-        u32x8 previous;
-        __builtin_memcpy(&previous, out, sizeof(previous));
-        value += previous;
-      }
-      __builtin_memcpy(out, &value, sizeof(value));
-    }
-  }
+  storeIntegerTile<MR, NV>(sum, acc, accumulate);
 }
 
 template <int NV>
