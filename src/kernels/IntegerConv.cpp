@@ -114,7 +114,7 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
     const X *groupImage = x + (image * p.C + group * Cg) * win.IH * win.IW;
     IntegerAccumulators acc;
     if constexpr (sizeof(X) == 1 && X(-1) > X(0) && W(-1) < W(0)) { // u8 image, i8 weights
-      if (p.narrow_weights) {
+      if (p.narrow_weights && K > 0) {
         accumulateNarrowTask(
             p.blocking, reinterpret_cast<const int8_t *>(w + t.m0 * K), t.rows, t.columns, K,
             imageZero,

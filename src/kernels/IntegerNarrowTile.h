@@ -1,20 +1,24 @@
 // The integer convolution's fast path for u8 images and i8 weights within
-// [-64, 63] with zero point 0 (what assign-precision writes): four K rows
-// per step, multiplied as bytes. A task's block of at most 64 rows x one
+// [-64, 64] with zero point 0 (what assign-precision writes): four K rows
+// per step, multiplied as bytes. A task's block of at most 256 rows x one
 // panel of 64 columns:
+//   wsum[r] = sum_k w[r][k]
 //   for k0 in chunks of K (chunk_k rows, padded to a multiple of 4):
-//     pack A's rows: quads (w[r][4q .. 4q + 3]) as one i32, rows a fixed
-//       stride apart (chunk_k / 4 quads, a constant: a tile reads one pointer)
+//     A: the weights' own rows when K is a multiple of 4 (a quad
+//       w[r][4q .. 4q + 3] is one i32, rows K / 4 quads apart); else
+//       packed per chunk as quads, rows chunk_k / 4 quads apart
 //     pack B's panel: the raw u8 image values, interleaved in quads:
 //       [q][j][4] = (x[4q][j], .., x[4q + 3][j])   (padding reads as x_zero)
 //     for each MR x (NV x 8 columns) register tile:
-//       acc[r][8 v ..] (+)= sum over q of
+//       acc[r][8 v ..] (=, then +=) sum over q of
 //         vpmaddwd(vpmaddubsw(B'[q][8 v ..], splat(A quad [r][q])), 1)
-//   acc[r][j] -= x_zero * sum_k w[r][k]
+//   acc[r][j] -= x_zero * wsum[r]
 // vpmaddubsw multiplies 32 u8 x i8 pairs and adds adjacent products into
 // i16 with saturation; |w| <= 64 keeps every sum exact (255 * 64 * 2 <
 // 2^15), and vpmaddwd by 1 adds the i16 pairs into i32. Twice the products
-// of the i16 path (IntegerGemmTile.h) per instruction.
+// of the i16 path (IntegerGemmTile.h) per instruction. The weights are
+// constants the task reads in place: packing them per task cost a tenth of
+// the time.
 #pragma once
 
 #include "IntegerGemmTile.h"
@@ -26,26 +30,22 @@ typedef uint8_t u8x8 __attribute__((ext_vector_type(8)));
 
 // The packed operands of one K chunk (kq = ceil(kc / 4) quads).
 struct NarrowChunk {
-  int32_t a[CUVIL_IGEMM_MAX_ROW_BLOCK * CUVIL_IGEMM_MAX_CHUNK_K / 4]; // [row][stride] quads
-  uint8_t b[CUVIL_IGEMM_MAX_CHUNK_K * kIntegerPanel];                 // [kq][64][4]
+  int8_t a[CUVIL_IGEMM_MAX_ROW_BLOCK * CUVIL_IGEMM_MAX_CHUNK_K]; // [row][4 stride] (K % 4 != 0)
+  uint8_t b[CUVIL_IGEMM_MAX_CHUNK_K * kIntegerPanel];            // [kq][64][4]
 };
 
 // Packs rows [0, rows) of the weights, columns [k0, k0 + kc), as quads
-// `stride` quads apart, adding each row's weights to weightSums[r].
+// `stride` quads apart, zero-filling the last quad.
 CUVIL_INLINE void packNarrowRows(const int8_t *w, int64_t ldw, int64_t rows, int64_t k0, int64_t kc,
-                                 int64_t stride, NarrowChunk &chunk, int32_t *weightSums) {
+                                 int64_t stride, NarrowChunk &chunk) {
   const int64_t kq = (kc + 3) / 4;
   for (int64_t r = 0; r < rows; ++r) {
     const int8_t *from = w + r * ldw + k0;
-    int8_t *to = reinterpret_cast<int8_t *>(chunk.a + r * stride);
-    int32_t sum = 0;
-    for (int64_t k = 0; k < kc; ++k) {
+    int8_t *to = chunk.a + r * 4 * stride;
+    for (int64_t k = 0; k < kc; ++k)
       to[k] = from[k];
-      sum += from[k];
-    }
     for (int64_t k = kc; k < 4 * kq; ++k)
       to[k] = 0;
-    weightSums[r] += sum;
   }
 }
 
@@ -79,7 +79,7 @@ CUVIL_INLINE void packNarrowQuads(int64_t kc, NarrowChunk &chunk, PackRow packRo
 
 // MR rows x NV vectors of 8 columns over a chunk of kq quads.
 template <int MR, int NV>
-CUVIL_TILE void narrowTile(const int32_t *a, int64_t stride, int64_t kq, const uint8_t *b,
+CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b,
                            int32_t *acc, int64_t accumulate) {
   const i16x16 ones = 1;
   u32x8 sum[MR][NV]; // accumulation wraps, as the reference's
@@ -91,7 +91,9 @@ CUVIL_TILE void narrowTile(const int32_t *a, int64_t stride, int64_t kq, const u
   for (int64_t q = 0; q < kq; ++q) {
 #pragma clang loop unroll(full)
     for (int r = 0; r < MR; ++r) {
-      const i32x8 quad = a[r * stride + q];
+      int32_t word;
+      __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
+      const i32x8 quad = word;
 #pragma clang loop unroll(full)
       for (int v = 0; v < NV; ++v) {
         i8x32 packed;
@@ -105,7 +107,7 @@ CUVIL_TILE void narrowTile(const int32_t *a, int64_t stride, int64_t kq, const u
 }
 
 template <int NV>
-CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int32_t *a, int64_t stride, int64_t kq,
+CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int8_t *a, int64_t stride, int64_t kq,
                              const uint8_t *b, int32_t *acc, int64_t accumulate) {
 #define CUVIL_NARROW_ROWS_CASE(n)                                                                  \
   case n:                                                                                          \
@@ -127,39 +129,37 @@ CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int32_t *a, int64_t stride,
 #undef CUVIL_NARROW_ROWS_CASE
 }
 
-// The task's accumulators over all of K for `rows` weight rows at w (row
-// stride K): packB(k0, kc, chunk) packs the image panel of each chunk.
+// The task's accumulators over all of K (> 0) for `rows` weight rows at w
+// (row stride K): packB(k0, kc, chunk) packs the image panel of each chunk.
 template <typename PackB>
 CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, const int8_t *w,
                                        int64_t rows, int64_t columns, int64_t K, int32_t imageZero,
                                        PackB packB, IntegerAccumulators &acc) {
   NarrowChunk chunk;
-  int32_t weightSums[CUVIL_IGEMM_MAX_ROW_BLOCK];
   const int64_t MR = blocking.tile.pixels, NV = blocking.tile.blocks;
-  const int64_t stride = (blocking.chunk_k + 3) / 4; // a constant once specialised
-  for (int64_t i = 0; i < rows * kIntegerPanel; ++i)
-    acc.values[i] = 0;
-  for (int64_t r = 0; r < rows; ++r)
-    weightSums[r] = 0;
+  const bool inPlace = K % 4 == 0; // constants once specialised
+  const int64_t stride = inPlace ? K / 4 : (blocking.chunk_k + 3) / 4;
   for (int64_t k0 = 0; k0 < K; k0 += blocking.chunk_k) {
     const int64_t kc = K - k0 < blocking.chunk_k ? K - k0 : blocking.chunk_k, kq = (kc + 3) / 4;
-    packNarrowRows(w, K, rows, k0, kc, stride, chunk, weightSums);
+    if (!inPlace)
+      packNarrowRows(w, K, rows, k0, kc, stride, chunk);
+    const int8_t *weights = inPlace ? w + k0 : chunk.a;
     packB(k0, kc, chunk);
     for (int64_t r0 = 0; r0 < rows; r0 += MR) {
       const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
       for (int64_t c0 = 0; c0 < columns; c0 += 8 * NV) {
-        const int32_t *a = chunk.a + r0 * stride;
+        const int8_t *a = weights + r0 * 4 * stride;
         const uint8_t *b = chunk.b + c0 * 4;
         int32_t *out = acc.values + r0 * kIntegerPanel + c0;
         switch (NV) {
         case 2:
-          narrowRows<2>(rowsLeft, a, stride, kq, b, out, 1);
+          narrowRows<2>(rowsLeft, a, stride, kq, b, out, k0 > 0);
           break;
         case 4:
-          narrowRows<4>(rowsLeft, a, stride, kq, b, out, 1);
+          narrowRows<4>(rowsLeft, a, stride, kq, b, out, k0 > 0);
           break;
         case 8:
-          narrowRows<8>(rowsLeft, a, stride, kq, b, out, 1);
+          narrowRows<8>(rowsLeft, a, stride, kq, b, out, k0 > 0);
           break;
         default:
           CUVIL_NOT_INSTANTIATED();
@@ -169,7 +169,10 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, con
   }
   // The image's zero point, multiplied out: x_zero * sum_k w[r][k].
   for (int64_t r = 0; r < rows; ++r) {
-    const uint32_t correction = uint32_t(imageZero) * uint32_t(weightSums[r]);
+    int32_t weightSum = 0;
+    for (int64_t k = 0; k < K; ++k)
+      weightSum += w[r * K + k];
+    const uint32_t correction = uint32_t(imageZero) * uint32_t(weightSum);
     for (int64_t j = 0; j < columns; ++j)
       acc.values[r * kIntegerPanel + j] =
           int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) - correction);

@@ -46,7 +46,7 @@ Expected<IntegerConvGeometry> geometry(const Node &node, const IntegerConvInputs
   return g;
 }
 
-// A u8 image and constant i8 weights within [-64, 63] with zero point 0
+// A u8 image and constant i8 weights within [-64, 64] with zero point 0
 // (per tensor or per channel): the kernel multiplies bytes with vpmaddubsw,
 // whose i16 pair sums are then exact.
 bool narrowWeights(const Node &node, const IntegerConvInputs &inputs) {
@@ -55,7 +55,7 @@ bool narrowWeights(const Node &node, const IntegerConvInputs &inputs) {
     return false;
   const Tensor &weights = w->constant();
   for (int64_t i = 0; i < weights.numElements(); ++i)
-    if (weights.data<int8_t>()[i] < -64 || weights.data<int8_t>()[i] > 63)
+    if (weights.data<int8_t>()[i] < -64 || weights.data<int8_t>()[i] > 64)
       return false;
   const Value *zero = node.input(inputs.wZero);
   if (!zero)
