@@ -1,6 +1,7 @@
-// 2-D max and average pooling, in plain NCHW (an element is a float) or in
-// blocked NCHWc (an element is the vector of one block's B channels). A task is one output
-// row of one (n, c) or (n, cb) plane:
+// 2-D max and average pooling in blocked NCHWc (an element is the vector of
+// one block's B channels; plain NCHW pools as 3-D with one depth, below, so
+// that it vectorises along the row). A task is one output row of one
+// (n, cb) plane:
 //   for ow:
 //     window rows ih = oh*SH - PT + kh*DH, cols iw = ow*SW - PL + kw*DW
 //     max: max over the window's in-bounds elements
@@ -59,11 +60,6 @@ CUVIL_INLINE void poolRows(const float *x, float *y, const cuvil_pool_params *p,
 }
 
 } // namespace
-
-CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const cuvil_pool_params *p,
-                                   int64_t begin, int64_t end) {
-  poolRows<float>(x, y, p, begin, end);
-}
 
 template <int B>
 CUVIL_INLINE void poolBlocked(const float *x, float *y, const cuvil_pool_params *p, int64_t begin,
@@ -256,6 +252,20 @@ CUVIL_INLINE void pool3dRows(const float *x, float *y, int64_t *indices,
 }
 
 } // namespace
+
+// Plain 2-D pooling is 3-D pooling of depth 1: the per-element window walk
+// of poolRows would run scalar, one float per window.
+CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const cuvil_pool_params *p,
+                                   int64_t begin, int64_t end) {
+  cuvil_pool3d_params depth1{};
+  depth1.window = {1, 1, 1, 1, 1, 0, 0, p->window};
+  depth1.is_max = p->is_max;
+  depth1.count_include_pad = p->count_include_pad;
+  if (p->is_max)
+    pool3dRows<Pool3d::Max>(x, y, nullptr, &depth1, begin, end);
+  else
+    pool3dRows<Pool3d::Average>(x, y, nullptr, &depth1, begin, end);
+}
 
 CUVIL_KERNEL void cuvil_pool3d_f32(const float *x, float *y, int64_t *indices,
                                    const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
