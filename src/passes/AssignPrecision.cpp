@@ -71,17 +71,6 @@ Node *absorbableActivation(const Value *value) {
 // B (the weights) at run time, once per block of rows.
 constexpr int64_t kMinIntegerRows = 16;
 
-// A 2-D convolution that runs as Winograd in FP32.
-bool runsAsWinograd(const Node &conv, const PassContext &context) {
-  const Shape &x = conv.input(0)->type().shape;
-  const Tensor &w = conv.input(1)->constant();
-  if (x.size() != 4 || w.shape().size() != 4)
-    return false;
-  std::vector<int64_t> ws = w.dims();
-  Expected<WindowGeometry> g = windowGeometry(conv, {x[2], x[3]}, {ws[2], ws[3]}, false);
-  return g && winogradPays(context, *g, ws);
-}
-
 bool isDepthwise(const Node *node) {
   if (!node || node->op() != "Conv" || node->getInt("group", 1) == 1 || !node->input(1)->hasType())
     return false;
@@ -123,8 +112,8 @@ bool quantizable(const Node &node, const PassContext &context) {
     const Value *w = node.input(1);
     size_t rank = w->hasType() ? w->type().shape.size() : 0;
     return constantF32(w) && (rank == 3 || rank == 4) && node.getInt("group", 1) == 1 &&
-           (!node.hasInput(2) || constantF32(node.input(2))) && !runsAsWinograd(node, context) &&
-           !nextToDepthwise(node);
+           (!node.hasInput(2) || constantF32(node.input(2))) &&
+           !convRunsAsWinograd(node, w->constant().dims(), context) && !nextToDepthwise(node);
   }
   if (node.op() == "MatMul") {
     const Shape &a = node.input(0)->type().shape;

@@ -13,7 +13,7 @@ namespace {
 
 // The compilation pipeline, in order. Every entry has a lit test in
 // tests/lit/passes/<name>.cir.
-constexpr std::array<PassInfo, 18> kPipeline = {{
+constexpr std::array<PassInfo, 19> kPipeline = {{
     {"shape-inference", "type every value; evaluate small constant subgraphs", runShapeInference,
      RegionScope::Itself},
     {"promote-half", "compute f16 and bf16 ops in f32, rounding each result back", runPromoteHalf},
@@ -21,6 +21,7 @@ constexpr std::array<PassInfo, 18> kPipeline = {{
     {"crop-conv-taps", "drop Conv kernel taps that only ever read padding", runCropConvTaps},
     {"canonicalize", "rewrite Gemm, BatchNormalization, Identity, Dropout into core ops",
      runCanonicalize},
+    {"fuse-qdq", "run pre-quantized (QDQ) Conv and MatMul on the integer kernels", runFuseQdq},
     {"constant-folding", "evaluate nodes whose inputs are all constants", runConstantFolding},
     {"assign-precision", "run Conv and MatMul on integer kernels where --precision says",
      runAssignPrecision},

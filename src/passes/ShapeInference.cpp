@@ -108,6 +108,10 @@ private:
           problems_.push_back(fmt::format("{}: {}", node->describe(), *problem));
         result->setDeclaredType(std::nullopt); // checked once, in the model's own form
       }
+      // A dequantized value is data, never a shape: it stays for fuse-qdq
+      // to see the integer weights (constant-folding folds what it leaves).
+      if (node->op() == "DequantizeLinear")
+        continue;
       Expected<bool> folded = foldNode(graph_, *node, kPropagateBytes);
       CUVIL_TRY(folded.status());
     }

@@ -31,4 +31,12 @@ bool winogradPays(const PassContext &context, const WindowGeometry &g,
          double(flopsSaved) > context.cpu.flopsPerMemoryByte() * double(extraBytes);
 }
 
+bool convRunsAsWinograd(const Node &conv, std::span<const int64_t> ws, const PassContext &context) {
+  const Shape &x = conv.input(0)->type().shape;
+  if (x.size() != 4 || ws.size() != 4)
+    return false;
+  Expected<WindowGeometry> g = windowGeometry(conv, {x[2], x[3]}, {ws[2], ws[3]}, false);
+  return g && winogradPays(context, *g, ws);
+}
+
 } // namespace cuvil

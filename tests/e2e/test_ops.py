@@ -1814,6 +1814,31 @@ def quantize_cases():
     yield graph("qdq/conv_chain", chain, {"x": In((1, 3, 10, 10), gen=uniform(-2, 2))}, ["y"], inits, opset=19,
                 atol=y_scale * 1.01)
 
+    # The same with the Relu's floor as the output's zero point (u8 0) and 7-bit weights
+    # (ORT exact on AVX2): fuse-qdq runs both convolutions, the second reading the first's
+    # u8 result, as QLinearConv; and a QDQ MatMul of i8 activations by weights per column
+    # as QLinearMatMul.
+    wq2 = rng.integers(-64, 65, (m, m, 1, 1)).astype(I8)
+    inits = dict(inits, yz0=scalar(0, U8), wq2=wq2, ws2=w_scale, wz2=np.zeros(m, I8), y2s=scalar(0.04),
+                 y2z=scalar(100, U8), wq=rng.integers(-64, 65, (m, 3, 3, 3)).astype(I8))
+    fused = chain[:6] + [node("QuantizeLinear", ["r", "ys", "yz0"], ["yq"]),
+                         node("DequantizeLinear", ["yq", "ys", "yz0"], ["yd"]),
+                         node("DequantizeLinear", ["wq2", "ws2", "wz2"], ["w2"], axis=0),
+                         node("Conv", ["yd", "w2"], ["c2"], strides=[2, 2]),
+                         node("QuantizeLinear", ["c2", "y2s", "y2z"], ["q2"]),
+                         node("DequantizeLinear", ["q2", "y2s", "y2z"], ["y"])]
+    yield graph("qdq/conv_relu_conv_fused", fused, {"x": In((1, 3, 11, 12), gen=uniform(-2, 2))}, ["y"], inits,
+                opset=19, atol=0.04 * 1.01)
+    k, n = 24, 10
+    mm = dict(as_=scalar(0.03), az=scalar(-5, I8), bq=rng.integers(-64, 65, (k, n)).astype(I8),
+              bs=rng.uniform(0.01, 0.02, n).astype(F32), bz=np.zeros(n, I8), ys=scalar(0.2), yz=scalar(7, I8))
+    mm["as"] = mm.pop("as_")
+    matmul = [node("QuantizeLinear", ["a", "as", "az"], ["aq"]), node("DequantizeLinear", ["aq", "as", "az"], ["ad"]),
+              node("DequantizeLinear", ["bq", "bs", "bz"], ["b"], axis=1), node("MatMul", ["ad", "b"], ["p"]),
+              node("QuantizeLinear", ["p", "ys", "yz"], ["pq"]), node("DequantizeLinear", ["pq", "ys", "yz"], ["y"])]
+    yield graph("qdq/matmul_per_column_fused", matmul, {"a": In((2, 20, k), gen=uniform(-3, 3))}, ["y"], mm,
+                opset=19, atol=0.2 * 1.01)
+
     # What cannot compile says why.
     yield single("unsupported/quantizelinear_scale_length", "QuantizeLinear",
                  [In((2, 3)), In((4,), gen=uniform(0.1, 1)), In((4,), U8, gen=_ints(0, 9))], dict(axis=1), opset=13,

@@ -10,6 +10,7 @@ Status runPromoteHalf(Graph &graph, PassContext &context);
 Status runFoldBatchNorm(Graph &graph, PassContext &context);
 Status runCropConvTaps(Graph &graph, PassContext &context);
 Status runCanonicalize(Graph &graph, PassContext &context);
+Status runFuseQdq(Graph &graph, PassContext &context);
 Status runConstantFolding(Graph &graph, PassContext &context);
 Status runAssignPrecision(Graph &graph, PassContext &context);
 Status runFuseEpilogues(Graph &graph, PassContext &context);
