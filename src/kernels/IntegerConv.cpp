@@ -8,6 +8,7 @@
 //   iconv: y[n][m][p] = acc[m][p]
 //   qconv: y[n][m][p] = saturate(round_half_even(float(acc[m][p] + bias[m])
 //                                * (x_scale * w_scale[m] / y_scale)) + y_zero)
+//   qconv_dq: y[n][m][p] = act(float(qconv - y_zero) * y_scale + residual[n][m][p])
 // Patch row k = (c, kh, kw) of a panel, output pixel p = (oh, ow):
 //   x[c][oh SH - PT + kh DH][ow SW - PL + kw DW], walked a run of output
 //   columns of one output row at a time: its left padding, the columns
@@ -146,13 +147,40 @@ CUVIL_INLINE void iconv(const X *x, const W *w, const X *xZero, const W *wZero, 
                         const cuvil_iconv_params *params, int64_t begin, int64_t end) {
   const cuvil_iconv_params &p = *params;
   integerConv(x, w, xZero, wZero, p, begin, end,
-              [&](const ConvTask &t, const IntegerAccumulators &acc, int64_t pixels) {
-                for (int64_t r = 0; r < t.rows; ++r) {
-                  int32_t *out = y + (t.image * p.M + t.m0 + r) * pixels + t.p0;
-                  for (int64_t j = 0; j < t.columns; ++j)
-                    out[j] = acc.at(r, j);
-                }
-              });
+              [&](const ConvTask &t, const IntegerAccumulators &acc, int64_t pixels)
+                  CUVIL_LAMBDA_INLINE {
+                    for (int64_t r = 0; r < t.rows; ++r) {
+                      int32_t *out = y + (t.image * p.M + t.m0 + r) * pixels + t.p0;
+                      for (int64_t j = 0; j < t.columns; ++j)
+                        out[j] = acc.at(r, j);
+                    }
+                  });
+}
+
+// Requantizes each accumulator and hands it on: emit(flat, q, m) with
+// the flat output index, the quantized value and its output channel.
+template <typename X, typename W, typename Y, typename Emit>
+CUVIL_INLINE void requantizedConv(const X *x, const float *xScale, const X *xZero, const W *w,
+                                  const float *wScale, const W *wZero, const float *yScale,
+                                  const Y *yZero, const int32_t *bias, const cuvil_iconv_params &p,
+                                  int64_t begin, int64_t end, Emit emit) {
+  const float imageScale = *xScale, outScale = *yScale;
+  const int32_t outZero = *yZero;
+  integerConv(
+      x, w, xZero, wZero, p, begin, end,
+      [&](const ConvTask &t, const IntegerAccumulators &acc, int64_t pixels) CUVIL_LAMBDA_INLINE {
+        for (int64_t r = 0; r < t.rows; ++r) {
+          const int64_t m = t.m0 + r;
+          const float multiplier = imageScale * wScale[m * p.w_scale_stride] / outScale;
+          const uint32_t offset = bias ? uint32_t(bias[m]) : 0u;
+          const int64_t first = (t.image * p.M + m) * pixels + t.p0;
+          for (int64_t j = 0; j < t.columns; ++j) {
+            const int32_t value = int32_t(uint32_t(acc.at(r, j)) + offset);
+            emit(first + j, roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
+                                float(value) * multiplier, outZero));
+          }
+        }
+      });
 }
 
 template <typename X, typename W, typename Y>
@@ -160,23 +188,24 @@ CUVIL_INLINE void qconv(const X *x, const float *xScale, const X *xZero, const W
                         const float *wScale, const W *wZero, const float *yScale, const Y *yZero,
                         const int32_t *bias, Y *y, const cuvil_iconv_params *params, int64_t begin,
                         int64_t end) {
-  const cuvil_iconv_params &p = *params;
-  const float imageScale = *xScale, outScale = *yScale;
+  requantizedConv(x, xScale, xZero, w, wScale, wZero, yScale, yZero, bias, *params, begin, end,
+                  [&](int64_t i, Y q) CUVIL_LAMBDA_INLINE { y[i] = q; });
+}
+
+template <typename X, typename W, typename Y>
+CUVIL_INLINE void qconvDequantized(const X *x, const float *xScale, const X *xZero, const W *w,
+                                   const float *wScale, const W *wZero, const float *yScale,
+                                   const Y *yZero, const int32_t *bias, const float *residual,
+                                   float *y, const cuvil_qconv_dq_params *params, int64_t begin,
+                                   int64_t end) {
+  const float outScale = *yScale;
   const int32_t outZero = *yZero;
-  integerConv(x, w, xZero, wZero, p, begin, end,
-              [&](const ConvTask &t, const IntegerAccumulators &acc, int64_t pixels) {
-                for (int64_t r = 0; r < t.rows; ++r) {
-                  const int64_t m = t.m0 + r;
-                  const float multiplier = imageScale * wScale[m * p.w_scale_stride] / outScale;
-                  const uint32_t offset = bias ? uint32_t(bias[m]) : 0u;
-                  Y *out = y + (t.image * p.M + m) * pixels + t.p0;
-                  for (int64_t j = 0; j < t.columns; ++j) {
-                    const int32_t value = int32_t(uint32_t(acc.at(r, j)) + offset);
-                    out[j] = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
-                        float(value) * multiplier, outZero);
-                  }
-                }
-              });
+  const cuvil_unary &act = params->activation;
+  requantizedConv(x, xScale, xZero, w, wScale, wZero, yScale, yZero, bias, params->conv, begin, end,
+                  [&](int64_t i, Y q) CUVIL_LAMBDA_INLINE {
+                    const float value = float(int32_t(q) - outZero) * outScale;
+                    y[i] = applyUnary(act, residual ? value + residual[i] : value);
+                  });
 }
 
 } // namespace
@@ -197,3 +226,14 @@ CUVIL_IGEMM_TYPES(CUVIL_DEFINE_ICONV)
     qconv(x, x_scale, x_zero, w, w_scale, w_zero, y_scale, y_zero, bias, y, p, begin, end);        \
   }
 CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QCONV)
+
+#define CUVIL_DEFINE_QCONV_DQ(xn, X, wn, W, yn, Y)                                                 \
+  CUVIL_KERNEL void cuvil_qconv_dq_##xn##_##wn##_##yn(                                             \
+      const X *x, const float *x_scale, const X *x_zero, const W *w, const float *w_scale,         \
+      const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias,                 \
+      const float *residual, float *y, const cuvil_qconv_dq_params *p, int64_t begin,              \
+      int64_t end) {                                                                               \
+    qconvDequantized(x, x_scale, x_zero, w, w_scale, w_zero, y_scale, y_zero, bias, residual, y,   \
+                     p, begin, end);                                                               \
+  }
+CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QCONV_DQ)

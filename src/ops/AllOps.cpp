@@ -61,6 +61,7 @@
   X(FromNCHWc)                                                                                     \
   X(FusedConv)                                                                                     \
   X(FusedMatMul)                                                                                   \
+  X(FusedQLinearConv)                                                                              \
   X(GRU)                                                                                           \
   X(Gather)                                                                                        \
   X(GatherElements)                                                                                \

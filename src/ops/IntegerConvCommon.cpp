@@ -1,6 +1,7 @@
 #include "IntegerConvCommon.h"
 
 #include "IntegerGemmCommon.h"
+#include "QuantizeCommon.h"
 
 namespace cuvil::ops {
 namespace {
@@ -126,6 +127,44 @@ Status evalIntegerConv(const Node &node, const IntegerConvInputs &inputs,
         }
     }
   return Status::success();
+}
+
+Status inferRequantizedConv(InferContext &ctx, DType result) {
+  const DType quantized = ctx.inputDType(kRequantizedOutZero);
+  if (quantized != DType::U8 && quantized != DType::I8)
+    return ctx.error("y_zero_point is {}: u8 or i8 are supported", dtypeName(quantized));
+  if (ctx.inputDType(kRequantizedOutScale) != DType::F32)
+    return ctx.error("y_scale is {}: f32 is supported",
+                     dtypeName(ctx.inputDType(kRequantizedOutScale)));
+  CUVIL_TRY(checkScalarInput(ctx, kRequantizedOutScale, "y_scale"));
+  CUVIL_TRY(checkScalarInput(ctx, kRequantizedOutZero, "y_zero_point"));
+  CUVIL_TRY(inferIntegerConv(ctx, kRequantizedConvInputs, result));
+  const size_t w = kRequantizedConvInputs.w;
+  if (ctx.hasInput(kRequantizedBias) &&
+      (ctx.inputDType(kRequantizedBias) != DType::I32 ||
+       ctx.inputShape(kRequantizedBias) != Shape{ctx.inputShape(w)[0]}))
+    return ctx.error("the bias is {}: it must be i32[{}]", ctx.inputType(kRequantizedBias).str(),
+                     ctx.inputShape(w)[0].str());
+  return Status::success();
+}
+
+Status evalRequantizedConv(const Node &node, std::span<const Tensor *const> in,
+                           const std::function<void(int64_t, int64_t, int64_t)> &visit) {
+  const Tensor &wScale = *in[*kRequantizedConvInputs.wScale];
+  const Tensor *bias = in.size() > kRequantizedBias && node.hasInput(kRequantizedBias)
+                           ? in[kRequantizedBias]
+                           : nullptr;
+  const float xScale = float(in[*kRequantizedConvInputs.xScale]->getDouble(0));
+  const float outScale = float(in[kRequantizedOutScale]->getDouble(0));
+  const int64_t outZero = in[kRequantizedOutZero]->getInt(0);
+  const int64_t wScaleStride = wScale.numElements() == 1 ? 0 : 1;
+  const QuantizedRange range = *quantizedRange(in[kRequantizedOutZero]->dtype());
+  return evalIntegerConv(
+      node, kRequantizedConvInputs, in, [&](int64_t flat, int32_t acc, int64_t m) {
+        float multiplier = xScale * float(wScale.getDouble(m * wScaleStride)) / outScale;
+        auto value = int32_t(uint32_t(acc) + uint32_t(bias ? bias->getInt(m) : 0));
+        visit(flat, roundToQuantized(float(value) * multiplier, outZero, range), m);
+      });
 }
 
 Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContext &ctx,

@@ -130,6 +130,10 @@ void checkIntegerConv(const cuvil_iconv_params &p, Problems &problems) {
   checkIntegerBlocking(p.blocking, problems);
 }
 
+void checkDequantizedConv(const cuvil_qconv_dq_params &p, Problems &problems) {
+  checkIntegerConv(p.conv, problems);
+}
+
 void checkConv3d(const cuvil_conv3d_params &p, Problems &problems) {
   if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
     problems.push_back(fmt::format("register tile {} channels x {} vectors is not instantiated "
@@ -422,6 +426,16 @@ const std::vector<Instance<IntegerKey>> kRequantizedConv = [] {
   return list;
 }();
 
+const std::vector<Instance<IntegerKey>> kDequantizedConv = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_QCONV_DQ_ENTRY(xn, X, wn, W, yn, Y)                                                  \
+  list.push_back(                                                                                  \
+      {{#xn, #wn, #yn},                                                                            \
+       CUVIL_KERNEL_REF(cuvil_qconv_dq_##xn##_##wn##_##yn).checkedBy(checkDequantizedConv)});
+  CUVIL_QGEMM_TYPES(CUVIL_QCONV_DQ_ENTRY)
+  return list;
+}();
+
 std::string typeNames(const IntegerKey &key) { return fmt::format("{}", fmt::join(key, " x ")); }
 
 // Kernels store bool as u8.
@@ -636,6 +650,11 @@ Expected<const KernelRef *> integerConvKernel(DType x, DType w) {
 Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y) {
   IntegerKey key = {dtypeName(x), dtypeName(w), dtypeName(y)};
   return find(kRequantizedConv, key, "requantized convolution", typeNames(key));
+}
+
+Expected<const KernelRef *> dequantizedConvKernel(DType x, DType w, DType y) {
+  IntegerKey key = {dtypeName(x), dtypeName(w), dtypeName(y)};
+  return find(kDequantizedConv, key, "dequantized convolution", typeNames(key));
 }
 
 } // namespace cuvil::ops

@@ -98,5 +98,7 @@ Expected<const KernelRef *> integerGemmKernel(DType a, DType b);
 Expected<const KernelRef *> requantizedGemmKernel(DType a, DType b, DType y);
 Expected<const KernelRef *> integerConvKernel(DType x, DType w);
 Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y);
+// The same, dequantized into f32 (by the requantized type y).
+Expected<const KernelRef *> dequantizedConvKernel(DType x, DType w, DType y);
 
 } // namespace cuvil::ops

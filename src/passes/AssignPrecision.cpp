@@ -25,7 +25,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 namespace cuvil {
@@ -246,13 +245,6 @@ Status quantize(Graph &graph, const Candidate &c, CalibratedRange inputRange,
     graph.eraseNode(c.absorbed);
   graph.eraseNode(&op);
   return Status::success();
-}
-
-bool sameScalar(const Value *a, const Value *b) {
-  if (!a || !b || !a->isConstant() || !b->isConstant() || a->type() != b->type() ||
-      a->constant().numElements() != 1)
-    return false;
-  return std::memcmp(a->constant().bytes(), b->constant().bytes(), a->constant().byteSize()) == 0;
 }
 
 // QuantizeLinear(DequantizeLinear(q, s, z), s, z) is q.

@@ -2,6 +2,9 @@
 // fused op whose kernel applies it before storing:
 //   Conv   ->               [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedConv
 //   MatMul -> [Mul/Div c] -> [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedMatMul
+//   QLinearConv -> DequantizeLinear -> [Add residual] -> [activation]     => cuvil.FusedQLinearConv
+// (the DequantizeLinear with the QLinearConv's output scale and zero point,
+// its only reader: the kernel dequantizes what it requantized, exactly.)
 // A bias is a constant broadcasting along the output channel (Conv: [M,1,1],
 // MatMul: [N]); a residual is a tensor of the result's shape (for MatMul,
 // one broadcasting along batch dims and rows, like an attention mask); c is
@@ -99,8 +102,21 @@ std::optional<std::pair<std::string, std::vector<float>>> activationOf(const Nod
   return std::pair{node.op(), std::move(*params)};
 }
 
+// The QLinearConv a DequantizeLinear undoes the output quantization of.
+Node *dequantizedConv(const Node &node) {
+  if (node.op() != "DequantizeLinear" || node.numInputs() < 3)
+    return nullptr;
+  Node *conv = node.input(0)->producer();
+  if (!conv || conv->op() != "QLinearConv" || !node.input(0)->hasOneUse())
+    return nullptr;
+  return sameScalar(node.input(1), conv->input(6)) && sameScalar(node.input(2), conv->input(7))
+             ? conv
+             : nullptr;
+}
+
 Fusion match(Node &root) {
-  bool conv = root.op() == "Conv";
+  const bool dequantized = root.op() == "DequantizeLinear";
+  bool conv = root.op() == "Conv" || dequantized;
   Fusion fusion;
   fusion.root = &root;
   fusion.result = root.output(0);
@@ -110,7 +126,7 @@ Fusion match(Node &root) {
   const Dim &channelDim = conv ? outShape[1] : outShape.back();
   int64_t channels = channelDim.isConstant() ? channelDim.constant() : -1;
   size_t channelFromEnd = conv ? outShape.size() - 1 : 1;
-  if (conv && root.hasInput(2))
+  if (root.op() == "Conv" && root.hasInput(2))
     fusion.bias = root.input(2)->constant();
 
   Node *next = soleUser(fusion.result);
@@ -120,8 +136,9 @@ Fusion match(Node &root) {
       next = fusion.absorb(next);
     }
   }
-  // Bias: a constant per-channel Add (summed into the Conv's own bias).
-  if (next && next->op() == "Add") {
+  // Bias: a constant per-channel Add (summed into the Conv's own bias; a
+  // QLinearConv's is integer, inside the requantization).
+  if (!dequantized && next && next->op() == "Add") {
     std::optional<Tensor> bias = channelBias(otherOperand(*next, fusion.result), channels,
                                              channelFromEnd, int64_t(outShape.size()));
     if (bias) {
@@ -148,8 +165,35 @@ Fusion match(Node &root) {
   return fusion;
 }
 
+// QLinearConv -> DequantizeLinear (the root) [-> residual] [-> activation].
+void applyDequantized(Graph &graph, Fusion &fusion) {
+  Node &root = *fusion.root, &integer = *dequantizedConv(root);
+  std::vector<Value *> inputs(integer.inputs().begin(), integer.inputs().end());
+  inputs.resize(9); // the bias, or null
+  if (fusion.residual)
+    inputs.push_back(fusion.residual);
+  Node *fused = graph.addNode("cuvil.FusedQLinearConv", inputs, {fusion.result->name() + ".fused"},
+                              fusion.last);
+  fused->setName(integer.name());
+  for (const auto &[name, attr] : integer.attributes())
+    fused->setAttr(name, attr);
+  if (!fusion.activation.empty()) {
+    fused->setAttr("activation", fusion.activation);
+    if (!fusion.activationParams.empty())
+      fused->setAttr("activation_params", fusion.activationParams);
+  }
+  fused->output(0)->setType(fusion.result->type());
+  graph.replaceAllUsesWith(fusion.result, fused->output(0));
+  for (auto it = fusion.absorbed.rbegin(); it != fusion.absorbed.rend(); ++it)
+    graph.eraseNode(*it);
+  graph.eraseNode(&root);
+  graph.eraseNode(&integer);
+}
+
 void apply(Graph &graph, Fusion &fusion) {
   Node &root = *fusion.root;
+  if (root.op() == "DequantizeLinear")
+    return applyDequantized(graph, fusion);
   bool conv = root.op() == "Conv";
   std::vector<Value *> inputs = {root.input(0), root.input(1)};
   if (fusion.bias)
@@ -188,12 +232,14 @@ Status runFuseEpilogues(Graph &graph, PassContext &) {
     bool conv = node->op() == "Conv" && (!node->hasInput(2) || node->input(2)->isConstant());
     bool matMul = node->op() == "MatMul" && node->input(0)->type().rank() >= 2 &&
                   node->input(1)->type().rank() >= 2;
-    if (conv || matMul)
+    if (conv || matMul || dequantizedConv(*node))
       roots.push_back(node.get());
   }
   for (Node *root : roots) {
     Fusion fusion = match(*root);
-    if (!fusion.absorbed.empty())
+    // The DequantizeLinear itself is worth fusing: the f32 result skips the
+    // 8-bit tensor and a pass over it.
+    if (!fusion.absorbed.empty() || root->op() == "DequantizeLinear")
       apply(graph, fusion);
   }
   graph.eraseUnusedConstants();

@@ -1,5 +1,7 @@
 #include "PassUtils.h"
 
+#include <cstring>
+
 namespace cuvil {
 
 Status inferNodeTypes(Node &node) {
@@ -128,6 +130,13 @@ Status planForTarget(Node &node, const PassContext &context) {
 const ElementwiseFacts *elementwiseFacts(const Node &node) {
   const OpSchema *schema = OpRegistry::instance().find(node.op());
   return schema && schema->elementwise ? &*schema->elementwise : nullptr;
+}
+
+bool sameScalar(const Value *a, const Value *b) {
+  if (!a || !b || !a->isConstant() || !b->isConstant() || a->type() != b->type() ||
+      a->constant().numElements() != 1)
+    return false;
+  return std::memcmp(a->constant().bytes(), b->constant().bytes(), a->constant().byteSize()) == 0;
 }
 
 Node *soleUser(const Value *value) { return value->hasOneUse() ? value->uses()[0].node : nullptr; }

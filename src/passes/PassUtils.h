@@ -42,6 +42,10 @@ Status planForTarget(Node &node, const PassContext &context);
 // The facts of an elementwise op, or null.
 const ElementwiseFacts *elementwiseFacts(const Node &node);
 
+// Whether two values are constants of one type holding the same single
+// element (bit for bit).
+bool sameScalar(const Value *a, const Value *b);
+
 // The single node consuming `value`, if `value` has exactly one use.
 Node *soleUser(const Value *value);
 // The operand of binary `node` that is not `value`, or null when `value` is

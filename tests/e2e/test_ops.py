@@ -1829,6 +1829,17 @@ def quantize_cases():
                          node("DequantizeLinear", ["q2", "y2s", "y2z"], ["y"])]
     yield graph("qdq/conv_relu_conv_fused", fused, {"x": In((1, 3, 11, 12), gen=uniform(-2, 2))}, ["y"], inits,
                 opset=19, atol=0.04 * 1.01)
+    # A QLinearConv read only by its DequantizeLinear, then a residual Add and a Relu: one
+    # cuvil.FusedQLinearConv writing f32 (the value rounded to u8 and dequantized, exactly).
+    res = dict(xs=scalar(0.03), xz=scalar(110, U8), wq=rng.integers(-64, 65, (8, 8, 3, 3)).astype(I8),
+               ws=rng.uniform(0.002, 0.01, 8).astype(F32), wz=np.zeros(8, I8), ys=scalar(0.05), yz=scalar(90, U8),
+               bq=rng.integers(-3000, 3000, 8).astype(I32))
+    residual = [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+                node("QLinearConv", ["xq", "xs", "xz", "wq", "ws", "wz", "ys", "yz", "bq"], ["q"], pads=[1, 1, 1, 1]),
+                node("DequantizeLinear", ["q", "ys", "yz"], ["d"]), node("Add", ["d", "x"], ["s"]),
+                node("Relu", ["s"], ["y"])]
+    yield graph("qdq/qlinearconv_dequantized_residual_relu", residual, {"x": In((2, 8, 9, 7), gen=uniform(-3, 3))},
+                ["y"], res, opset=13)
     k, n = 24, 10
     mm = dict(as_=scalar(0.03), az=scalar(-5, I8), bq=rng.integers(-64, 65, (k, n)).astype(I8),
               bs=rng.uniform(0.01, 0.02, n).astype(F32), bz=np.zeros(n, I8), ys=scalar(0.2), yz=scalar(7, I8))

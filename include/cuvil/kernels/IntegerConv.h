@@ -8,6 +8,7 @@
  *   y = acc                                                         (iconv)
  *   y = saturate(round_half_even(float(acc + bias[m]) * x_scale * w_scale / y_scale)
  *                + y_zero)                                          (qconv)
+ *   y = activation(float(qconv - y_zero) * y_scale + residual)     (qconv_dq)
  * The weights' zero point and scale are per tensor or per output channel,
  * the image's and the output's scalars. */
 #ifndef CUVIL_KERNELS_INTEGER_CONV_H
@@ -40,5 +41,20 @@ CUVIL_IGEMM_TYPES(CUVIL_DECLARE_ICONV)
       const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias, Y *y,           \
       const struct cuvil_iconv_params *p, int64_t begin, int64_t end);
 CUVIL_QGEMM_TYPES(CUVIL_DECLARE_QCONV)
+
+/* QLinearConv then DequantizeLinear (exactly: the requantized value is
+ * dequantized), plus an optional residual shaped like y and an activation:
+ * cuvil.FusedQLinearConv. By image, weight and requantized type. */
+struct cuvil_qconv_dq_params {
+  struct cuvil_iconv_params conv;
+  struct cuvil_unary activation;
+};
+#define CUVIL_DECLARE_QCONV_DQ(xn, X, wn, W, yn, Y)                                                \
+  CUVIL_KERNEL_DECL void cuvil_qconv_dq_##xn##_##wn##_##yn(                                        \
+      const X *x, const float *x_scale, const X *x_zero, const W *w, const float *w_scale,         \
+      const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias,                 \
+      const float *residual, float *y, const struct cuvil_qconv_dq_params *p, int64_t begin,       \
+      int64_t end);
+CUVIL_QGEMM_TYPES(CUVIL_DECLARE_QCONV_DQ)
 
 #endif /* CUVIL_KERNELS_INTEGER_CONV_H */

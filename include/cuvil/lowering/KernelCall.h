@@ -97,6 +97,15 @@ public:
     if (!dim.isConstant())
       dims_.emplace_back(offset, dim);
   }
+  // Copies another block into `field`, a member of this one, its symbolic
+  // fields staying symbolic (a kernel's parameters extending another's).
+  template <typename Inner> void embed(Inner &field, const ParamBlock<Inner> &inner) {
+    size_t base =
+        size_t(reinterpret_cast<const char *>(&field) - reinterpret_cast<const char *>(&fields_));
+    field = inner.fields();
+    for (const auto &[offset, dim] : inner.dims())
+      dims_.emplace_back(base + offset, dim);
+  }
   // Symbolic fields, by byte offset.
   const std::vector<std::pair<size_t, Dim>> &dims() const { return dims_; }
 
