@@ -2,13 +2,15 @@
 // one (batch entry, block of row_block rows, panel of 64 columns):
 //   offsets of A, B and their zero points / scales from the batch
 //   coordinates (strides 0 where broadcast)
-//   acc = (A - a_zero)[rows] . (B - b_zero)[:, panel]   (IntegerGemmTile.h)
+//   acc = (A - a_zero)[rows] . (B - b_zero)[:, panel]   (IntegerGemmTile.h;
+//         u8 A by 7-bit i8 B: the byte path of IntegerNarrowTile.h)
 //   igemm: y[b][m][n] = acc[m][n]
 //   qgemm: y[b][m][n] = saturate(round_half_even(float(acc[m][n])
 //                                * (a_scale[m] * b_scale[n] / y_scale)) + y_zero)
 // The requantization multiplier is computed as ONNX Runtime does, in f32:
 // (a_scale * b_scale) / y_scale.
 #include "IntegerGemmTile.h"
+#include "IntegerNarrowTile.h"
 #include "QuantizedValue.h"
 
 #include "cuvil/kernels/IntegerGemm.h"
@@ -51,6 +53,19 @@ CUVIL_INLINE void integerGemm(const A *a, const B *b, const A *aZero, const B *b
     t.aQuantOffset += t.m0 * p.a_quant_row_stride;
     t.bQuantOffset += t.n0 * p.b_quant_column_stride;
     IntegerAccumulators acc;
+    if constexpr (sizeof(A) == 1 && A(-1) > A(0) && B(-1) < B(0)) { // u8 A, i8 B
+      if (p.narrow_b && p.K > 0) {
+        accumulateNarrowGemmTask(
+            p.blocking, reinterpret_cast<const uint8_t *>(a + t.aOffset + t.m0 * p.lda), p.lda,
+            reinterpret_cast<const int8_t *>(b + t.bOffset + t.n0), p.ldb, t.rows, t.columns, p.K,
+            [&](int64_t r) CUVIL_LAMBDA_INLINE {
+              return aZero ? int32_t(aZero[t.aQuantOffset + r * p.a_quant_row_stride]) : 0;
+            },
+            acc);
+        store(t, acc);
+        continue;
+      }
+    }
     accumulateIntegerTask(
         p.blocking, t.rows, t.columns, p.K,
         [&](int64_t k0, int64_t kc, IntegerChunk &chunk) {
@@ -72,7 +87,7 @@ CUVIL_INLINE void igemm(const A *a, const B *b, const A *aZero, const B *bZero, 
                         const cuvil_igemm_params *params, int64_t begin, int64_t end) {
   const cuvil_igemm_params &p = *params;
   integerGemm(a, b, aZero, bZero, p, begin, end,
-              [&](const GemmTask &t, const IntegerAccumulators &acc) {
+              [&](const GemmTask &t, const IntegerAccumulators &acc) CUVIL_LAMBDA_INLINE {
                 for (int64_t r = 0; r < t.rows; ++r) {
                   int32_t *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
                   for (int64_t j = 0; j < t.columns; ++j)
@@ -88,19 +103,20 @@ CUVIL_INLINE void qgemm(const A *a, const float *aScale, const A *aZero, const B
   const cuvil_igemm_params &p = *params;
   const float outScale = *yScale;
   const int32_t outZero = *yZero;
-  integerGemm(
-      a, b, aZero, bZero, p, begin, end, [&](const GemmTask &t, const IntegerAccumulators &acc) {
-        for (int64_t r = 0; r < t.rows; ++r) {
-          const float rowScale = aScale[t.aQuantOffset + r * p.a_quant_row_stride];
-          const float *columnScale = bScale + t.bQuantOffset;
-          Y *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
-          for (int64_t j = 0; j < t.columns; ++j) {
-            float multiplier = rowScale * columnScale[j * p.b_quant_column_stride] / outScale;
-            out[j] = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
-                float(acc.at(r, j)) * multiplier, outZero);
-          }
-        }
-      });
+  integerGemm(a, b, aZero, bZero, p, begin, end,
+              [&](const GemmTask &t, const IntegerAccumulators &acc) CUVIL_LAMBDA_INLINE {
+                for (int64_t r = 0; r < t.rows; ++r) {
+                  const float rowScale = aScale[t.aQuantOffset + r * p.a_quant_row_stride];
+                  const float *columnScale = bScale + t.bQuantOffset;
+                  Y *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
+                  for (int64_t j = 0; j < t.columns; ++j) {
+                    float multiplier =
+                        rowScale * columnScale[j * p.b_quant_column_stride] / outScale;
+                    out[j] = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
+                        float(acc.at(r, j)) * multiplier, outZero);
+                  }
+                }
+              });
 }
 
 } // namespace

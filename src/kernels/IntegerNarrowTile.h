@@ -18,7 +18,9 @@
 // 2^15), and vpmaddwd by 1 adds the i16 pairs into i32. Twice the products
 // of the i16 path (IntegerGemmTile.h) per instruction. The weights are
 // constants the task reads in place: packing them per task cost a tenth of
-// the time.
+// the time. The GEMM (u8 activations by 7-bit i8 weights) swaps the roles:
+// its u8 rows are read in place and broadcast, the weights packed as the
+// panel (accumulateNarrowGemmTask).
 #pragma once
 
 #include "IntegerGemmTile.h"
@@ -77,8 +79,11 @@ CUVIL_INLINE void packNarrowQuads(int64_t kc, NarrowChunk &chunk, PackRow packRo
   }
 }
 
-// MR rows x NV vectors of 8 columns over a chunk of kq quads.
-template <int MR, int NV>
+// MR rows x NV vectors of 8 columns over a chunk of kq quads. The row
+// quads are the i8 weights and the panel the u8 image (convolution), or,
+// with UnsignedRows, the rows u8 and the panel i8 (GEMM: activations by
+// weights); vpmaddubsw takes the unsigned operand first.
+template <int MR, int NV, bool UnsignedRows>
 CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b,
                            int32_t *acc, int64_t accumulate) {
   const i16x16 ones = 1;
@@ -98,7 +103,9 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
       for (int v = 0; v < NV; ++v) {
         i8x32 packed;
         __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
-        i16x16 pairs = __builtin_ia32_pmaddubsw256(packed, __builtin_bit_cast(i8x32, quad));
+        const i8x32 broadcast = __builtin_bit_cast(i8x32, quad);
+        i16x16 pairs = UnsignedRows ? __builtin_ia32_pmaddubsw256(broadcast, packed)
+                                    : __builtin_ia32_pmaddubsw256(packed, broadcast);
         sum[r][v] += __builtin_bit_cast(u32x8, __builtin_ia32_pmaddwd256(pairs, ones));
       }
     }
@@ -106,13 +113,13 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
   storeIntegerTile<MR, NV>(sum, acc, accumulate);
 }
 
-template <int NV>
+template <int NV, bool UnsignedRows>
 CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int8_t *a, int64_t stride, int64_t kq,
                              const uint8_t *b, int32_t *acc, int64_t accumulate) {
 #define CUVIL_NARROW_ROWS_CASE(n)                                                                  \
   case n:                                                                                          \
     if constexpr (CUVIL_IGEMM_TILE_INSTANTIATED(n, NV))                                            \
-      narrowTile<n, NV>(a, stride, kq, b, acc, accumulate);                                        \
+      narrowTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                          \
     else                                                                                           \
       CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
@@ -129,6 +136,37 @@ CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int8_t *a, int64_t stride, 
 #undef CUVIL_NARROW_ROWS_CASE
 }
 
+// One chunk of kq quads over the task's block: rows at `a`, `stride` quads
+// apart, by the packed panel, written (first chunk) or added into acc.
+template <bool UnsignedRows>
+CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, const int8_t *rowQuads,
+                              int64_t stride, int64_t rows, int64_t columns, int64_t kq,
+                              const NarrowChunk &chunk, IntegerAccumulators &acc,
+                              int64_t accumulate) {
+  const int64_t MR = blocking.tile.pixels, NV = blocking.tile.blocks;
+  for (int64_t r0 = 0; r0 < rows; r0 += MR) {
+    const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
+    for (int64_t c0 = 0; c0 < columns; c0 += 8 * NV) {
+      const int8_t *a = rowQuads + r0 * 4 * stride;
+      const uint8_t *b = chunk.b + c0 * 4;
+      int32_t *out = acc.values + r0 * kIntegerPanel + c0;
+      switch (NV) {
+      case 2:
+        narrowRows<2, UnsignedRows>(rowsLeft, a, stride, kq, b, out, accumulate);
+        break;
+      case 4:
+        narrowRows<4, UnsignedRows>(rowsLeft, a, stride, kq, b, out, accumulate);
+        break;
+      case 8:
+        narrowRows<8, UnsignedRows>(rowsLeft, a, stride, kq, b, out, accumulate);
+        break;
+      default:
+        CUVIL_NOT_INSTANTIATED();
+      }
+    }
+  }
+}
+
 // The task's accumulators over all of K (> 0) for `rows` weight rows at w
 // (row stride K): packB(k0, kc, chunk) packs the image panel of each chunk.
 template <typename PackB>
@@ -136,7 +174,6 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, con
                                        int64_t rows, int64_t columns, int64_t K, int32_t imageZero,
                                        PackB packB, IntegerAccumulators &acc) {
   NarrowChunk chunk;
-  const int64_t MR = blocking.tile.pixels, NV = blocking.tile.blocks;
   const bool inPlace = K % 4 == 0; // constants once specialised
   const int64_t stride = inPlace ? K / 4 : (blocking.chunk_k + 3) / 4;
   for (int64_t k0 = 0; k0 < K; k0 += blocking.chunk_k) {
@@ -145,27 +182,7 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, con
       packNarrowRows(w, K, rows, k0, kc, stride, chunk);
     const int8_t *weights = inPlace ? w + k0 : chunk.a;
     packB(k0, kc, chunk);
-    for (int64_t r0 = 0; r0 < rows; r0 += MR) {
-      const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
-      for (int64_t c0 = 0; c0 < columns; c0 += 8 * NV) {
-        const int8_t *a = weights + r0 * 4 * stride;
-        const uint8_t *b = chunk.b + c0 * 4;
-        int32_t *out = acc.values + r0 * kIntegerPanel + c0;
-        switch (NV) {
-        case 2:
-          narrowRows<2>(rowsLeft, a, stride, kq, b, out, k0 > 0);
-          break;
-        case 4:
-          narrowRows<4>(rowsLeft, a, stride, kq, b, out, k0 > 0);
-          break;
-        case 8:
-          narrowRows<8>(rowsLeft, a, stride, kq, b, out, k0 > 0);
-          break;
-        default:
-          CUVIL_NOT_INSTANTIATED();
-        }
-      }
-    }
+    narrowChunk<false>(blocking, weights, stride, rows, columns, kq, chunk, acc, k0 > 0);
   }
   // The image's zero point, multiplied out: x_zero * sum_k w[r][k].
   for (int64_t r = 0; r < rows; ++r) {
@@ -176,6 +193,39 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, con
     for (int64_t j = 0; j < columns; ++j)
       acc.values[r * kIntegerPanel + j] =
           int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) - correction);
+  }
+}
+
+// The GEMM's byte path, rows and panel swapped: `rows` rows of u8 A read
+// in place (row stride lda, K and lda multiples of 4, so no quad crosses a
+// row), by a panel of `columns` columns of i8 B within [-64, 64] (row
+// stride ldb), packed per chunk as quads; aZero(r) is row r's zero point:
+//   acc[r][j] = sum_k a[r][k] b[k][j] - a_zero[r] * sum_k b[k][j]
+// K > 0.
+template <typename RowZero>
+CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking, const uint8_t *a,
+                                           int64_t lda, const int8_t *b, int64_t ldb, int64_t rows,
+                                           int64_t columns, int64_t K, RowZero aZero,
+                                           IntegerAccumulators &acc) {
+  NarrowChunk chunk;
+  int32_t columnSums[kIntegerPanel] = {};
+  for (int64_t k0 = 0; k0 < K; k0 += blocking.chunk_k) {
+    const int64_t kc = K - k0 < blocking.chunk_k ? K - k0 : blocking.chunk_k, kq = (kc + 3) / 4;
+    packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
+      const int8_t *from = b + (k0 + k) * ldb;
+      for (int64_t j = 0; j < columns; ++j) {
+        to[j] = uint8_t(from[j]);
+        columnSums[j] += from[j];
+      }
+    });
+    narrowChunk<true>(blocking, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows, columns,
+                      kq, chunk, acc, k0 > 0);
+  }
+  for (int64_t r = 0; r < rows; ++r) {
+    const uint32_t zero = uint32_t(aZero(r));
+    for (int64_t j = 0; j < columns; ++j)
+      acc.values[r * kIntegerPanel + j] =
+          int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) - zero * uint32_t(columnSums[j]));
   }
 }
 

@@ -47,28 +47,6 @@ Expected<IntegerConvGeometry> geometry(const Node &node, const IntegerConvInputs
   return g;
 }
 
-// A u8 image and constant i8 weights within [-64, 64] with zero point 0
-// (per tensor or per channel): the kernel multiplies bytes with vpmaddubsw,
-// whose i16 pair sums are then exact.
-bool narrowWeights(const Node &node, const IntegerConvInputs &inputs) {
-  const Value *x = node.input(inputs.x), *w = node.input(inputs.w);
-  if (x->type().dtype != DType::U8 || w->type().dtype != DType::I8 || !w->isConstant())
-    return false;
-  const Tensor &weights = w->constant();
-  for (int64_t i = 0; i < weights.numElements(); ++i)
-    if (weights.data<int8_t>()[i] < -64 || weights.data<int8_t>()[i] > 64)
-      return false;
-  const Value *zero = node.input(inputs.wZero);
-  if (!zero)
-    return true;
-  if (!zero->isConstant())
-    return false;
-  for (int64_t i = 0; i < zero->constant().numElements(); ++i)
-    if (zero->constant().getInt(i) != 0)
-      return false;
-  return true;
-}
-
 } // namespace
 
 Status inferIntegerConv(InferContext &ctx, const IntegerConvInputs &inputs, DType result) {
@@ -181,7 +159,8 @@ Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContex
   setWindow(params, params->window, g->window.as2D());
   params.set(params->w_zero_stride, g->wZeroStride);
   params.set(params->w_scale_stride, g->wScaleStride);
-  params->narrow_weights = narrowWeights(node, inputs) ? 1 : 0;
+  params->narrow_weights =
+      narrowWeights(node.input(inputs.x), node.input(inputs.w), node.input(inputs.wZero)) ? 1 : 0;
   // Blocking is a cost decision: it takes the shape the static path serves.
   Dim channels = floorDiv(w[0], groups);
   params->blocking = chooseIntegerBlocking(ctx.cpu(), channels.opt());

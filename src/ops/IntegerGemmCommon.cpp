@@ -145,6 +145,24 @@ Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
   return Status::success();
 }
 
+bool narrowWeights(const Value *image, const Value *weights, const Value *weightZero) {
+  if (image->type().dtype != DType::U8 || weights->type().dtype != DType::I8 ||
+      !weights->isConstant())
+    return false;
+  const Tensor &w = weights->constant();
+  for (int64_t i = 0; i < w.numElements(); ++i)
+    if (w.data<int8_t>()[i] < -64 || w.data<int8_t>()[i] > 64)
+      return false;
+  if (!weightZero)
+    return true;
+  if (!weightZero->isConstant())
+    return false;
+  for (int64_t i = 0; i < weightZero->constant().numElements(); ++i)
+    if (weightZero->constant().getInt(i) != 0)
+      return false;
+  return true;
+}
+
 cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
   // The tile's vectors are 256-bit (IntegerGemmTile.h): the most
   // accumulators that fit beside a K pair's B vectors (LLVM keeps them in
@@ -200,6 +218,12 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params.set(params->a_quant_row_stride, g->a.stride);
   params.set(params->b_quant_column_stride, g->b.stride);
   // Blocking is a cost decision: it takes the shape the static path serves.
+  // The byte path reads A's rows as whole quads: K a multiple of 4.
+  params->narrow_b =
+      product.K.isConstant() && product.K.constant() % 4 == 0 &&
+              narrowWeights(node.input(inputs.a), node.input(inputs.b), node.input(inputs.bZero))
+          ? 1
+          : 0;
   params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);

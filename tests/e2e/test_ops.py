@@ -1893,6 +1893,10 @@ def integer_product_cases():
         ("extremes", [In((3, 600), U8, gen=lambda r, s: np.full(s, 255)), In((600, 4), U8, gen=lambda r, s: np.full(s, 255))]),
         ("constant_b", [_quantized((5, 16), I8), rng.integers(-128, 128, (16, 24)).astype(I8), scalar(4, I8),
                         rng.integers(-3, 3, 24).astype(I8)]),
+        # u8 A by constant 7-bit i8 B, K a multiple of 4: the byte path, A's rows read in place;
+        # a batch, K chunks, row tiles and column panels (ORT takes A's zero point per tensor only).
+        ("byte_path_batched", [_quantized((2, 20, 264), U8), rng.integers(-64, 65, (264, 70)).astype(I8),
+                               scalar(131, U8), np.zeros(70, I8)]),
     ]
     for name, args in matmul_integer:
         yield single(f"matmulinteger/{name}", "MatMulInteger", args, opset=10)
@@ -1950,6 +1954,10 @@ def integer_product_cases():
                                          scalar(0, I8), U8, y_scale=0.5), 10),
         ("opset21", qmatmul(_quantized((4, 9), I8), I8, _quantized((9, 5), I8), scalar(0.03), scalar(1, I8), I8),
          21),
+        # The byte path (u8 by constant 7-bit i8, K % 4 == 0), as assign-precision writes it.
+        ("byte_path_blocks_chunks_panels",
+         qmatmul(_quantized((70, 300)), U8, rng.integers(-64, 65, (300, 130)).astype(I8),
+                 rng.uniform(0.0005, 0.002, (1, 130)).astype(F32), np.zeros((1, 130), I8), U8, y_scale=0.3), 10),
     ]
     for name, args, opset in qlinear_matmuls:
         yield single(f"qlinearmatmul/{name}", "QLinearMatMul", args, opset=opset)

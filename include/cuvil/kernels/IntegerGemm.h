@@ -46,6 +46,10 @@ struct cuvil_igemm_params {
   int64_t lda, ldb;              /* row strides (unit column strides) */
   int64_t a_quant_row_stride;    /* 0: per tensor, 1: per row */
   int64_t b_quant_column_stride; /* 0: per tensor, 1: per column */
+  /* 1: u8 A, i8 B within [-64, 64] with zero point 0, K and lda multiples
+   * of 4 (checked at compile time): products of bytes (vpmaddubsw) are
+   * exact, and A's rows are read in place. */
+  int64_t narrow_b;
   struct cuvil_igemm_blocking blocking;
 };
 
