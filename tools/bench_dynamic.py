@@ -145,19 +145,6 @@ def section(rows, args, command, fma):
         SECTION_END, ""])
 
 
-def write_section(path, text):
-    """Replace the marked section of path with text (append it if absent)."""
-    old = open(path).read() if os.path.exists(path) else ""
-    if SECTION_BEGIN in old and SECTION_END in old:
-        head, rest = old.split(SECTION_BEGIN, 1)
-        tail = rest.split(SECTION_END, 1)[1].lstrip("\n")
-        new = head + text + tail
-    else:
-        new = old + ("\n" if old and not old.endswith("\n\n") else "") + text
-    with open(path, "w") as f:
-        f.write(new)
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
@@ -191,7 +178,7 @@ def main(argv=None):
     fma.append(bench.fma_state(args.fma_peak))
     print("\n".join(markdown_table(rows)))
     if args.out:
-        write_section(args.out, section(rows, args, command, fma))
+        bench.write_section(args.out, bench.DYNAMIC_SECTION, section(rows, args, command, fma))
         print(f"wrote the dynamic-shapes section of {args.out}", file=sys.stderr)
     return 0
 

@@ -3,7 +3,7 @@
 Runtime running the same model quantized by its own quantize_static; prints a markdown table.
 
     python tools/bench_precision.py --cuvil PATH --models-dir DIR --models resnet50,mobilenet_v2 \\
-        [--samples 8] [--threads 1,2] [--runs 20] [--rounds 3]
+        [--samples 8] [--threads 1,2] [--runs 20] [--rounds 3] [--out docs/BENCHMARKS.md]
 
 Both sides calibrate on the same samples (seeded random inputs shaped like the model's saved inputs, integer
 inputs drawn within the saved ones' range): cuvil from a calibration folder, ORT through a data reader
@@ -11,11 +11,14 @@ inputs drawn within the saved ones' range): cuvil from a calibration folder, ORT
 measured on --eval other random inputs against cuvil's FP32 run (SQNR over all of them, and how often the
 top-1 class agrees). Latency: rounds of `infer.bin --bench`
 alternate with rounds of timed ORT runs (subnormals flushed like infer.bin); each figure is the median of
-the rounds' medians.
+the rounds' medians. With --out the report also replaces the INT8 section of that file (kept by
+bench_vs_peers.py), its header naming the CPU and whether it has VNNI and AVX512_BF16.
 """
 
 import argparse
+import datetime
 import os
+import shlex
 import statistics
 import sys
 import tempfile
@@ -26,7 +29,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import cuvil_e2e as e2e  # noqa: E402
 import peers  # noqa: E402
-from bench_vs_peers import bench_cuvil, cpu_model  # noqa: E402
+from bench_vs_peers import PRECISION_SECTION, bench_cuvil, cpu_model, write_section  # noqa: E402
 
 
 def calibration_samples(inputs, count, seed=0):
@@ -74,6 +77,19 @@ def sqnr_db(reference, value):
     return float("inf") if noise == 0 else 10 * np.log10(np.sum(reference.astype(np.float64) ** 2) / noise)
 
 
+def isa_features():
+    """Whether this CPU has the instructions the INT8 and BF16 rows depend on."""
+    try:
+        flags = next(line for line in open("/proc/cpuinfo") if line.startswith("flags")).split()
+    except (OSError, StopIteration):
+        return "ISA unknown"
+    has = lambda *names: any(n in flags for n in names)  # noqa: E731
+    return ", ".join([
+        "AVX-512" if has("avx512f") else "AVX2, no AVX-512",
+        "VNNI" if has("avx512_vnni", "avx_vnni") else "no VNNI",
+        "AVX512_BF16" if has("avx512_bf16") else "no AVX512_BF16"])
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
@@ -84,6 +100,7 @@ def main():
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--out", help="markdown file whose INT8 section to write, e.g. docs/BENCHMARKS.md")
     args = parser.parse_args()
     rows, accuracy = [], []
     with tempfile.TemporaryDirectory(prefix="cuvil-precision-bench-") as work:
@@ -135,15 +152,30 @@ def main():
                 rows.append(f"| {name} | {threads} | {ms['fp32']:.2f} | {ms['int8']:.2f} | "
                             f"{ms['fp32'] / ms['int8']:.2f}x | {ms['ort32']:.2f} | {ms['ort8']:.2f} | "
                             f"{ms['ort32'] / ms['ort8']:.2f}x | {ms['int8'] / ms['ort8']:.2f} |")
-    print(f"CPU: {cpu_model()}; {peers.OnnxRuntimePeer.version()}; {args.samples} calibration samples, "
-          f"accuracy on {args.eval} other inputs\n")
-    print("| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil |")
-    print("| --- | --- | ---: | ---: | ---: | --- |")
-    print("\n".join(accuracy) + "\n")
-    print("| model | threads | cuvil FP32 ms | cuvil INT8 ms | INT8 speed-up | ORT FP32 ms | ORT INT8 ms | "
-          "ORT speed-up | cuvil INT8 / ORT INT8 |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
-    print("\n".join(rows))
+    accuracy_table = ["| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil |",
+                      "| --- | --- | ---: | ---: | ---: | --- |", *accuracy]
+    speed_table = ["| model | threads | cuvil FP32 ms | cuvil INT8 ms | INT8 speed-up | ORT FP32 ms | ORT INT8 ms | "
+                   "ORT speed-up | cuvil INT8 / ORT INT8 |",
+                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *rows]
+    header = (f"CPU: {cpu_model()} ({isa_features()}); {peers.OnnxRuntimePeer.version()}; {args.samples} "
+              f"calibration samples, accuracy on {args.eval} other inputs")
+    print(header + "\n")
+    print("\n".join(accuracy_table) + "\n")
+    print("\n".join(speed_table))
+    if args.out:
+        date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+        command = "python tools/bench_precision.py " + shlex.join(sys.argv[1:])
+        write_section(args.out, PRECISION_SECTION, "\n".join([
+            PRECISION_SECTION[0], "## INT8 (--precision int8) against FP32 and ONNX Runtime's INT8", "",
+            "cuvil INT8: `--precision int8 --calibration` on the samples; ORT INT8: its quantize_static of the same "
+            "model on the same samples (QDQ, per-channel i8 weights, u8 activations, reduce_range). SQNR against "
+            "cuvil's FP32 run.", "",
+            *accuracy_table, "", *speed_table, "",
+            f"- {header}; {date}",
+            f"- {args.rounds} rounds alternate `infer.bin --bench {args.runs}` with {args.runs} timed ORT runs "
+            "(subnormals flushed like infer.bin); figures are medians of the rounds' medians.",
+            f"- Command: `{command}`", PRECISION_SECTION[1], ""]))
+        print(f"wrote the INT8 section of {args.out}", file=sys.stderr)
     return 0
 
 

@@ -194,21 +194,38 @@ def report(rows, info, fma, args, command):
     ])
 
 
-# The markers around the section bench_dynamic.py maintains in the same file.
+# The markers around the sections other tools maintain in the same file
+# (bench_dynamic.py, bench_precision.py): this report keeps them.
 DYNAMIC_SECTION = ("<!-- bench_dynamic.py: begin -->", "<!-- bench_dynamic.py: end -->")
+PRECISION_SECTION = ("<!-- bench_precision.py: begin -->", "<!-- bench_precision.py: end -->")
 
 
 def kept_sections(path):
-    """The section bench_dynamic.py maintains in path, kept when this report
+    """The sections other tools maintain in path, kept when this report
     replaces the rest."""
     try:
         text = open(path).read()
     except OSError:
         return ""
-    begin, end = DYNAMIC_SECTION
-    if begin not in text or end not in text:
-        return ""
-    return "\n" + begin + text.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+    kept = ""
+    for begin, end in (DYNAMIC_SECTION, PRECISION_SECTION):
+        if begin in text and end in text:
+            kept += "\n" + begin + text.split(begin, 1)[1].split(end, 1)[0] + end + "\n"
+    return kept
+
+
+def write_section(path, markers, text):
+    """Replace the section between markers in path with text (which starts
+    and ends with them), or append it when absent."""
+    begin, end = markers
+    old = open(path).read() if os.path.exists(path) else ""
+    if begin in old and end in old:
+        head, rest = old.split(begin, 1)
+        new = head + text + rest.split(end, 1)[1].lstrip("\n")
+    else:
+        new = old + ("\n" if old and not old.endswith("\n\n") else "") + text
+    with open(path, "w") as f:
+        f.write(new)
 
 
 def main(argv=None):
