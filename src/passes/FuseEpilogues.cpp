@@ -165,48 +165,13 @@ Fusion match(Node &root) {
   return fusion;
 }
 
-// QLinearConv -> DequantizeLinear (the root) [-> residual] [-> activation].
-void applyDequantized(Graph &graph, Fusion &fusion) {
-  Node &root = *fusion.root, &integer = *dequantizedConv(root);
-  std::vector<Value *> inputs(integer.inputs().begin(), integer.inputs().end());
-  inputs.resize(9); // the bias, or null
-  if (fusion.residual)
-    inputs.push_back(fusion.residual);
-  Node *fused = graph.addNode("cuvil.FusedQLinearConv", inputs, {fusion.result->name() + ".fused"},
-                              fusion.last);
-  fused->setName(integer.name());
-  for (const auto &[name, attr] : integer.attributes())
-    fused->setAttr(name, attr);
-  if (!fusion.activation.empty()) {
-    fused->setAttr("activation", fusion.activation);
-    if (!fusion.activationParams.empty())
-      fused->setAttr("activation_params", fusion.activationParams);
-  }
-  fused->output(0)->setType(fusion.result->type());
-  graph.replaceAllUsesWith(fusion.result, fused->output(0));
-  for (auto it = fusion.absorbed.rbegin(); it != fusion.absorbed.rend(); ++it)
-    graph.eraseNode(*it);
-  graph.eraseNode(&root);
-  graph.eraseNode(&integer);
-}
-
-void apply(Graph &graph, Fusion &fusion) {
-  Node &root = *fusion.root;
-  if (root.op() == "DequantizeLinear")
-    return applyDequantized(graph, fusion);
-  bool conv = root.op() == "Conv";
-  std::vector<Value *> inputs = {root.input(0), root.input(1)};
-  if (fusion.bias)
-    inputs.push_back(graph.addConstant(root.output(0)->name() + ".bias", *fusion.bias));
-  if (fusion.residual) {
-    if (!fusion.bias)
-      inputs.push_back(nullptr);
-    inputs.push_back(fusion.residual);
-  }
-  Node *fused = graph.addNode(conv ? "cuvil.FusedConv" : "cuvil.FusedMatMul", inputs,
-                              {fusion.result->name() + ".fused"}, fusion.last);
-  fused->setName(root.name());
-  for (const auto &[name, attr] : root.attributes())
+// Makes the fused `op` of `inputs`, with `origin`'s name and attributes and
+// the epilogue's, in place of the fusion's result; the absorbed nodes go.
+void emitFused(Graph &graph, Fusion &fusion, const std::string &op,
+               const std::vector<Value *> &inputs, const Node &origin) {
+  Node *fused = graph.addNode(op, inputs, {fusion.result->name() + ".fused"}, fusion.last);
+  fused->setName(origin.name());
+  for (const auto &[name, attr] : origin.attributes())
     fused->setAttr(name, attr);
   if (fusion.scale != 1.0f)
     fused->setAttr("scale", fusion.scale);
@@ -219,6 +184,32 @@ void apply(Graph &graph, Fusion &fusion) {
   graph.replaceAllUsesWith(fusion.result, fused->output(0));
   for (auto it = fusion.absorbed.rbegin(); it != fusion.absorbed.rend(); ++it)
     graph.eraseNode(*it);
+}
+
+void apply(Graph &graph, Fusion &fusion) {
+  Node &root = *fusion.root;
+  if (Node *integer = dequantizedConv(root)) {
+    // QLinearConv's inputs, then the residual after the bias (or a null).
+    std::vector<Value *> inputs(integer->inputs().begin(), integer->inputs().end());
+    if (fusion.residual) {
+      inputs.resize(9);
+      inputs.push_back(fusion.residual);
+    }
+    emitFused(graph, fusion, "cuvil.FusedQLinearConv", inputs, *integer);
+    graph.eraseNode(&root);
+    graph.eraseNode(integer);
+    return;
+  }
+  std::vector<Value *> inputs = {root.input(0), root.input(1)};
+  if (fusion.bias)
+    inputs.push_back(graph.addConstant(root.output(0)->name() + ".bias", *fusion.bias));
+  if (fusion.residual) {
+    if (!fusion.bias)
+      inputs.push_back(nullptr);
+    inputs.push_back(fusion.residual);
+  }
+  emitFused(graph, fusion, root.op() == "Conv" ? "cuvil.FusedConv" : "cuvil.FusedMatMul", inputs,
+            root);
   graph.eraseNode(&root);
 }
 
