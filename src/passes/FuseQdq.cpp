@@ -9,7 +9,8 @@
 // the integer one rounds float(acc + bq) * (sx * sw / sy) once: the two
 // may round a tie apart (one quantum).
 // Needs: x's and y's scale and zero point constant per tensor; the
-// weights constant 8-bit, per tensor or per output channel (Conv: axis 0;
+// weights constant 8-bit, per tensor or per output channel (Conv, 1-D or
+// 2-D: axis 0;
 // MatMul: a 2-D [K, N] per column, axis 1); the bias i32 constant, zero
 // point 0, at scale sx * sw (relative 1e-5); every intermediate read by the
 // next op alone. A Relu is absorbed only when zy is its type's lowest value
@@ -122,7 +123,8 @@ std::optional<Match> match(Node &op, const PassContext &context) {
     return std::nullopt;
   const Shape &weights = w->value->type().shape;
   const bool conv = op.op() == "Conv";
-  if (!conv && weights.size() != 2)
+  // QLinearConv: 1-D and 2-D; QLinearMatMul: B a matrix.
+  if (conv ? weights.size() != 3 && weights.size() != 4 : weights.size() != 2)
     return std::nullopt;
   // What FP32 runs faster stays FP32, exactly as the model says: grouped
   // convolutions (one GEMM of a few rows per group on the integer kernel)
