@@ -157,8 +157,8 @@ CUVIL_INLINE void iconv(const X *x, const W *w, const X *xZero, const W *wZero, 
                   });
 }
 
-// Requantizes each accumulator and hands it on: emit(flat, q, m) with
-// the flat output index, the quantized value and its output channel.
+// Requantizes each accumulator and hands it on: emit(flat, q) with the
+// flat output index and the quantized value.
 template <typename X, typename W, typename Y, typename Emit>
 CUVIL_INLINE void requantizedConv(const X *x, const float *xScale, const X *xZero, const W *w,
                                   const float *wScale, const W *wZero, const float *yScale,

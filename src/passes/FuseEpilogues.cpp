@@ -109,6 +109,7 @@ Node *dequantizedConv(const Node &node) {
   Node *conv = node.input(0)->producer();
   if (!conv || conv->op() != "QLinearConv" || !node.input(0)->hasOneUse())
     return nullptr;
+  // QLinearConv inputs 6 and 7: y_scale, y_zero_point.
   return sameScalar(node.input(1), conv->input(6)) && sameScalar(node.input(2), conv->input(7))
              ? conv
              : nullptr;
