@@ -170,13 +170,16 @@ CUVIL_INLINE int64_t clippedWindow(int64_t start, int64_t k, int64_t paddedEnd) 
 
 // acc[j] for outputs j of [lo, hi) of one input row xr (iw = j*SW + shift);
 // `at` and the flat index rowIndex + iw*indexStep with MaxIndices.
-template <Pool3d Mode>
-CUVIL_INLINE void accumulateRow(const float *xr, int64_t SW, int64_t shift, int64_t lo, int64_t hi,
-                                float *acc, int64_t *at, int64_t rowIndex, int64_t indexStep) {
+template <Pool3d Mode, typename T>
+CUVIL_INLINE void accumulateRow(const T *xr, int64_t SW, int64_t shift, int64_t lo, int64_t hi,
+                                T *acc, int64_t *at, int64_t rowIndex, int64_t indexStep) {
   for (int64_t j = lo; j < hi; ++j) {
-    const float v = xr[j * SW + shift];
+    const T v = xr[j * SW + shift];
     if constexpr (Mode == Pool3d::Max) {
-      acc[j] = maxf(acc[j], v);
+      if constexpr (sizeof(T) == sizeof(float))
+        acc[j] = maxf(acc[j], v);
+      else
+        acc[j] = v > acc[j] ? v : acc[j];
     } else if constexpr (Mode == Pool3d::Average) {
       acc[j] += v;
     } else {
@@ -187,21 +190,28 @@ CUVIL_INLINE void accumulateRow(const float *xr, int64_t SW, int64_t shift, int6
   }
 }
 
-template <Pool3d Mode>
-CUVIL_INLINE void pool3dRows(const float *x, float *y, int64_t *indices,
-                             const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
+// The value no element is below: the start of a max window, and what an
+// all-padding window (ceil_mode's overhang) gives.
+template <typename T> constexpr T kLowest = T(-1) < T(0) ? T(-128) : T(0);
+template <> constexpr float kLowest<float> = -__builtin_inff();
+
+// T: float, or int8_t / uint8_t for max pooling (the 8-bit tensors of
+// quantized models; average pooling is float only in ONNX).
+template <Pool3d Mode, typename T>
+CUVIL_INLINE void pool3dRows(const T *x, T *y, int64_t *indices, const cuvil_pool3d_params *p,
+                             int64_t begin, int64_t end) {
   const cuvil_window3d &win = p->window;
   const cuvil_window2d &pl = win.plane;
   const int64_t ID = win.ID, IH = pl.IH, IW = pl.IW, OD = win.OD, OH = pl.OH, OW = pl.OW;
   const int64_t SW = pl.SW, volume = ID * IH * IW;
   // The flat index of x[plane, id, ih, iw] is rowIndex + iw * indexStep.
   const int64_t indexStep = p->column_major ? ID * IH : 1;
-  float acc[kRowChunk];
+  T acc[kRowChunk];
   int64_t at[kRowChunk];
   for (int64_t task = begin; task < end; ++task) {
     const int64_t oh = task % OH, od = task / OH % OD, plane = task / OH / OD;
     const int64_t d0 = od * win.SD - win.PF, h0 = oh * pl.SH - pl.PT;
-    const float *xp = x + plane * volume;
+    const T *xp = x + plane * volume;
     const int64_t rowsInside =
         tapsInside(d0, win.KD, win.DD, ID) * tapsInside(h0, pl.KH, pl.DH, IH);
     const int64_t rowsPadded =
@@ -209,7 +219,7 @@ CUVIL_INLINE void pool3dRows(const float *x, float *y, int64_t *indices,
     for (int64_t c0 = 0; c0 < OW; c0 += kRowChunk) {
       const int64_t columns = OW - c0 < kRowChunk ? OW - c0 : kRowChunk;
       for (int64_t j = 0; j < columns; ++j) {
-        acc[j] = Mode == Pool3d::Average ? 0.0f : -__builtin_inff();
+        acc[j] = Mode == Pool3d::Average ? T(0) : kLowest<T>;
         at[j] = -1;
       }
       for (int64_t kd = 0; kd < win.KD; ++kd) {
@@ -220,7 +230,7 @@ CUVIL_INLINE void pool3dRows(const float *x, float *y, int64_t *indices,
           const int64_t ih = h0 + kh * pl.DH;
           if (ih < 0 || ih >= IH)
             continue;
-          const float *xr = xp + (id * IH + ih) * IW;
+          const T *xr = xp + (id * IH + ih) * IW;
           const int64_t rowIndex =
               plane * volume + (p->column_major ? id + ih * ID : (id * IH + ih) * IW);
           for (int64_t kw = 0; kw < pl.KW; ++kw) {
@@ -232,9 +242,9 @@ CUVIL_INLINE void pool3dRows(const float *x, float *y, int64_t *indices,
           }
         }
       }
-      float *yRow = y + task * OW + c0;
+      T *yRow = y + task * OW + c0;
       for (int64_t j = 0; j < columns; ++j) {
-        float value = acc[j];
+        T value = acc[j];
         if constexpr (Mode == Pool3d::Average) {
           const int64_t w0 = (c0 + j) * SW - pl.PL;
           const int64_t count = p->count_include_pad
@@ -275,4 +285,23 @@ CUVIL_KERNEL void cuvil_pool3d_f32(const float *x, float *y, int64_t *indices,
     pool3dRows<Pool3d::MaxIndices>(x, y, indices, p, begin, end);
   else
     pool3dRows<Pool3d::Max>(x, y, indices, p, begin, end);
+}
+
+template <typename T>
+CUVIL_INLINE void maxPool3d(const T *x, T *y, int64_t *indices, const cuvil_pool3d_params *p,
+                            int64_t begin, int64_t end) {
+  if (indices)
+    pool3dRows<Pool3d::MaxIndices>(x, y, indices, p, begin, end);
+  else
+    pool3dRows<Pool3d::Max>(x, y, indices, p, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_maxpool3d_u8(const uint8_t *x, uint8_t *y, int64_t *indices,
+                                     const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
+  maxPool3d(x, y, indices, p, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_maxpool3d_i8(const int8_t *x, int8_t *y, int64_t *indices,
+                                     const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
+  maxPool3d(x, y, indices, p, begin, end);
 }

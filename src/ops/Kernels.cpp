@@ -467,6 +467,8 @@ const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
 const KernelRef kMaxPoolIndicesKernel = CUVIL_KERNEL_REF(cuvil_maxpool2d_indices_f32);
 const KernelRef kMaxUnpoolKernel = CUVIL_KERNEL_REF(cuvil_max_unpool_f32);
 const KernelRef kPool3dKernel = CUVIL_KERNEL_REF(cuvil_pool3d_f32);
+const KernelRef kMaxPool3dU8Kernel = CUVIL_KERNEL_REF(cuvil_maxpool3d_u8);
+const KernelRef kMaxPool3dI8Kernel = CUVIL_KERNEL_REF(cuvil_maxpool3d_i8);
 const BlockedKernels kPoolNCHWcKernels = {CUVIL_KERNEL_REF(cuvil_pool_nchw16c_f32),
                                           CUVIL_KERNEL_REF(cuvil_pool_nchw8c_f32)};
 const KernelRef kDetKernel = CUVIL_KERNEL_REF(cuvil_det_f32);

@@ -29,6 +29,8 @@ extern const KernelRef kPool2dKernel;
 extern const KernelRef kMaxPoolIndicesKernel;
 extern const KernelRef kMaxUnpoolKernel;
 extern const KernelRef kPool3dKernel;
+extern const KernelRef kMaxPool3dU8Kernel;
+extern const KernelRef kMaxPool3dI8Kernel;
 extern const BlockedKernels kPoolNCHWcKernels;
 extern const KernelRef kDetKernel;
 extern const KernelRef kGridSampleKernel;

@@ -33,9 +33,10 @@ int64_t firstAxisFastest(int64_t offset, const std::vector<int64_t> &extents) {
   return result;
 }
 
-// 3-D windows: the plain NCDHW kernel, with MaxPool's Indices too.
+// 3-D windows, and max pooling of 8-bit tensors at any rank: the plain
+// NCDHW kernel of the element type, with MaxPool's Indices too.
 Status lowerPool3d(const Node &node, LoweringContext &ctx, const WindowGeometry &geometry,
-                   PoolKind kind) {
+                   PoolKind kind, const KernelRef &kernel) {
   const Value *x = node.input(0);
   WindowGeometry::Window3D g = geometry.as3D();
   ParamBlock<cuvil_pool3d_params> params;
@@ -44,7 +45,7 @@ Status lowerPool3d(const Node &node, LoweringContext &ctx, const WindowGeometry 
   params->count_include_pad = node.getInt("count_include_pad", 0);
   params->column_major = node.getInt("storage_order", 0) != 0 ? 1 : 0;
   const Value *indices = node.numOutputs() > 1 ? node.output(1) : nullptr;
-  return ctx.callKernel(kPool3dKernel,
+  return ctx.callKernel(kernel,
                         {KernelArg::pointer(x), KernelArg::pointer(node.output(0)),
                          KernelArg::optionalPointer(indices), KernelArg::params(params)},
                         x->type().shape[0] * x->type().shape[1] * g.OD * g.plane.OH);
@@ -110,14 +111,20 @@ Status evalPool(const Node &node, const Tensor &x, Tensor &y, Tensor *indices, P
 
 Status lowerPool(const Node &node, LoweringContext &ctx, PoolKind kind) {
   const Value *x = node.input(0);
-  if (x->type().dtype != DType::F32)
-    return Status::error("only f32 is supported");
+  DType dtype = x->type().dtype;
+  bool eightBit = kind == PoolKind::Max && (dtype == DType::U8 || dtype == DType::I8);
+  if (dtype != DType::F32 && !eightBit)
+    return Status::error(kind == PoolKind::Max ? "only f32, i8 and u8 are supported"
+                                               : "only f32 is supported");
   Expected<WindowGeometry> geometry = poolGeometry(node, x->type().shape);
   CUVIL_TRY(geometry.status());
   if (geometry->input.size() > 3)
     return Status::error("only 1-D, 2-D and 3-D pooling is supported");
+  if (eightBit)
+    return lowerPool3d(node, ctx, *geometry, kind,
+                       dtype == DType::U8 ? kMaxPool3dU8Kernel : kMaxPool3dI8Kernel);
   if (geometry->input.size() == 3)
-    return lowerPool3d(node, ctx, *geometry, kind);
+    return lowerPool3d(node, ctx, *geometry, kind, kPool3dKernel);
   WindowGeometry::Window2D g = geometry->as2D();
   ParamBlock<cuvil_pool_params> params;
   setWindow(params, params->window, g);

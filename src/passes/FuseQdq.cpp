@@ -18,6 +18,11 @@
 // Grouped convolutions and those that run as Winograd stay in FP32 between
 // their DequantizeLinear and QuantizeLinear (the model's own arithmetic),
 // which is faster there.
+// An op whose every result element is one of its input's elements (data
+// movement, MaxPool) between a DequantizeLinear and a QuantizeLinear of the
+// same per-tensor scale and zero point runs on the 8-bit values, as ONNX
+// Runtime drops such pairs: Q(op(DQ(q))) = op(q) exactly, since the
+// dequantization is monotonic and each element round-trips.
 #include "PassUtils.h"
 #include "WinogradChoice.h"
 
@@ -25,6 +30,7 @@
 
 #include <cmath>
 #include <optional>
+#include <set>
 
 namespace cuvil {
 namespace {
@@ -194,9 +200,56 @@ Status fuse(Graph &graph, const Match &m) {
   return Status::success();
 }
 
+// Ops whose results select elements of input 0 (the others are indices,
+// shapes or axes), monotonic in it: they commute with a dequantization.
+bool selectsElements(const Node &node) {
+  static const std::set<std::string> kOps = {
+      "MaxPool", "Reshape", "Transpose", "Squeeze",  "Unsqueeze",    "Flatten",
+      "Slice",   "Gather",  "Expand",    "Identity", "SpaceToDepth", "DepthToSpace"};
+  return kOps.count(node.op()) != 0 && node.numOutputs() == 1;
+}
+
+// The same per-tensor quantization: equal scales and zero points (both
+// absent: u8 with zero point 0).
+bool sameQuantization(const Quantization &in, const Quantization &out, const Node &quantize) {
+  if (!perTensor(in) || !perTensor(out) || !sameScalar(in.scale, out.scale) ||
+      !(in.scale->constant().getDouble(0) > 0))
+    return false;
+  if (in.zero || out.zero)
+    return sameScalar(in.zero, out.zero);
+  return in.value->type().dtype == DType::U8 && !quantize.hasAttr("output_dtype");
+}
+
+// DequantizeLinear -> op -> QuantizeLinear as op on the 8-bit value.
+Status dropRequantization(Graph &graph, Node &op) {
+  std::optional<Quantization> in = quantization(op.input(0)->producer(), "DequantizeLinear");
+  Node *quantize = soleUser(op.output(0));
+  std::optional<Quantization> out = quantization(quantize, "QuantizeLinear");
+  if (!in || !out || out->value != op.output(0) || !isEightBit(in->value->type().dtype) ||
+      !sameQuantization(*in, *out, *quantize))
+    return Status::success();
+  std::vector<Value *> inputs = op.inputs();
+  inputs[0] = in->value;
+  Node *integer = graph.addNode(op.op(), inputs, {op.output(0)->name() + ".q"}, quantize);
+  for (const auto &[name, attribute] : op.attributes())
+    integer->setAttr(name, attribute);
+  integer->setName(op.name());
+  CUVIL_TRY(inferNodeTypes(*integer).withContext(op.describe()));
+  graph.replaceAllUsesWith(quantize->output(0), integer->output(0));
+  graph.eraseNode(quantize);
+  graph.eraseNode(&op);
+  return Status::success();
+}
+
 } // namespace
 
 Status runFuseQdq(Graph &graph, PassContext &context) {
+  std::vector<Node *> selections;
+  for (const auto &node : graph.nodes())
+    if (selectsElements(*node))
+      selections.push_back(node.get());
+  for (Node *selection : selections)
+    CUVIL_TRY(dropRequantization(graph, *selection));
   // Matched one at a time: a fusion renames what the next one reads (its
   // x is the previous one's quantized result).
   std::vector<Node *> products;

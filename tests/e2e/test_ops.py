@@ -731,6 +731,21 @@ def pool_cases():
                  dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]))
     yield single("maxpool/opset11", "MaxPool", [In((1, 3, 8, 8))],
                  dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]), opset=11)
+    # 8-bit MaxPool (opset 12: the tensors of quantized models), 1-D to 3-D,
+    # padded windows, ceil_mode's overhang and the Indices output.
+    eight_bit = [
+        ("k3_s2_p1", (1, 4, 15, 15), dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("ceil_dilated", (2, 3, 10, 9), dict(kernel_shape=[2, 2], strides=[2, 2], dilations=[2, 2], ceil_mode=1)),
+        ("1d_s2", (2, 3, 17), dict(kernel_shape=[3], strides=[2])),
+        ("3d_p1", (1, 2, 5, 6, 7), dict(kernel_shape=[3, 3, 3], strides=[2, 2, 2], pads=[1] * 6)),
+    ]
+    for dtype, lo, hi in ((np.uint8, 0, 255), (np.int8, -128, 127)):
+        for name, shape, attrs in eight_bit:
+            yield single(f"maxpool/{np.dtype(dtype).name}_{name}", "MaxPool", [In(shape, dtype, gen=_ints(lo, hi))],
+                         attrs, opset=12)
+        yield single(f"maxpool/{np.dtype(dtype).name}_indices", "MaxPool",
+                     [In((2, 3, 7, 8), dtype, gen=_ints(lo, lo + 5))], dict(kernel_shape=[3, 3], strides=[2, 2],
+                                                                            pads=[1, 1, 1, 1]), opset=12, outputs=2)
 
     avgpool = [
         ("k2_s2", (1, 3, 8, 8), dict(kernel_shape=[2, 2], strides=[2, 2])),
@@ -1849,6 +1864,26 @@ def quantize_cases():
               node("QuantizeLinear", ["p", "ys", "yz"], ["pq"]), node("DequantizeLinear", ["pq", "ys", "yz"], ["y"])]
     yield graph("qdq/matmul_per_column_fused", matmul, {"a": In((2, 20, k), gen=uniform(-3, 3))}, ["y"], mm,
                 opset=19, atol=0.2 * 1.01)
+
+    # A QDQ MaxPool and Transpose (same scale and zero point on both sides) between QDQ
+    # convolutions: fuse-qdq runs them on the u8 values, as ORT drops the pairs.
+    sel = dict(xs=scalar(0.02), xz=scalar(128, U8), ys=scalar(0.05), yz=scalar(0, U8),
+               wq=rng.integers(-64, 65, (8, 3, 1, 1)).astype(I8), ws=rng.uniform(0.002, 0.01, 8).astype(F32),
+               wz=np.zeros(8, I8), wq2=rng.integers(-64, 65, (4, 8, 1, 1)).astype(I8), ws2=scalar(0.01),
+               y2s=scalar(0.03), y2z=scalar(120, U8))
+    selection = [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]), node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+                 node("DequantizeLinear", ["wq", "ws", "wz"], ["w"], axis=0), node("Conv", ["xd", "w"], ["c"]),
+                 node("Relu", ["c"], ["r"]), node("QuantizeLinear", ["r", "ys", "yz"], ["rq"]),
+                 node("DequantizeLinear", ["rq", "ys", "yz"], ["rd"]),
+                 node("MaxPool", ["rd"], ["p"], kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1]),
+                 node("QuantizeLinear", ["p", "ys", "yz"], ["pq"]), node("DequantizeLinear", ["pq", "ys", "yz"], ["pd"]),
+                 node("Transpose", ["pd"], ["t"], perm=[0, 1, 3, 2]),
+                 node("QuantizeLinear", ["t", "ys", "yz"], ["tq"]), node("DequantizeLinear", ["tq", "ys", "yz"], ["td"]),
+                 node("DequantizeLinear", ["wq2", "ws2"], ["w2"]), node("Conv", ["td", "w2"], ["c2"]),
+                 node("QuantizeLinear", ["c2", "y2s", "y2z"], ["q2"]),
+                 node("DequantizeLinear", ["q2", "y2s", "y2z"], ["y"])]
+    yield graph("qdq/conv_maxpool_transpose_conv", selection, {"x": In((1, 3, 12, 10), gen=uniform(-2, 2))}, ["y"],
+                sel, opset=19, atol=0.03 * 1.01)
 
     # What cannot compile says why.
     yield single("unsupported/quantizelinear_scale_length", "QuantizeLinear",

@@ -1,6 +1,6 @@
 /* 2-D max and average pooling, plain NCHW or blocked NCHWc, MaxPool's
- * indices, MaxUnpool, and 3-D max and average pooling in plain NCDHW
- * (src/kernels/Pool.cpp). */
+ * indices, MaxUnpool, 3-D max and average pooling in plain NCDHW, and
+ * 8-bit max pooling (src/kernels/Pool.cpp). */
 #ifndef CUVIL_KERNELS_POOL_H
 #define CUVIL_KERNELS_POOL_H
 
@@ -45,5 +45,14 @@ struct cuvil_pool3d_params {
 CUVIL_KERNEL_DECL void cuvil_pool3d_f32(const float *x, float *y, int64_t *indices,
                                         const struct cuvil_pool3d_params *p, int64_t begin,
                                         int64_t end);
+/* Max pooling of 8-bit tensors (quantized models), 1-D to 3-D as the tasks
+ * and indices of cuvil_pool3d_f32 with is_max (1-D and 2-D windows as depth
+ * 1); an all-padding window gives the type's lowest value. */
+CUVIL_KERNEL_DECL void cuvil_maxpool3d_u8(const uint8_t *x, uint8_t *y, int64_t *indices,
+                                          const struct cuvil_pool3d_params *p, int64_t begin,
+                                          int64_t end);
+CUVIL_KERNEL_DECL void cuvil_maxpool3d_i8(const int8_t *x, int8_t *y, int64_t *indices,
+                                          const struct cuvil_pool3d_params *p, int64_t begin,
+                                          int64_t end);
 
 #endif /* CUVIL_KERNELS_POOL_H */
