@@ -9,9 +9,10 @@
 namespace cuvil {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, PrecisionPolicy>, 2> kPolicies = {{
+constexpr std::array<std::pair<std::string_view, PrecisionPolicy>, 3> kPolicies = {{
     {"fp32", PrecisionPolicy::FP32},
     {"int8", PrecisionPolicy::Int8},
+    {"auto", PrecisionPolicy::Auto},
 }};
 
 constexpr std::string_view kRangesMagic = "cuvil-ranges 1";

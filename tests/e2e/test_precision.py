@@ -9,6 +9,7 @@ exported with a fixed batch; its held-out split is the accuracy set, training im
 """
 
 import argparse
+import json
 import os
 import sys
 import tempfile
@@ -89,6 +90,63 @@ def ranges_body(path):
         return f.read().split("\n", 1)[1]
 
 
+def logits(exe, batches, work):
+    return np.concatenate([e2e.run_infer(exe, {"image": batch}, work)["logits"] for batch in batches])
+
+
+def relative_error(reference, value):
+    return float(np.sqrt(np.sum((value.astype(np.float64) - reference) ** 2) / np.sum(reference.astype(np.float64) ** 2)))
+
+
+def check_auto(checks, compile, path, batches, test_images, work):
+    """--precision auto: a zero budget keeps FP32 bit for bit, a full one is int8,
+    and in between the chosen prefix of the front is the longest within the budget,
+    its error what the executable measures on the calibration samples."""
+    auto = lambda exe, budget: compile(exe, "--precision", "auto", "--accuracy-budget", budget,  # noqa: E731
+                                       "--calibration", path("calib_npy"), "--report", exe + ".json")
+    fp32_logits = logits(path("fp32.bin"), batches, work)
+
+    proc = auto(path("auto0.bin"), "0")
+    checks.expect("0 of 4 Conv/MatMul on integer kernels" in proc.stdout, "auto, budget 0: no layer INT8")
+    checks.expect(np.array_equal(logits(path("auto0.bin"), [test_images[:BATCH]], work),
+                                 logits(path("fp32.bin"), [test_images[:BATCH]], work)),
+                  "auto, budget 0: bit for bit the FP32 executable")
+
+    proc = auto(path("auto100.bin"), "100%")
+    checks.expect("4 of 4 Conv/MatMul on integer kernels" in proc.stdout, "auto, budget 100%: every layer INT8")
+    checks.expect(np.array_equal(logits(path("auto100.bin"), [test_images[:BATCH]], work),
+                                 logits(path("int8_minmax.bin"), [test_images[:BATCH]], work)),
+                  "auto, budget 100%: the int8 executable's outputs")
+
+    with open(path("auto100.bin.json")) as f:
+        full = json.load(f)
+    errors = [row["error"] for row in full["front"]]
+    checks.expect(len(full["layers"]) == 4 and full["chosen"] == 4 and len(errors) == 5 and errors[0] == 0,
+                  f"auto report: 4 layers ranked, the front from 0 to 4 INT8 layers ({errors})")
+    sensitivities = [layer["sensitivity"] for layer in full["layers"]]
+    checks.expect(sensitivities == sorted(sensitivities) and min(sensitivities) > 0,
+                  f"auto report: layers from least to most sensitive ({sensitivities})")
+    measured = relative_error(fp32_logits, logits(path("auto100.bin"), batches, work))
+    checks.expect(abs(measured - errors[4]) <= 0.1 * errors[4],
+                  f"auto: the front's error is the INT8 executable's ({errors[4]:.4g} vs {measured:.4g} measured)")
+
+    # A budget between the front's errors: the longest prefix within it.
+    budget = (errors[1] + errors[2]) / 2 if errors[2] > errors[1] else errors[1]
+    proc = auto(path("auto_mid.bin"), f"{budget:.6g}")
+    with open(path("auto_mid.bin.json")) as f:
+        mid = json.load(f)
+    chosen, front = mid["chosen"], mid["front"]
+    within = front[chosen]["error"] <= budget and (chosen == len(front) - 1 or front[chosen + 1]["error"] > budget)
+    checks.expect(within and f"{chosen} of 4 Conv/MatMul on integer kernels" in proc.stdout,
+                  f"auto, budget {budget:.4g}: {chosen} layers INT8, the longest prefix within it "
+                  f"({[row['error'] for row in front]})")
+    measured = relative_error(fp32_logits, logits(path("auto_mid.bin"), batches, work))
+    print(f"auto: budget {budget:.4g}, {chosen} of 4 layers INT8, error {front[chosen]['error']:.4g} "
+          f"(measured {measured:.4g}); all INT8 {errors[4]:.4g}")
+    checks.expect(abs(measured - front[chosen]["error"]) <= 0.1 * max(front[chosen]["error"], 1e-4),
+                  f"auto: the chosen assignment's error is the executable's ({measured:.4g} measured)")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
@@ -135,6 +193,7 @@ def main():
         compile(exe_pb, "--precision", "int8", "--calibration", path("calib_pb"))
         checks.expect(ranges_body(exe + ".ranges") == ranges_body(exe_pb + ".ranges"),
                       "test_data_set_N/input_K.pb calibrates as NAME.npy folders do")
+        check_auto(checks, compile, path, batches, test[0], work)
         np.save(path("calib_npy", "sample0", "image.npy"), batches[0] * 2)
         changed = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"))
         checks.expect("calibrated on 4 samples" in changed.stdout, "a changed sample recalibrates")
@@ -146,6 +205,11 @@ def main():
                           f"{what}: exit 1, '{expected}' ({proc.returncode}: {proc.stderr.strip()})")
         fails("int8 without a calibration set", "needs --calibration", "--precision", "int8")
         fails("an unknown policy", "is not one of", "--precision", "int3")
+        fails("auto without a budget", "needs --accuracy-budget", "--precision", "auto",
+              "--calibration", path("calib_npy"))
+        fails("a budget without auto", "is --precision auto's", "--accuracy-budget", "1%")
+        fails("a budget that is not a number", "is not a number", "--precision", "auto",
+              "--calibration", path("calib_npy"), "--accuracy-budget", "one")
         os.makedirs(path("calib_missing", "s0"))
         fails("a sample without the input", "has no file for input 'image'", "--precision", "int8",
               "--calibration", path("calib_missing"))

@@ -79,4 +79,14 @@ readCalibrationSet(const std::string &directory, const std::vector<std::string> 
   return samples;
 }
 
+std::vector<const runtime::HostTensor *>
+sampleInputs(const CalibrationSample &sample,
+             std::initializer_list<const runtime::HostTensor *> extra) {
+  std::vector<const runtime::HostTensor *> inputs;
+  for (const runtime::HostTensor &tensor : sample.inputs)
+    inputs.push_back(&tensor);
+  inputs.insert(inputs.end(), extra.begin(), extra.end());
+  return inputs;
+}
+
 } // namespace cuvil

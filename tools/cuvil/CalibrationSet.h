@@ -7,6 +7,7 @@
 #include "HostTensor.h"
 #include "cuvil/support/Status.h"
 
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -16,6 +17,11 @@ struct CalibrationSample {
   std::string name;                        // the sub-folder
   std::vector<runtime::HostTensor> inputs; // in graph input order
 };
+
+// The sample's inputs, then `extra` (inputs a compiler-made graph adds).
+std::vector<const runtime::HostTensor *>
+sampleInputs(const CalibrationSample &sample,
+             std::initializer_list<const runtime::HostTensor *> extra = {});
 
 // Every file a sample of the set may read, sorted (what the ranges and a
 // compile depend on).

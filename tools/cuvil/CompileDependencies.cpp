@@ -73,6 +73,8 @@ std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
   std::vector<std::string> graphArguments = rangesKeyArguments(options);
   arguments.insert(arguments.end(), graphArguments.begin(), graphArguments.end());
   arguments.push_back("precision " + options.precision);
+  if (!options.accuracyBudget.empty())
+    arguments.push_back("accuracy-budget " + options.accuracyBudget);
   if (options.noWinograd)
     arguments.push_back("no-winograd");
   if (library)

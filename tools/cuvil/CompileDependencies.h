@@ -33,6 +33,7 @@ struct CompileOptions {
   std::string precision = "fp32";
   std::string calibration, calibrationMethod = "minmax";
   double percentile = 99.99;
+  std::string accuracyBudget, report; // --precision auto's
   std::string depfile;
   CacheOptions cache;
 };

@@ -4,6 +4,7 @@
 #include "CachedCompile.h"
 #include "CompileDependencies.h"
 #include "PrecisionRanges.h"
+#include "PrecisionSearch.h"
 #include "cuvil/backend/Backend.h"
 #include "cuvil/backend/Version.h"
 #include "cuvil/frontend/OnnxImporter.h"
@@ -277,6 +278,21 @@ int runCompile(const CompileOptions &options) {
     return fail(Status::error(fmt::format(
         "--precision {} needs --calibration DIR: sample inputs to measure activation ranges on",
         options.precision)));
+  if ((*policy == PrecisionPolicy::Auto) != !options.accuracyBudget.empty())
+    return fail(Status::error(
+        *policy == PrecisionPolicy::Auto
+            ? "--precision auto needs --accuracy-budget B: the relative error of the outputs "
+              "allowed (e.g. 1%)"
+            : "--accuracy-budget is --precision auto's"));
+  if (!options.report.empty() && *policy != PrecisionPolicy::Auto)
+    return fail(Status::error("--report is --precision auto's"));
+  double budget = 0;
+  if (*policy == PrecisionPolicy::Auto) {
+    Expected<double> parsed = parseAccuracyBudget(options.accuracyBudget);
+    if (!parsed)
+      return fail(parsed.status());
+    budget = *parsed;
+  }
   // The model, its external data and the calibration set, listed once for
   // the depfile and the cache key (a model that cannot be read is the
   // import's to report).
@@ -336,6 +352,14 @@ int runCompile(const CompileOptions &options) {
     if (!source)
       return fail(source.status().withContext(options.input));
     rangesSource = *source;
+  }
+  std::string precisionFront;
+  if (*policy == PrecisionPolicy::Auto) {
+    Expected<std::string> front =
+        choosePrecision(options, importOptions, before, after, budget, context);
+    if (!front)
+      return fail(front.status().withContext(options.input));
+    precisionFront = *front;
   }
   if (Status status = runPasses(**graph, after, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
@@ -405,9 +429,9 @@ int runCompile(const CompileOptions &options) {
     }
     if (*policy != PrecisionPolicy::FP32)
       std::cout << fmt::format(
-          "  precision: {}, {} of {} Conv/MatMul on integer kernels (ranges {})\n",
+          "  precision: {}, {} of {} Conv/MatMul on integer kernels (ranges {})\n{}",
           options.precision, context.precisionStats.quantized, context.precisionStats.quantizable,
-          rangesSource);
+          rangesSource, precisionFront);
     std::cout << fmt::format("  memory: arena {}, weights {}\n", humanBytes(stats.arenaBytes),
                              humanBytes(stats.weightsBytes));
     std::cout << fmt::format(
@@ -425,7 +449,9 @@ struct OptOptions {
   std::string passes;
   std::string cpu = "x86-64-v4"; // the default target's widest variant, as `compile` has it
   std::string precision = "fp32";
-  std::string ranges; // a ranges file, for assign-precision
+  std::string ranges;                  // a ranges file, for assign-precision
+  std::vector<std::string> int8Layers; // under auto: PrecisionOptions::layers
+  std::string switches;                // addQuantizationSwitches' input, before the passes
 };
 
 int runOpt(const OptOptions &options) {
@@ -474,6 +500,13 @@ int runOpt(const OptOptions &options) {
           (in ? ranges.status() : Status::error("cannot read it")).withContext(options.ranges));
     context.precision.ranges = std::move(ranges->ranges);
   }
+  if (*policy == PrecisionPolicy::Auto)
+    context.precision.layers.emplace(options.int8Layers.begin(), options.int8Layers.end());
+  if (!options.switches.empty())
+    if (Expected<std::vector<SwitchedLayer>> layers =
+            addQuantizationSwitches(**graph, context, options.switches);
+        !layers)
+      return fail(layers.status());
   PipelineOptions pipelineOptions;
   if (Status status = runPasses(**graph, passes, context, pipelineOptions); !status.ok())
     return fail(status);
@@ -532,8 +565,17 @@ int main(int argc, char **argv) {
   compileCommand->add_flag("--print-after-all", compile.printAfterAll,
                            "print the IR after every pass");
   compileCommand->add_option("--precision", compile.precision,
-                             "fp32 (default: as the model has it) or int8 (Conv and MatMul "
-                             "with constant weights on integer kernels; needs --calibration)");
+                             "fp32 (default: as the model has it), int8 (Conv and MatMul "
+                             "with constant weights on integer kernels; needs --calibration) "
+                             "or auto (int8 for the layers that keep the outputs within "
+                             "--accuracy-budget on the calibration set)");
+  compileCommand->add_option("--accuracy-budget", compile.accuracyBudget,
+                             "with --precision auto: the relative L2 error of the outputs "
+                             "allowed against FP32 on the calibration set, e.g. 1% or 0.01");
+  compileCommand->add_option("--report", compile.report,
+                             "with --precision auto: write the layers' sensitivities and the "
+                             "explored assignments (error, INT8 share, estimated latency) "
+                             "as JSON to FILE");
   compileCommand->add_option("--calibration", compile.calibration,
                              "calibration set: one folder per sample holding NAME.npy or "
                              "NAME.pb per input (or test_data_set_N/input_K.pb); the ranges "
@@ -581,6 +623,12 @@ int main(int argc, char **argv) {
       ->capture_default_str();
   optCommand->add_option("--precision", opt.precision, "assign-precision's policy (fp32)");
   optCommand->add_option("--ranges", opt.ranges, "assign-precision's ranges file");
+  optCommand->add_option("--int8-layers", opt.int8Layers,
+                         "with --precision auto: the layers (by result name) to quantize");
+  optCommand->add_option("--quantization-switches", opt.switches,
+                         "before the passes, give every layer with ranges a run-time switch "
+                         "to its INT8 arithmetic: a bool input named NAME (--precision auto's "
+                         "search graph)");
 
   try {
     app.parse(argc, argv);

@@ -7,6 +7,8 @@
 #include "cuvil/support/Status.h"
 
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,6 +20,7 @@ struct PassContext; // Pass.h, which holds the PrecisionOptions
 enum class PrecisionPolicy : uint8_t {
   FP32, // every op as the model has it (bit for bit the default)
   Int8, // Conv and MatMul with constant weights on the integer kernels
+  Auto, // int8 for the layers that keep the outputs within an accuracy budget
 };
 
 Expected<PrecisionPolicy> parsePrecisionPolicy(std::string_view text);
@@ -33,6 +36,9 @@ using CalibrationRanges = std::map<std::string, CalibratedRange>;
 struct PrecisionOptions {
   PrecisionPolicy policy = PrecisionPolicy::FP32;
   CalibrationRanges ranges;
+  // Under auto: the layers (by their result's name) to run on the integer
+  // kernels; every other one stays FP32.
+  std::optional<std::set<std::string>> layers;
 };
 
 // What assign-precision did: ops it could quantize, and those it did (the
@@ -45,6 +51,27 @@ struct PrecisionStats {
 // quantizable op's activation input and the value its quantized result
 // stands for (its own, or that of the Relu it absorbs).
 std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassContext &context);
+
+// One quantizable layer of a graph with quantization switches.
+struct SwitchedLayer {
+  std::string name; // its result's name (PrecisionOptions::layers)
+  std::string op;   // the node, described
+  double multiplyAccumulates;
+};
+
+// For the accuracy-budget search: adds a bool[N] graph input named
+// `switches`; where element i is true, layer i (of the result, in graph
+// order) computes what its integer kernel would, in float: its input
+// quantized and dequantized with its calibrated range, its weights and
+// bias as quantized, its result (after an absorbed Relu/Clip) quantized
+// and dequantized; where false, what it computed before. Layers without
+// ranges get no switch.
+Expected<std::vector<SwitchedLayer>>
+addQuantizationSwitches(Graph &graph, const PassContext &context, const std::string &switches);
+
+// Multiply-accumulates of one run of every Conv and MatMul of the graph
+// (at OPT shapes): what --precision auto's INT8 share is a share of.
+double convMatMulMultiplyAccumulates(const Graph &graph);
 
 // The ranges file (`<output>.ranges`, and `cuvil opt --ranges`): the line
 // "cuvil-ranges 1 KEY", KEY what the ranges were measured from (a hash of

@@ -1,0 +1,185 @@
+#include "QuantizationPlan.h"
+
+#include "PassUtils.h"
+#include "WinogradChoice.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace cuvil {
+namespace {
+
+bool isF32(const Value *value) {
+  return value && value->hasType() && value->type().dtype == DType::F32;
+}
+
+bool constantF32(const Value *value) { return isF32(value) && value->isConstant(); }
+
+// A Relu, or a Clip with constant bounds around 0, reading `value` alone.
+// (A range widened to hold 0 then stays within the bounds.)
+Node *absorbableActivation(const Value *value) {
+  Node *user = soleUser(value);
+  if (!user || user->input(0) != value)
+    return nullptr;
+  if (user->op() == "Relu")
+    return user;
+  if (user->op() != "Clip")
+    return nullptr;
+  for (size_t i = 1; i < std::min<size_t>(user->numInputs(), 3); ++i) {
+    const Value *bound = user->input(i);
+    if (!bound)
+      continue;
+    if (!bound->isConstant() || bound->constant().numElements() != 1)
+      return nullptr;
+    double limit = bound->constant().getDouble(0);
+    if (i == 1 ? limit > 0 : limit < 0)
+      return nullptr;
+  }
+  return user;
+}
+
+// The rows of a MatMul below which the integer GEMM does not pay: it packs
+// B (the weights) at run time, once per block of rows.
+constexpr int64_t kMinIntegerRows = 16;
+
+bool isDepthwise(const Node *node) {
+  if (!node || node->op() != "Conv" || node->getInt("group", 1) == 1 || !node->input(1)->hasType())
+    return false;
+  const Shape &w = node->input(1)->type().shape;
+  return w.size() >= 2 && w[1].is(1) && w[0].is(node->getInt("group", 1));
+}
+
+bool isActivation(const Node *node) {
+  return node && (node->op() == "Relu" || node->op() == "Clip");
+}
+
+// A convolution that feeds a depthwise one or reads one (through an
+// activation): an inverted-residual block, which runs fused in FP32.
+bool nextToDepthwise(const Node &conv) {
+  const Node *producer = conv.input(0)->producer();
+  if (isActivation(producer))
+    producer = producer->input(0)->producer();
+  if (isDepthwise(producer))
+    return true;
+  const Value *result = conv.output(0);
+  if (Node *activation = soleUser(result); isActivation(activation))
+    result = activation->output(0);
+  for (const Use &use : result->uses())
+    if (isDepthwise(use.node))
+      return true;
+  return false;
+}
+
+// Ops the integer kernels run faster than FP32: ungrouped convolutions
+// (a grouped or depthwise one runs as one GEMM per group, a few rows
+// each) but those Winograd runs (2.25x fewer multiplies than any direct
+// kernel) and those of an inverted-residual block (fused in FP32, with
+// its depthwise convolution: quantized, they lose that and gain a
+// Quantize and a Dequantize), and MatMuls of enough rows.
+bool quantizable(const Node &node, const PassContext &context) {
+  if (node.numOutputs() != 1 || !isF32(node.input(0)) || node.input(0)->isConstant())
+    return false;
+  if (node.op() == "Conv") {
+    const Value *w = node.input(1);
+    size_t rank = w->hasType() ? w->type().shape.size() : 0;
+    return constantF32(w) && (rank == 3 || rank == 4) && node.getInt("group", 1) == 1 &&
+           (!node.hasInput(2) || constantF32(node.input(2))) &&
+           !convRunsAsWinograd(node, w->constant().dims(), context) && !nextToDepthwise(node);
+  }
+  if (node.op() == "MatMul") {
+    const Shape &a = node.input(0)->type().shape;
+    if (!constantF32(node.input(1)) || node.input(1)->type().shape.size() != 2 || a.size() < 2)
+      return false;
+    Dim rows = numElements(std::span(a.data(), a.size() - 1));
+    return rows.opt() >= kMinIntegerRows;
+  }
+  return false;
+}
+
+// Weights in 7 bits (see AssignPrecision.cpp: exact on vpmaddubsw).
+constexpr float kWeightLimit = 63.0f;
+
+} // namespace
+
+std::vector<Candidate> candidates(const Graph &graph, const PassContext &context) {
+  std::vector<Candidate> found;
+  for (const auto &node : graph.nodes()) {
+    if (!quantizable(*node, context))
+      continue;
+    Node *absorbed = absorbableActivation(node->output(0));
+    found.push_back(
+        {node.get(), absorbed, node->input(0), absorbed ? absorbed->output(0) : node->output(0)});
+  }
+  return found;
+}
+
+ActivationQuant activationQuant(CalibratedRange range) {
+  const double low = std::min(double(range.min), 0.0), high = std::max(double(range.max), 0.0);
+  double scale = (high - low) / 255.0;
+  if (!(scale > 0) || !std::isfinite(scale))
+    scale = 1.0;
+  double zero = std::nearbyint(-low / scale);
+  return {float(scale), uint8_t(std::clamp(zero, 0.0, 255.0))};
+}
+
+Value *addScalar(Graph &graph, const std::string &name, DType dtype, double value) {
+  Tensor tensor(TensorType{dtype, {}});
+  tensor.setDouble(0, value);
+  return graph.addConstant(graph.uniqueName(name), std::move(tensor));
+}
+
+QuantizedWeights quantizeWeights(const Node &op) {
+  const Tensor &weights = op.input(1)->constant();
+  const bool conv = op.op() == "Conv";
+  const int64_t channels = conv ? weights.dim(0) : weights.dim(1);
+  const int64_t inner = conv ? weights.numElements() / channels : 1;
+  const int64_t count = weights.numElements();
+  const float *w = weights.data<float>();
+  std::vector<float> maxAbs(channels, 0.0f);
+  for (int64_t i = 0; i < count; ++i) {
+    float &peak = maxAbs[(i / inner) % channels];
+    peak = std::max(peak, std::fabs(w[i]));
+  }
+  Tensor scales(TensorType{DType::F32, {channels}});
+  for (int64_t c = 0; c < channels; ++c)
+    scales.mutableData<float>()[c] = maxAbs[c] > 0 ? maxAbs[c] / kWeightLimit : 1.0f;
+  Tensor values(TensorType{DType::I8, weights.shape()});
+  int8_t *q = values.mutableData<int8_t>();
+  for (int64_t i = 0; i < count; ++i) {
+    float scaled = w[i] / scales.data<float>()[(i / inner) % channels];
+    q[i] = int8_t(std::clamp(std::nearbyint(scaled), -kWeightLimit, kWeightLimit));
+  }
+  return {std::move(values), std::move(scales)};
+}
+
+Tensor quantizeBias(const Tensor &bias, float inputScale, const Tensor &weightScales) {
+  const int64_t channels = bias.numElements();
+  Tensor values(TensorType{DType::I32, {channels}});
+  for (int64_t m = 0; m < channels; ++m) {
+    double scaled = bias.getDouble(m) / (double(inputScale) * weightScales.data<float>()[m]);
+    values.mutableData<int32_t>()[m] =
+        int32_t(std::clamp(std::nearbyint(scaled), double(std::numeric_limits<int32_t>::min()),
+                           double(std::numeric_limits<int32_t>::max())));
+  }
+  return values;
+}
+
+const std::string &layerName(const Candidate &c) { return c.op->output(0)->name(); }
+
+double multiplyAccumulates(const Node &op) {
+  double perOutput = 1; // Conv: C/g * k... of its weights [M, C/g, k...]; MatMul: A's K
+  if (op.op() == "Conv") {
+    const Shape &w = op.input(1)->type().shape;
+    for (size_t d = 1; d < w.size(); ++d)
+      perOutput *= double(w[d].opt());
+  } else if (const Shape &a = op.input(0)->type().shape; !a.empty()) {
+    perOutput = double(a.back().opt());
+  }
+  double outputs = 1;
+  for (const Dim &dim : op.output(0)->type().shape)
+    outputs *= double(dim.opt());
+  return outputs * perOutput;
+}
+
+} // namespace cuvil

@@ -1,0 +1,54 @@
+// What assign-precision and the accuracy-budget search (--precision auto)
+// share: the ops that may run on the integer kernels, and the arithmetic
+// that quantizes their activations, weights and bias.
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/passes/Pass.h"
+#include "cuvil/passes/Precision.h"
+
+#include <vector>
+
+namespace cuvil {
+
+// A Conv or MatMul the integer kernels run faster than FP32, and what its
+// quantization covers.
+struct Candidate {
+  Node *op;
+  Node *absorbed;           // the Relu or Clip quantized with the result, or null
+  const Value *input;       // the activation
+  const Value *represented; // what the dequantized result replaces
+};
+
+// In graph order.
+std::vector<Candidate> candidates(const Graph &graph, const PassContext &context);
+
+// The result's name, which names the layer in --precision auto's choice.
+const std::string &layerName(const Candidate &c);
+
+// Multiply-accumulates of one run of the op (its OPT shape).
+double multiplyAccumulates(const Node &op);
+
+// u8 scale and zero point of a calibrated range.
+struct ActivationQuant {
+  float scale;
+  uint8_t zero;
+};
+ActivationQuant activationQuant(CalibratedRange range);
+
+// Weights quantized symmetrically per channel: `channels` groups of the
+// flat weights, channel c at flat index (i / inner) % channels.
+struct QuantizedWeights {
+  Tensor values, scales;
+};
+// A new scalar constant named after `name`.
+Value *addScalar(Graph &graph, const std::string &name, DType dtype, double value);
+
+// Conv weights [M, C/g, k...] per output channel M; MatMul's [K, N] per
+// column N.
+QuantizedWeights quantizeWeights(const Node &op);
+
+// The bias at scale sx * sw[m], zero point 0.
+Tensor quantizeBias(const Tensor &bias, float inputScale, const Tensor &weightScales);
+
+} // namespace cuvil
