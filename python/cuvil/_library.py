@@ -48,7 +48,8 @@ class Signature:
 
 
 def _aligned_empty(shape, dtype):
-    """An uninitialised array whose data is 64-byte aligned (the library then uses it in place)."""
+    """An uninitialised array whose data is 64-byte aligned: the kernels' vector stores then do not
+    straddle cache lines."""
     dtype = np.dtype(dtype)
     nbytes = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
     raw = np.empty(nbytes + _ALIGNMENT, np.uint8)

@@ -38,8 +38,8 @@ struct cuvil_instance {
   FrameMemory memory;
   int64_t *symbols = nullptr;
   // Per input then output: the pointer cuvil_run gets, and an aligned copy
-  // for a caller's buffer that is not 64-byte aligned (max size, made on
-  // first need).
+  // for a caller's buffer that is not aligned to its element (max size,
+  // made on first need).
   void **io = nullptr;
   void **staging = nullptr;
   const int64_t **inputDims = nullptr; // per input, for the run
@@ -51,7 +51,7 @@ struct cuvil_instance {
 
 namespace {
 
-constexpr uintptr_t kAlignment = 64;
+constexpr uintptr_t kAlignment = 64; // of the instance's own buffers
 
 thread_local char createError[1024];
 
@@ -84,7 +84,13 @@ uint64_t byteSize(const cuvil_tensor_info &info, const int64_t *dims) {
   return bytes;
 }
 
-bool aligned(const void *pointer) { return reinterpret_cast<uintptr_t>(pointer) % kAlignment == 0; }
+// The kernels' vector accesses take any address (unaligned loads and
+// stores), so a caller's buffer is used in place when it is aligned to its
+// element (numpy's 16-byte aligned arrays included); only a buffer that is
+// not is copied.
+bool elementAligned(const void *pointer, const cuvil_tensor_info &info) {
+  return reinterpret_cast<uintptr_t>(pointer) % elementBytes(info.dtype) == 0;
+}
 
 void *stagingBuffer(cuvil_instance *instance, uint32_t slot, const cuvil_tensor_info &info) {
   if (!instance->staging[slot]) {
@@ -334,7 +340,7 @@ cuvil_status cuvil_model_run(cuvil_instance *instance, const void *const *inputs
     return CUVIL_BAD_SHAPE;
   for (uint32_t i = 0; i < info.num_inputs; ++i) {
     void *data = const_cast<void *>(inputs[i]);
-    if (!aligned(data)) {
+    if (!elementAligned(data, info.inputs[i])) {
       void *copy = stagingBuffer(instance, i, info.inputs[i]);
       if (!copy)
         return fail(instance, CUVIL_OUT_OF_MEMORY, "out of memory for an aligned copy of '%s'",
@@ -347,7 +353,7 @@ cuvil_status cuvil_model_run(cuvil_instance *instance, const void *const *inputs
   for (uint32_t o = 0; o < info.num_outputs; ++o) {
     uint32_t slot = info.num_inputs + o;
     instance->io[slot] = outputs[o];
-    if (!aligned(outputs[o]) &&
+    if (!elementAligned(outputs[o], info.outputs[o]) &&
         !(instance->io[slot] = stagingBuffer(instance, slot, info.outputs[o])))
       return fail(instance, CUVIL_OUT_OF_MEMORY, "out of memory for an aligned copy of '%s'",
                   info.outputs[o].name);

@@ -97,8 +97,8 @@ cuvil_status cuvil_model_set_pool(cuvil_instance *instance, cuvil_pool_run run, 
  * an input whose dims are all fixed). outputs[i] receives the i-th output
  * and must hold it at its largest (the product of max_dims); its dims go to
  * output_dims[i] when output_dims and that entry are not NULL. Buffers
- * 64-byte aligned are used in place; others are copied through aligned
- * ones the instance keeps. */
+ * aligned to their element (any numpy array or malloc'ed buffer) are used
+ * in place; others are copied through aligned ones the instance keeps. */
 cuvil_status cuvil_model_run(cuvil_instance *instance, const void *const *inputs,
                              const int64_t *const *input_dims, void *const *outputs,
                              int64_t *const *output_dims);
