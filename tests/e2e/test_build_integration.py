@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Build systems compile models: a CMake project (find_package(Cuvil), cuvil_add_model) and a Make project
-(pattern rules with depfiles) against the installed compiler, each rebuilding exactly when the model or its
-external data changes.
+"""Build systems compile models: a CMake project (find_package(Cuvil), cuvil_add_model, an INT8 build
+from a calibration set) and a Make project (pattern rules with depfiles) against the installed compiler,
+each rebuilding exactly when the model, its external data or a calibration sample changes.
 
     python tests/e2e/test_build_integration.py --build-dir BUILD
 """
@@ -68,22 +68,44 @@ def main():
         os.makedirs(source)
         model = os.path.join(source, "tiny_cnn.onnx")
         save_model(model, 1.0, external=False)
+        calibration = os.path.join(work, "calibration")
+        rng = np.random.default_rng(0)
+        for i in range(2):
+            os.makedirs(os.path.join(calibration, f"sample{i}"))
+            np.save(os.path.join(calibration, f"sample{i}", "image.npy"),
+                    np.clip(image + rng.normal(0, 0.1, image.shape), 0, 1).astype(np.float32))
         build = os.path.join(work, "cmake-build")
         run(["cmake", "-S", os.path.join(ROOT, "examples", "cmake"), "-B", build,
-             f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCUVIL_EXAMPLE_MODEL={model}"])
+             f"-DCMAKE_PREFIX_PATH={prefix}", f"-DCUVIL_EXAMPLE_MODEL={model}",
+             f"-DCUVIL_EXAMPLE_CALIBRATION={calibration}"])
         log = run(["cmake", "--build", build])
-        checks.expect(log.count("cuvil: compiling") == 2, "cmake --build compiles the library and the executable")
+        checks.expect(log.count("cuvil: compiling") == 3,
+                      "cmake --build compiles the library, the executable and the INT8 executable")
+        checks.expect(os.path.exists(os.path.join(build, "tiny_cnn_int8.bin.ranges")),
+                      "PRECISION int8 CALIBRATION calibrates the INT8 build (ranges kept beside it)")
         reference = e2e.run_ort(model, {"image": image})["probs"]
         checks.expect(np.abs(classify(os.path.join(build, "classify"), image_file, work) - reference).max() < 1e-5,
                       "classify (linked with cuvil_add_model's library) computes ONNX Runtime's output")
         ours = e2e.run_infer(os.path.join(build, "tiny_cnn_infer.bin"), {"image": image}, work)["probs"]
         checks.expect(np.abs(ours - reference).max() < 1e-5, "the EXECUTABLE model does too")
+        # The INT8 build is what the same compile by hand gives (its accuracy: precision_int8).
+        int8 = e2e.run_infer(os.path.join(build, "tiny_cnn_int8.bin"), {"image": image}, work)["probs"]
+        by_hand = os.path.join(work, "by_hand_int8.bin")
+        compiled = run([cuvil, "compile", "--input", model, "--output", by_hand, "--no-cache", "--precision", "int8",
+                        "--calibration", calibration, "--no-winograd"])
+        checks.expect("2 of 2 Conv/MatMul on integer kernels" in compiled and np.array_equal(
+                      int8, e2e.run_infer(by_hand, {"image": image}, work)["probs"]),
+                      "the INT8 model is the by-hand --precision int8 compile, both convolutions integer")
         log = run(["cmake", "--build", build])
         checks.expect("cuvil: compiling" not in log, "an unchanged model is not compiled again")
+        np.save(os.path.join(calibration, "sample1", "image.npy"), image)
+        log = run(["cmake", "--build", build])
+        checks.expect(log.count("cuvil: compiling") == 1 and "tiny_cnn_int8" in log,
+                      "a changed calibration sample compiles the INT8 model again, and only it")
         save_model(model, -1.0, external=False)
         log = run(["cmake", "--build", build])
         reference = e2e.run_ort(model, {"image": image})["probs"]
-        checks.expect(log.count("cuvil: compiling") == 2 and
+        checks.expect(log.count("cuvil: compiling") == 3 and
                       np.abs(classify(os.path.join(build, "classify"), image_file, work) - reference).max() < 1e-5,
                       "a changed model is compiled again and the program relinked")
 

@@ -347,8 +347,8 @@ int runCompile(const CompileOptions &options) {
     return fail(status.withContext(options.input));
   std::string rangesSource;
   if (*policy != PrecisionPolicy::FP32) {
-    Expected<std::string> source =
-        loadOrMeasureRanges(options, library, importOptions, before, after, calibration, context);
+    Expected<std::string> source = loadOrMeasureRanges(options, library, importOptions, **graph,
+                                                       before, after, calibration, context);
     if (!source)
       return fail(source.status().withContext(options.input));
     rangesSource = *source;

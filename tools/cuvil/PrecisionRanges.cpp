@@ -12,12 +12,17 @@ namespace cuvil {
 
 Expected<std::string>
 loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOutput> &library,
-                    const ImportOptions &importOptions, std::span<const PassInfo *const> before,
-                    std::span<const PassInfo *const> after, const CalibrationSettings &calibration,
-                    PassContext &context) {
+                    const ImportOptions &importOptions, const Graph &graph,
+                    std::span<const PassInfo *const> before, std::span<const PassInfo *const> after,
+                    const CalibrationSettings &calibration, PassContext &context) {
   Expected<std::vector<std::string>> inputs = compileInputs(options);
   CUVIL_TRY(inputs.status());
-  Expected<std::string> key = CompileCache::key(rangesKeyArguments(options), *inputs);
+  // The values to measure join the key: the target's CPU model and
+  // --no-winograd change which convolutions are candidates.
+  std::vector<std::string> keyArguments = rangesKeyArguments(options);
+  for (const Value *value : valuesToCalibrate(graph, context))
+    keyArguments.push_back("value " + value->name());
+  Expected<std::string> key = CompileCache::key(keyArguments, *inputs);
   CUVIL_TRY(key.status());
   // An output to standard output (--emit cir -o -) keeps no ranges file.
   const std::string path = options.output == "-" ? "" : rangesPath(options, library);
@@ -31,18 +36,18 @@ loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOu
     }
   }
   auto start = std::chrono::steady_clock::now();
-  Expected<std::unique_ptr<Graph>> graph = importOnnxModel(options.input, importOptions);
-  CUVIL_TRY(graph.status());
+  Expected<std::unique_ptr<Graph>> copy = importOnnxModel(options.input, importOptions);
+  CUVIL_TRY(copy.status());
   PassContext measuring = context;
   PipelineOptions quiet;
-  CUVIL_TRY(runPasses(**graph, before, measuring, quiet));
+  CUVIL_TRY(runPasses(**copy, before, measuring, quiet));
   std::vector<std::string> inputNames;
-  for (const Value *input : (*graph)->inputs())
+  for (const Value *input : (*copy)->inputs())
     inputNames.push_back(input->name());
   Expected<std::vector<CalibrationSample>> samples =
       readCalibrationSet(calibration.directory, inputNames);
   CUVIL_TRY(samples.status());
-  Expected<CalibrationRanges> ranges = calibrate(**graph, after, measuring, *samples, calibration);
+  Expected<CalibrationRanges> ranges = calibrate(**copy, after, measuring, *samples, calibration);
   CUVIL_TRY(ranges.status());
   context.precision.ranges = *ranges;
   std::string measured =

@@ -11,13 +11,13 @@
 namespace cuvil {
 
 // Sets context.precision.ranges; returns where they came from, for the
-// compile's summary. Calibration imports the model again, so the caller's
-// graph is left as it is; `before` and `after` split the pipeline at
-// assign-precision.
+// compile's summary. `graph` has run `before`, the passes ahead of
+// assign-precision (`after` the rest); calibration imports the model again,
+// so it is left as it is.
 Expected<std::string>
 loadOrMeasureRanges(const CompileOptions &options, const std::optional<LibraryOutput> &library,
-                    const ImportOptions &importOptions, std::span<const PassInfo *const> before,
-                    std::span<const PassInfo *const> after, const CalibrationSettings &calibration,
-                    PassContext &context);
+                    const ImportOptions &importOptions, const Graph &graph,
+                    std::span<const PassInfo *const> before, std::span<const PassInfo *const> after,
+                    const CalibrationSettings &calibration, PassContext &context);
 
 } // namespace cuvil
