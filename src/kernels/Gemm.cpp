@@ -35,14 +35,17 @@ namespace {
 
 constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
 
-} // namespace
-
-CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bias,
-                                 const float *residual, float *c, const cuvil_gemm_params *params,
-                                 int64_t begin, int64_t end) {
+// Weight: float, or uint16_t holding IEEE half bits (f16 panels): a chunk
+// that one row tile uses the tile widens as it loads it; one that several
+// use is widened once into the stack panel (a conversion per row tile
+// would take issue slots from the FMAs).
+template <typename Weight>
+CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const float *residual,
+                       float *c, const cuvil_gemm_params *params, int64_t begin, int64_t end) {
+  constexpr bool halfWeights = sizeof(Weight) == 2;
   const cuvil_gemm_params &p = *params;
   const int64_t M = p.M, N = p.N, K = p.K, lda = p.lda, MR = p.tile.pixels, NV = p.tile.blocks;
-  const int64_t chunkK = p.chunk_k, chunkBytes = chunkK * kPanel * int64_t(sizeof(float));
+  const int64_t chunkK = p.chunk_k, chunkBytes = chunkK * kPanel * int64_t(sizeof(Weight));
   const int64_t panels = (N + kPanel - 1) / kPanel;
   const int64_t blockRows = p.block_rows, rowBlocks = (M + blockRows - 1) / blockRows;
   float stackPanel[CUVIL_GEMM_MAX_CHUNK_K * kPanel] __attribute__((aligned(64)));
@@ -67,16 +70,21 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
     // the first adds bias/residual.
     for (int64_t k0 = 0; k0 < K; k0 += chunkK) {
       const int64_t kc = K - k0 < chunkK ? K - k0 : chunkK;
-      const float *panelData;
-      if (p.packed_b) {
-        panelData = b + panel * K * kPanel + k0 * kPanel;
+      const float *panelData = stackPanel;
+      const Weight *packed = b + panel * K * kPanel + k0 * kPanel;
+      const int64_t rowTiles = (mEnd - mBegin + MR - 1) / MR;
+      if constexpr (halfWeights) {
+        if (rowTiles > 1)
+          for (int64_t i = 0; i < kc * kPanel; i += 16)
+            storeV(stackPanel + i, loadPanel(packed + i));
+      } else if (p.packed_b) {
+        panelData = packed;
       } else {
         const float *src = b + bOffset + k0 * p.b_row_stride + n0 * p.b_column_stride;
         for (int64_t k = 0; k < kc; ++k)
           for (int64_t j = 0; j < kPanel; ++j)
             stackPanel[k * kPanel + j] =
                 j < columns ? src[k * p.b_row_stride + j * p.b_column_stride] : 0.0f;
-        panelData = stackPanel;
       }
       const bool first = k0 == 0, last = k0 + kc == K;
       GemmEpilogue part = e;
@@ -89,8 +97,7 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
       // (a matrix-vector product) would issue the whole chunk at once, which
       // stalls on the fill buffers: its one sequential stream is left to the
       // hardware prefetcher (ResNet-50's classifier 0.65 -> 0.54 ms).
-      const char *nextChunk = reinterpret_cast<const char *>(panelData + kc * kPanel);
-      const int64_t rowTiles = (mEnd - mBegin + MR - 1) / MR;
+      const char *nextChunk = reinterpret_cast<const char *>(packed + kc * kPanel);
       const int64_t prefetchLines = p.packed_b && rowTiles > 1 ? chunkBytes / 64 : 0;
       const int64_t linesPerTile = (prefetchLines + rowTiles - 1) / rowTiles;
       for (int64_t m0 = mBegin, line = 0; m0 < mEnd; m0 += MR) {
@@ -128,9 +135,27 @@ CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bi
           sub.residualLd = first ? p.residual_row_stride : N;
           const float *aRows = a + aOffset + m0 * lda + k0;
           float *cRows = cPanel + m0 * N + c0;
-          gemmTile(NV, rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
+          if (halfWeights && rowTiles == 1)
+            gemmTile(NV, rowsLeft, aRows, lda, packed + c0, kc, cRows, columns - c0, sub);
+          else
+            gemmTile(NV, rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
         }
       }
     }
   }
+}
+
+} // namespace
+
+CUVIL_KERNEL void cuvil_gemm_f32(const float *a, const float *b, const float *bias,
+                                 const float *residual, float *c, const cuvil_gemm_params *params,
+                                 int64_t begin, int64_t end) {
+  gemm(a, b, bias, residual, c, params, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_gemm_f16_weights_f32(const float *a, const uint16_t *b, const float *bias,
+                                             const float *residual, float *c,
+                                             const cuvil_gemm_params *params, int64_t begin,
+                                             int64_t end) {
+  gemm(a, b, bias, residual, c, params, begin, end);
 }

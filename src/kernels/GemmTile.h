@@ -7,7 +7,8 @@
 //   for k: b[v] = panel row k, columns 16v..; for r: acc[r][v] += A[r][k] * b[v]
 //   C[r][16v..] = act(scale * acc + bias + residual)
 // A RowBias tile adds bias[r] to row r (a convolution's output channel)
-// instead of a bias per column.
+// instead of a bias per column. The panel holds floats, or f16 bits
+// (uint16_t) the tile widens as it loads them (--precision fp16-weights).
 #pragma once
 
 #include "Vector.h"
@@ -26,9 +27,22 @@ struct GemmEpilogue {
   float scale;
 };
 
+using h16 = _Float16 __attribute__((ext_vector_type(16)));
+
+// 16 panel columns as floats.
+template <typename Weight> CUVIL_INLINE v16 loadPanel(const Weight *p) {
+  if constexpr (sizeof(Weight) == sizeof(float)) {
+    return load16(p);
+  } else {
+    h16 half;
+    __builtin_memcpy(&half, p, sizeof(half));
+    return __builtin_convertvector(half, v16);
+  }
+}
+
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
-template <int MR, int NV, bool RowBias = false>
-CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const float *panel, int64_t K,
+template <int MR, int NV, bool RowBias = false, typename Weight = float>
+CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *panel, int64_t K,
                                  float *c, int64_t columns, const GemmEpilogue &e) {
   v16 acc[MR][NV];
 #pragma clang loop unroll(full)
@@ -40,7 +54,7 @@ CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const float *panel
     v16 b[NV];
 #pragma clang loop unroll(full)
     for (int v = 0; v < NV; ++v)
-      b[v] = load16(panel + k * CUVIL_GEMM_PANEL + 16 * v);
+      b[v] = loadPanel(panel + k * CUVIL_GEMM_PANEL + 16 * v);
 #pragma clang loop unroll(full)
     for (int r = 0; r < MR; ++r) {
       v16 av = a[r * lda + k];
@@ -72,13 +86,13 @@ CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const float *panel
   }
 }
 
-template <int NV, bool RowBias>
-CUVIL_INLINE void gemmRows(int64_t rowsLeft, const float *a, int64_t lda, const float *panel,
+template <int NV, bool RowBias, typename Weight>
+CUVIL_INLINE void gemmRows(int64_t rowsLeft, const float *a, int64_t lda, const Weight *panel,
                            int64_t K, float *c, int64_t columns, const GemmEpilogue &e) {
 #define CUVIL_ROWS_CASE(n)                                                                         \
   case n:                                                                                          \
     if constexpr (CUVIL_GEMM_TILE_INSTANTIATED(n, NV))                                             \
-      gemmRegisterTile<n, NV, RowBias>(a, lda, panel, K, c, columns, e);                           \
+      gemmRegisterTile<n, NV, RowBias, Weight>(a, lda, panel, K, c, columns, e);                   \
     else                                                                                           \
       CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
@@ -96,17 +110,17 @@ CUVIL_INLINE void gemmRows(int64_t rowsLeft, const float *a, int64_t lda, const 
 }
 
 // The tile of `rowsLeft` rows (1 to 6) and NV vectors (1, 2 or 4).
-template <bool RowBias = false>
+template <bool RowBias = false, typename Weight = float>
 CUVIL_INLINE void gemmTile(int64_t NV, int64_t rowsLeft, const float *a, int64_t lda,
-                           const float *panel, int64_t K, float *c, int64_t columns,
+                           const Weight *panel, int64_t K, float *c, int64_t columns,
                            const GemmEpilogue &e) {
   switch (NV) {
   case 4:
-    return gemmRows<4, RowBias>(rowsLeft, a, lda, panel, K, c, columns, e);
+    return gemmRows<4, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e);
   case 2:
-    return gemmRows<2, RowBias>(rowsLeft, a, lda, panel, K, c, columns, e);
+    return gemmRows<2, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e);
   case 1:
-    return gemmRows<1, RowBias>(rowsLeft, a, lda, panel, K, c, columns, e);
+    return gemmRows<1, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e);
   default:
     CUVIL_NOT_INSTANTIATED();
   }

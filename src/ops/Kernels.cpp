@@ -89,6 +89,12 @@ void checkGemm(const cuvil_gemm_params &p, Problems &problems) {
     problems.push_back(fmt::format("block of {} rows of A", p.block_rows));
 }
 
+void checkHalfWeightsGemm(const cuvil_gemm_params &p, Problems &problems) {
+  checkGemm(p, problems);
+  if (p.packed_b != 1)
+    problems.push_back("f16 weights must be packed into panels");
+}
+
 void checkAttention(const cuvil_attention_params &p, Problems &problems) {
   if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
     problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
@@ -462,6 +468,8 @@ const BlockedKernels kInvertedResidualKernels = {
     CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw16c_f32).checkedBy(checkInvertedResidual<16>),
     CUVIL_KERNEL_REF(cuvil_inverted_residual_nchw8c_f32).checkedBy(checkInvertedResidual<8>)};
 const KernelRef kGemmKernel = CUVIL_KERNEL_REF(cuvil_gemm_f32).checkedBy(checkGemm);
+const KernelRef kGemmHalfWeightsKernel =
+    CUVIL_KERNEL_REF(cuvil_gemm_f16_weights_f32).checkedBy(checkHalfWeightsGemm);
 const KernelRef kAttentionKernel = CUVIL_KERNEL_REF(cuvil_attention_f32).checkedBy(checkAttention);
 const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
 const KernelRef kMaxPoolIndicesKernel = CUVIL_KERNEL_REF(cuvil_maxpool2d_indices_f32);

@@ -93,7 +93,10 @@ Expected<MatMulGeometry> matMulGeometry(const Shape &a, const Shape &b) {
 }
 
 Status inferMatMul(InferContext &ctx) {
-  if (ctx.inputDType(0) != ctx.inputDType(1))
+  // f32 activations by f16 weight panels (--precision fp16-weights).
+  bool halfPanels = ctx.node().getInt("b_packed", 0) && ctx.inputDType(0) == DType::F32 &&
+                    ctx.inputDType(1) == DType::F16;
+  if (ctx.inputDType(0) != ctx.inputDType(1) && !halfPanels)
     return ctx.error("operand types differ: {} and {}", dtypeName(ctx.inputDType(0)),
                      dtypeName(ctx.inputDType(1)));
   Expected<MatMulGeometry> g =
@@ -242,7 +245,8 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   params->scale = epilogue.scale;
   params->activation = epilogue.activation.kernel();
   Dim panels = ceilDiv(g->N, kGemmPanel);
-  return ctx.callKernel(kGemmKernel,
+  const bool halfPanels = packed && b->type().dtype == DType::F16;
+  return ctx.callKernel(halfPanels ? kGemmHalfWeightsKernel : kGemmKernel,
                         {KernelArg::pointer(a), KernelArg::pointer(b),
                          KernelArg::optionalPointer(epilogue.bias),
                          KernelArg::optionalPointer(epilogue.residual),

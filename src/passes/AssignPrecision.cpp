@@ -133,7 +133,7 @@ std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassConte
 
 Status runAssignPrecision(Graph &graph, PassContext &context) {
   const PrecisionOptions &precision = context.precision;
-  if (precision.policy == PrecisionPolicy::FP32)
+  if (!quantizesFromRanges(precision.policy))
     return Status::success();
   // Ranges are looked up before any rewrite renames the values.
   struct Planned {

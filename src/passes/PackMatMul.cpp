@@ -1,16 +1,34 @@
 // pack-matmul: MatMuls with a constant 2-D right operand (the weights of
 // linear layers) get it packed at compile time into the panels the GEMM
 // kernel streams (cuvil.PackGemmPanels, folded here). MatMul becomes
-// cuvil.FusedMatMul with `b_packed` and `b_columns` = N.
+// cuvil.FusedMatMul with `b_packed` and `b_columns` = N. Under
+// --precision fp16-weights the panels are f16 (half the bytes to store and
+// stream; the kernel widens them), unless a weight is beyond f16's range.
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
+#include "cuvil/passes/Precision.h"
 
+#include <cmath>
 #include <map>
 
 namespace cuvil {
 
-Status runPackMatMul(Graph &graph, PassContext &) {
+namespace {
+
+// Every element within f16's finite range (65504).
+bool fitsHalf(const Tensor &weights) {
+  const float *w = weights.data<float>();
+  for (int64_t i = 0; i < weights.numElements(); ++i)
+    if (!(std::fabs(w[i]) <= 65504.0f))
+      return false;
+  return true;
+}
+
+} // namespace
+
+Status runPackMatMul(Graph &graph, PassContext &context) {
+  const bool halfWeights = context.precision.policy == PrecisionPolicy::FP16Weights;
   std::vector<Node *> candidates;
   for (const auto &node : graph.nodes()) {
     bool matMul = node->op() == "MatMul" || node->op() == "cuvil.FusedMatMul";
@@ -30,10 +48,17 @@ Status runPackMatMul(Graph &graph, PassContext &) {
     Value *b = node->input(1);
     Value *&panels = panelsOf[b];
     if (!panels) {
+      std::vector<std::pair<std::string, Attribute>> attributes;
+      if (halfWeights && fitsHalf(b->constant()))
+        attributes.emplace_back("half", int64_t(1));
       Expected<Value *> packed =
-          foldToConstant(graph, "cuvil.PackGemmPanels", {b}, {}, b->name() + ".panels");
+          foldToConstant(graph, "cuvil.PackGemmPanels", {b}, attributes, b->name() + ".panels");
       CUVIL_TRY(packed.status());
       panels = *packed;
+    }
+    if (halfWeights) {
+      ++context.precisionStats.quantizable;
+      context.precisionStats.quantized += panels->type().dtype == DType::F16;
     }
     target->setInput(1, panels);
     target->setAttr("b_packed", int64_t(1));

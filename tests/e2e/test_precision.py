@@ -147,6 +147,50 @@ def check_auto(checks, compile, path, batches, test_images, work):
                   f"auto: the chosen assignment's error is the executable's ({measured:.4g} measured)")
 
 
+def check_fp16_weights(checks, cuvil, work):
+    """--precision fp16-weights: MatMul weights packed in f16, arithmetic in f32. The outputs are
+    ONNX Runtime's on the same model with its weights rounded to f16 (within f32 tolerance); a
+    weight beyond f16's range keeps its MatMul f32."""
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(3)
+    weights = {"w1": rng.normal(0, 0.05, (300, 517)), "w2": rng.normal(0, 0.05, (517, 70)),
+               "w3": rng.normal(0, 0.05, (70, 10))}
+    weights["w3"][3, 4] = 1e5  # beyond f16: that MatMul stays f32
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h1"]), helper.make_node("Relu", ["h1"], ["r1"]),
+             helper.make_node("Gemm", ["r1", "w2", "b2"], ["h2"]), helper.make_node("Tanh", ["h2"], ["t2"]),
+             helper.make_node("MatMul", ["t2", "w3"], ["y"])]
+
+    bias = numpy_helper.from_array(rng.normal(0, 0.1, 70).astype(np.float32), "b2")
+
+    def model(values, path):
+        inits = [numpy_helper.from_array(v.astype(np.float32), k) for k, v in values.items()] + [bias]
+        graph = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 300])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 10])], inits)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+
+    path = os.path.join(work, "mlp.onnx")
+    model(weights, path)
+    rounded = {k: v if k == "w3" else v.astype(np.float16).astype(np.float64) for k, v in weights.items()}
+    model(rounded, os.path.join(work, "mlp_rounded.onnx"))
+    # One row (the tile widens the weights as it loads them) and 37 (widened once per chunk).
+    for rows in (1, 37):
+        exe = os.path.join(work, f"mlp_fp16_{rows}.bin")
+        proc = e2e.compile(path, exe, ("--no-cache", "--precision", "fp16-weights", "--shape", f"x={rows}x300"),
+                           cuvil=cuvil)
+        checks.expect("2 of 3 MatMul weights in f16" in proc.stdout,
+                      f"fp16-weights: the two MatMuls within f16's range pack f16 ({proc.stdout.strip()})")
+        x = rng.normal(0, 1, (rows, 300)).astype(np.float32)
+        ours = e2e.run_infer(exe, {"x": x}, work)["y"]
+        reference = e2e.run_ort(os.path.join(work, "mlp_rounded.onnx"), {"x": x})["y"]
+        unrounded = e2e.run_ort(path, {"x": x})["y"]
+        relative = lambda a, b: float(np.linalg.norm(a - b) / np.linalg.norm(b))  # noqa: E731
+        to_rounded, to_f32 = relative(ours, reference), relative(ours, unrounded)
+        difference = np.abs(ours - reference) - (1e-4 + 1e-3 * np.abs(reference))
+        checks.expect(difference.max() <= 0 and to_rounded < 0.1 * to_f32,
+                      f"fp16-weights, {rows} rows: ONNX Runtime's outputs with the weights rounded to f16 "
+                      f"(relative error {to_rounded:.3g}, against the f32 weights' {to_f32:.3g})")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
@@ -194,6 +238,7 @@ def main():
         checks.expect(ranges_body(exe + ".ranges") == ranges_body(exe_pb + ".ranges"),
                       "test_data_set_N/input_K.pb calibrates as NAME.npy folders do")
         check_auto(checks, compile, path, batches, test[0], work)
+        check_fp16_weights(checks, args.cuvil, work)
         np.save(path("calib_npy", "sample0", "image.npy"), batches[0] * 2)
         changed = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"))
         checks.expect("calibrated on 4 samples" in changed.stdout, "a changed sample recalibrates")

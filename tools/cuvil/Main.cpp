@@ -274,7 +274,7 @@ int runCompile(const CompileOptions &options) {
   if (!(options.percentile > 50 && options.percentile <= 100))
     return fail(
         Status::error(fmt::format("--percentile {} is not in (50, 100]", options.percentile)));
-  if (*policy != PrecisionPolicy::FP32 && options.calibration.empty())
+  if (quantizesFromRanges(*policy) && options.calibration.empty())
     return fail(Status::error(fmt::format(
         "--precision {} needs --calibration DIR: sample inputs to measure activation ranges on",
         options.precision)));
@@ -346,7 +346,7 @@ int runCompile(const CompileOptions &options) {
   if (Status status = runPasses(**graph, before, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
   std::string rangesSource;
-  if (*policy != PrecisionPolicy::FP32) {
+  if (quantizesFromRanges(*policy)) {
     Expected<std::string> source = loadOrMeasureRanges(options, library, importOptions, **graph,
                                                        before, after, calibration, context);
     if (!source)
@@ -427,11 +427,16 @@ int runCompile(const CompileOptions &options) {
           double(memory.arenaBytes) / double(std::max<uint64_t>(memory.maxLiveBytes, 1)),
           humanBytes(memory.maxLiveBytes), humanBytes(memory.intermediateBytes));
     }
-    if (*policy != PrecisionPolicy::FP32)
+    if (quantizesFromRanges(*policy))
       std::cout << fmt::format(
           "  precision: {}, {} of {} Conv/MatMul on integer kernels (ranges {})\n{}",
           options.precision, context.precisionStats.quantized, context.precisionStats.quantizable,
           rangesSource, precisionFront);
+    else if (*policy == PrecisionPolicy::FP16Weights)
+      std::cout << fmt::format("  precision: fp16-weights, {} of {} MatMul weights in f16 (Conv "
+                               "weights stay f32)\n",
+                               context.precisionStats.quantized,
+                               context.precisionStats.quantizable);
     std::cout << fmt::format("  memory: arena {}, weights {}\n", humanBytes(stats.arenaBytes),
                              humanBytes(stats.weightsBytes));
     std::cout << fmt::format(
@@ -567,8 +572,9 @@ int main(int argc, char **argv) {
   compileCommand->add_option("--precision", compile.precision,
                              "fp32 (default: as the model has it), int8 (Conv and MatMul "
                              "with constant weights on integer kernels; needs --calibration) "
-                             "or auto (int8 for the layers that keep the outputs within "
-                             "--accuracy-budget on the calibration set)");
+                             "auto (int8 for the layers that keep the outputs within "
+                             "--accuracy-budget on the calibration set) or fp16-weights "
+                             "(MatMul weights stored in f16, computed in f32)");
   compileCommand->add_option("--accuracy-budget", compile.accuracyBudget,
                              "with --precision auto: the relative L2 error of the outputs "
                              "allowed against FP32 on the calibration set, e.g. 1% or 0.01");

@@ -39,5 +39,12 @@ CUVIL_KERNEL_DECL void cuvil_gemm_f32(const float *a, const float *b, const floa
                                       const float *residual, float *c,
                                       const struct cuvil_gemm_params *p, int64_t begin,
                                       int64_t end);
+/* The same with B packed (packed_b 1) in IEEE half precision (the bits of
+ * each f16 in a uint16_t), widened to f32 a K chunk at a time: half the
+ * weight bytes to stream (--precision fp16-weights). */
+CUVIL_KERNEL_DECL void cuvil_gemm_f16_weights_f32(const float *a, const uint16_t *b,
+                                                  const float *bias, const float *residual,
+                                                  float *c, const struct cuvil_gemm_params *p,
+                                                  int64_t begin, int64_t end);
 
 #endif /* CUVIL_KERNELS_GEMM_H */

@@ -18,10 +18,16 @@ namespace cuvil {
 struct PassContext; // Pass.h, which holds the PrecisionOptions
 
 enum class PrecisionPolicy : uint8_t {
-  FP32, // every op as the model has it (bit for bit the default)
-  Int8, // Conv and MatMul with constant weights on the integer kernels
-  Auto, // int8 for the layers that keep the outputs within an accuracy budget
+  FP32,        // every op as the model has it (bit for bit the default)
+  Int8,        // Conv and MatMul with constant weights on the integer kernels
+  Auto,        // int8 for the layers that keep the outputs within an accuracy budget
+  FP16Weights, // MatMul weights stored and streamed in f16, arithmetic in f32
 };
+
+// Policies that quantize from calibrated ranges (int8, auto).
+inline bool quantizesFromRanges(PrecisionPolicy policy) {
+  return policy == PrecisionPolicy::Int8 || policy == PrecisionPolicy::Auto;
+}
 
 Expected<PrecisionPolicy> parsePrecisionPolicy(std::string_view text);
 
@@ -42,7 +48,8 @@ struct PrecisionOptions {
 };
 
 // What assign-precision did: ops it could quantize, and those it did (the
-// rest lacked ranges).
+// rest lacked ranges); under fp16-weights, pack-matmul's constant MatMul
+// weights and those stored in f16.
 struct PrecisionStats {
   size_t quantizable = 0, quantized = 0;
 };
