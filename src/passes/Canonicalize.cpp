@@ -15,11 +15,14 @@
 //                         Mul scale and Add B unsqueezed to [C, 1, ...]
 //   BatchNormalization -> x * a + b with a = scale / sqrt(var + eps),
 //                         b = B - mean * a, shaped [C, 1, ...] (folds when
-//                         the parameters are constants)
+//                         the parameters are constants); in training mode
+//                         over the batch's mean and variance
+//                         (CanonicalizeBatchNorm.cpp)
 //   Einsum             -> Transpose, Reshape, ReduceSum, MatMul steps
 //                         (CanonicalizeEinsum.cpp)
 //   DFT, STFT          -> cuvil.FFT with the plan's twiddles folded
 //                         (cuvil.FFTTwiddles)
+#include "CanonicalizeBatchNorm.h"
 #include "CanonicalizeEinsum.h"
 #include "PassUtils.h"
 
@@ -330,41 +333,6 @@ Status rewriteInstanceNorm(Graph &graph, Node &node) {
   CUVIL_TRY(shifted.status());
   graph.replaceAllUsesWith(node.output(0), *shifted);
   graph.eraseNode(&node);
-  return Status::success();
-}
-
-Status rewriteBatchNorm(Graph &graph, Node &bn) {
-  std::string base = bn.output(0)->name();
-  int64_t rank = bn.input(0)->type().rank();
-  auto add = [&](const std::string &op, std::vector<Value *> inputs, const std::string &suffix) {
-    return insertNode(graph, op, inputs, &bn, base + suffix);
-  };
-  Expected<Value *> shifted = add(
-      "Add", {bn.input(4), scalarConstant(graph, bn.getFloat("epsilon"), base + ".eps")}, ".var");
-  CUVIL_TRY(shifted.status());
-  Expected<Value *> deviation = add("Sqrt", {*shifted}, ".std");
-  CUVIL_TRY(deviation.status());
-  Expected<Value *> a = add("Div", {bn.input(1), *deviation}, ".a");
-  CUVIL_TRY(a.status());
-  Expected<Value *> meanA = add("Mul", {bn.input(3), *a}, ".ma");
-  CUVIL_TRY(meanA.status());
-  Expected<Value *> b = add("Sub", {bn.input(2), *meanA}, ".b");
-  CUVIL_TRY(b.status());
-  // [C] -> [C, 1, ..., 1] so that it broadcasts along dim 1 of x.
-  std::vector<int64_t> perChannel(size_t(rank - 1), 1);
-  perChannel[0] = -1;
-  Value *shape = graph.addConstant(base + ".shape",
-                                   Tensor::fromInt64s(perChannel, {int64_t(perChannel.size())}));
-  Expected<Value *> a2 = add("Reshape", {*a, shape}, ".a2");
-  CUVIL_TRY(a2.status());
-  Expected<Value *> b2 = add("Reshape", {*b, shape}, ".b2");
-  CUVIL_TRY(b2.status());
-  Expected<Value *> scaled = add("Mul", {bn.input(0), *a2}, ".scaled");
-  CUVIL_TRY(scaled.status());
-  Expected<Value *> result = add("Add", {*scaled, *b2}, ".affine");
-  CUVIL_TRY(result.status());
-  graph.replaceAllUsesWith(bn.output(0), *result);
-  graph.eraseNode(&bn);
   return Status::success();
 }
 

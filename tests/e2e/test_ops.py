@@ -576,7 +576,8 @@ def elementwise_chain_cases():
 
 
 def batchnorm_cases():
-    """BatchNormalization (inference) at opsets 9, 14, 15 and ranks 2-4, plus Conv+BN fusions."""
+    """BatchNormalization at opsets 9, 14, 15 and ranks 2-4 (inference and training_mode), plus Conv+BN
+    fusions."""
     rng = np.random.default_rng(2)
 
     def params(c):
@@ -590,6 +591,14 @@ def batchnorm_cases():
     yield single("batchnorm/batch3", "BatchNormalization", [In((3, 4, 5, 5))] + params(4), dict(epsilon=1e-2))
     yield single("batchnorm/params_as_inputs", "BatchNormalization",
                  [In((1, 4, 3, 3)), In((4,)), In((4,)), In((4,)), In((4,), gen=positive)])
+    # training_mode (opset 14/15): normalised by the batch's own statistics, the running mean
+    # and variance as outputs (ONNX asks for all three); ranks 2 and 4, parameters from inputs
+    # or constants.
+    yield single("batchnorm/training_running_stats", "BatchNormalization", [In((2, 3, 4, 5))] + params(3),
+                 dict(training_mode=1, momentum=0.8, epsilon=1e-3), opset=15, outputs=3)
+    yield single("batchnorm/training_2d_inputs", "BatchNormalization",
+                 [In((6, 4)), In((4,)), In((4,)), In((4,)), In((4,), gen=positive)],
+                 dict(training_mode=1), opset=14, outputs=3)
     weight = rng.standard_normal((6, 3, 3, 3)) / np.sqrt(27)
     for bias in (True, False):
         nodes = [node("Conv", ["x", "w"] + (["b"] if bias else []), ["c"], pads=[1, 1, 1, 1]),
