@@ -56,10 +56,12 @@ Expected<PadGeometry> geometry(const Node &node, const Shape &in) {
   return g;
 }
 
-// The constant_value input's bytes (zero when omitted).
+// The constant_value input's bytes (zero when omitted; other modes ignore
+// it). canonicalize rewrites a run-time value away.
 Expected<int64_t> fillBits(const Node &node, DType dtype) {
   int64_t bits = 0;
-  if (const Value *value = node.input(2)) {
+  if (const Value *value = node.input(2);
+      value && node.getString("mode", "constant") == "constant") {
     if (!value->isConstant() || value->constant().numElements() != 1)
       return Status::error("constant_value must be a constant scalar");
     Tensor converted = value->constant().castTo(dtype);

@@ -4,6 +4,7 @@
 //   Div/Erf/Add/Mul/Mul GELU -> Gelu
 //   Mul(x, Sigmoid(x))  -> cuvil.Silu
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
+//   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
 //   RNN, GRU, LSTM     -> MatMul (the input projection of every step) and
@@ -40,22 +41,54 @@ Value *scalarConstant(Graph &graph, float value, const std::string &name) {
 
 // Dropout's mask is all true: a constant, or of a symbolic shape
 // Expand(true, Shape(x)).
-Expected<Value *> allTrueMask(Graph &graph, Node &node) {
-  Value *mask = node.output(1);
-  if (mask->type().isStatic()) {
-    Tensor ones(mask->type());
+Expected<Value *> allTrueLike(Graph &graph, Value *like, Node &before, const std::string &name) {
+  if (like->type().isStatic()) {
+    Tensor ones(TensorType{DType::Bool, like->type().shape});
     for (int64_t i = 0, n = ones.numElements(); i < n; ++i)
       ones.setInt(i, 1);
-    return graph.addConstant(mask->name(), ones);
+    return graph.addConstant(graph.uniqueName(name), ones);
   }
   Tensor one(TensorType{DType::Bool, {}});
   one.setInt(0, 1);
-  Value *scalar = graph.addConstant(graph.uniqueName(mask->name() + ".true"), one);
+  Value *scalar = graph.addConstant(graph.uniqueName(name + ".true"), one);
   Expected<Value *> shape =
-      insertNode(graph, "Shape", {node.input(0)}, &node, graph.uniqueName(mask->name() + ".shape"));
+      insertNode(graph, "Shape", {like}, &before, graph.uniqueName(name + ".shape"));
   CUVIL_TRY(shape.status());
-  return insertNode(graph, "Expand", {scalar, *shape}, &node,
-                    graph.uniqueName(mask->name() + ".expanded"));
+  return insertNode(graph, "Expand", {scalar, *shape}, &before,
+                    graph.uniqueName(name + ".expanded"));
+}
+
+Expected<Value *> allTrueMask(Graph &graph, Node &node) {
+  return allTrueLike(graph, node.input(0), node, node.output(1)->name());
+}
+
+// Pad whose constant_value comes at run time: the pad kernel fills with a
+// compile-time value, so Where(Pad(true mask of x, false), Pad(x, 0), value).
+Status rewritePad(Graph &graph, Node &pad) {
+  if (!pad.hasInput(2) || pad.input(2)->isConstant() ||
+      pad.getString("mode", "constant") != "constant")
+    return Status::success();
+  const std::string base = pad.output(0)->name();
+  Expected<Value *> inside = allTrueLike(graph, pad.input(0), pad, base + ".inside");
+  CUVIL_TRY(inside.status());
+  Value *outside =
+      graph.addConstant(graph.uniqueName(base + ".outside"), Tensor(TensorType{DType::Bool, {}}));
+  std::vector<Value *> maskInputs = {*inside, pad.input(1), outside};
+  std::vector<Value *> padInputs = {pad.input(0), pad.input(1)};
+  if (pad.hasInput(3)) { // axes
+    maskInputs.push_back(pad.input(3));
+    padInputs.insert(padInputs.end(), {nullptr, pad.input(3)});
+  }
+  Expected<Value *> mask = insertNode(graph, "Pad", maskInputs, &pad, base + ".mask");
+  CUVIL_TRY(mask.status());
+  Expected<Value *> zeroFilled = insertNode(graph, "Pad", padInputs, &pad, base + ".padded");
+  CUVIL_TRY(zeroFilled.status());
+  Expected<Value *> result =
+      insertNode(graph, "Where", {*mask, *zeroFilled, pad.input(2)}, &pad, base + ".filled");
+  CUVIL_TRY(result.status());
+  graph.replaceAllUsesWith(pad.output(0), *result);
+  graph.eraseNode(&pad);
+  return Status::success();
 }
 
 Status forwardInput(Graph &graph, Node &node) {
@@ -552,7 +585,7 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 22> kRewrites = {{
+constexpr std::array<Rewrite, 23> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -572,6 +605,7 @@ constexpr std::array<Rewrite, 22> kRewrites = {{
     {"Dropout", forwardInput},
     {"Gemm", rewriteGemm},
     {"BatchNormalization", rewriteBatchNorm},
+    {"Pad", rewritePad},
     {"Einsum", rewriteEinsum},
     {"DFT", rewriteFourier},
     {"STFT", rewriteFourier},

@@ -1298,6 +1298,12 @@ def pad_cases():
     yield single("pad/opset18_axes", "Pad", [x, i64(1, 2, 0, 1), scalar(0.5), i64(-1, 1)], opset=18)
     yield single("pad/opset18_axes_reflect", "Pad", [In((1, 2, 5, 6)), i64(2, 1, 2, 1), None, i64(2, 3)],
                  dict(mode="reflect"), opset=18)
+    # constant_value given at run time (a graph input), with crops, with axes, and of ints.
+    yield single("pad/runtime_constant_value", "Pad", [x, i64(0, -1, 1, 0, 0, 2), In((), gen=scaled(3))], opset=13)
+    yield single("pad/runtime_constant_value_axes", "Pad", [In((2, 3, 5)), i64(1, 2, 0, 1), In((1,)), i64(0, -1)],
+                 opset=18)
+    yield single("pad/runtime_constant_value_int32", "Pad", [In((3, 4), I32), i64(1, 0, 0, 2), In((), I32)],
+                 opset=13)
 
 
 def resize(name, x, scales=None, sizes=None, roi=None, opset=19, **attrs):
