@@ -55,7 +55,7 @@ bool isFinalOutput(const std::string &emit) {
 bool usesCache(const CompileOptions &options) {
   return !options.cache.disabled && !options.cache.directory.empty() &&
          isFinalOutput(options.emit) && options.output != "-" && !options.keepTemporaries &&
-         options.printAfter.empty() && !options.printAfterAll;
+         options.printAfter.empty() && !options.printAfterAll && options.report.empty();
 }
 
 // Everything but the model's bytes that decides the outputs: the resolved

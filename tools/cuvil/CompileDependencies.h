@@ -50,8 +50,8 @@ std::string depfileRule(const CompileOptions &options, const std::optional<Libra
 // exe, lib or shared: an output the cache can hold.
 bool isFinalOutput(const std::string &emit);
 
-// Compiles that write a final output to a file, without debugging output,
-// go through the cache.
+// Compiles that write a final output to a file, without debugging output
+// or a --report (which only a compile writes), go through the cache.
 bool usesCache(const CompileOptions &options);
 
 // Everything but the inputs' bytes that decides the outputs.

@@ -142,6 +142,12 @@ Expected<std::string> choosePrecision(const CompileOptions &options,
       addQuantizationSwitches(graph, measuring, kSwitches);
   CUVIL_TRY(switched.status().withContext("accuracy search"));
   const std::vector<SwitchedLayer> &layers = *switched;
+  if (layers.empty()) { // nothing to choose: no compile, no runs
+    context.precision.layers.emplace();
+    if (!options.report.empty())
+      CUVIL_TRY(writeText(options.report, reportJson({}, {}, {}, {{0, 0.0, 0.0, 1.0}}, 0, budget)));
+    return std::string("  accuracy search: no layer the integer kernels would run\n");
+  }
   PassContext fp32 = measuring;
   fp32.precision = {};
   CUVIL_TRY(runPasses(graph, after, fp32, quiet).withContext("accuracy search"));
