@@ -3,6 +3,7 @@
 #include "CompositeValues.h"
 #include "FunctionInliner.h"
 #include "IsolatedShapeInference.h"
+#include "MicrosoftQuantizedOps.h"
 #include "ModelProtoLoader.h"
 #include "OpsetAdapters.h"
 #include "OptimizerOps.h"
@@ -176,7 +177,7 @@ private:
     int index = 0;
     for (const onnx::NodeProto &node : graph.node()) {
       std::string label = where + nodeLabel(node, index++);
-      if (!isDefaultDomain(node.domain()) && !isOptimizerOp(node))
+      if (!isDefaultDomain(node.domain()) && !isOptimizerOp(node) && !isMicrosoftQuantizedOp(node))
         problems.push_back(fmt::format("{}: domain '{}' is not supported", label, node.domain()));
       else if (!isNative(node))
         problems.push_back(fmt::format("{}: operator not supported", label));
@@ -275,7 +276,7 @@ private:
   // Whether the IR has the node's op (or an adapter rewrites it into ops
   // the IR has).
   bool isNative(const onnx::NodeProto &node) const {
-    if (isOptimizerOp(node))
+    if (isOptimizerOp(node) || isMicrosoftQuantizedOp(node))
       return true;
     return isDefaultDomain(node.domain()) &&
            (node.op_type() == "Constant" || OpRegistry::instance().find(node.op_type()) ||
@@ -712,13 +713,20 @@ private:
     return local;
   }
 
-  // An optimiser update, written out in elementwise ops.
-  Status importOptimizer(const onnx::NodeProto &proto) {
+  // An op of another domain written out in the IR's ops: an optimiser
+  // update, or a com.microsoft quantized op.
+  Status importWrittenOut(const onnx::NodeProto &proto) {
     std::vector<Value *> inputs;
     for (const std::string &name : proto.input()) {
       Expected<Value *> value = name.empty() ? Expected<Value *>(nullptr) : tensor(name);
       CUVIL_TRY(value.status());
       inputs.push_back(*value);
+    }
+    if (isMicrosoftQuantizedOp(proto)) {
+      Expected<Value *> result = importMicrosoftQuantizedOp(proto, *scope_->graph, inputs);
+      CUVIL_TRY(result.status());
+      bind(proto.output(0), *result);
+      return Status::success();
     }
     Expected<std::vector<Value *>> results = importOptimizerOp(proto, *scope_->graph, inputs);
     CUVIL_TRY(results.status());
@@ -860,8 +868,8 @@ private:
                                          name));
     if (std::optional<int> branch = knownBranch(proto))
       return inlineBranch(proto, *branch);
-    if (isOptimizerOp(proto))
-      return importOptimizer(proto);
+    if (isOptimizerOp(proto) || isMicrosoftQuantizedOp(proto))
+      return importWrittenOut(proto);
     std::vector<Value *> inputs;
     for (const std::string &name : proto.input()) {
       if (name.empty()) {

@@ -1906,6 +1906,45 @@ def quantize_cases():
                  kind="compile_error", expect=("QuantizeLinear", "y_scale has 4 elements", "axis 1"))
 
 
+def microsoft_quantized_cases():
+    """ONNX Runtime's com.microsoft quantized ops (QOperator format: the ONNX model zoo's INT8 models):
+    QLinearAdd, QLinearMul, QLinearConcat, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSigmoid,
+    QLinearLeakyRelu, between a QuantizeLinear of float inputs and a DequantizeLinear of the result.
+    ORT computes them in float too; a tie may round a quantum apart (atol: one output quantum)."""
+    U8, I8 = np.uint8, np.int8
+    ms = dict(domain="com.microsoft")
+
+    def case(name, op, operands, out_shape, attrs=None, dtype=U8, concat=False):
+        # operands: [(shape, scale, zero)]
+        inits, nodes, inputs, quantized = {}, [], {}, []
+        for i, (shape, scale, zero) in enumerate(operands):
+            x = f"x{i}"
+            inputs[x] = In(shape, gen=uniform(-3, 3))
+            inits[f"s{i}"], inits[f"z{i}"] = scalar(scale), scalar(zero, dtype)
+            nodes.append(node("QuantizeLinear", [x, f"s{i}", f"z{i}"], [f"q{i}"]))
+            quantized.append([f"q{i}", f"s{i}", f"z{i}"])
+        inits["ys"], inits["yz"] = scalar(0.04), scalar(10 if dtype == U8 else -3, dtype)
+        args = ["ys", "yz"] + sum(quantized, []) if concat else sum(quantized, []) + ["ys", "yz"]
+        nodes += [node(op, args, ["q"], **ms, **(attrs or {})), node("DequantizeLinear", ["q", "ys", "yz"], ["y"])]
+        model = make_model(nodes, inputs, ["y"], inits, opset=17, opsets=[("com.microsoft", 1)], infer=False,
+                           output_types={"y": (F32, out_shape)})
+        return Case(f"com_microsoft/{name}", model, feeds_for(f"com_microsoft/{name}", inputs), atol=0.04 * 1.01)
+
+    yield case("qlinearadd", "QLinearAdd", [((2, 3, 4, 5), 0.03, 120), ((2, 3, 4, 5), 0.02, 130)], (2, 3, 4, 5))
+    yield case("qlinearadd_broadcast_i8", "QLinearAdd", [((2, 3, 4, 5), 0.03, 4), ((5,), 0.025, -6)], (2, 3, 4, 5),
+               dtype=I8)
+    yield case("qlinearmul", "QLinearMul", [((3, 7), 0.03, 128), ((3, 7), 0.02, 100)], (3, 7))
+    yield case("qlinearconcat_axis1", "QLinearConcat",
+               [((1, 2, 3, 3), 0.03, 128), ((1, 5, 3, 3), 0.02, 110), ((1, 1, 3, 3), 0.05, 140)], (1, 8, 3, 3),
+               dict(axis=1), concat=True)
+    yield case("qlinearglobalaveragepool", "QLinearGlobalAveragePool", [((2, 8, 7, 6), 0.03, 128)], (2, 8, 1, 1),
+               dict(channels_last=0))
+    yield case("qlinearaveragepool_k3_s2_p1", "QLinearAveragePool", [((1, 4, 9, 10), 0.03, 128)], (1, 4, 5, 5),
+               dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=0))
+    yield case("qlinearsigmoid", "QLinearSigmoid", [((4, 9), 0.03, 128)], (4, 9))
+    yield case("qlinearleakyrelu", "QLinearLeakyRelu", [((4, 9), 0.03, 128)], (4, 9), dict(alpha=0.1))
+
+
 def integer_product_cases():
     """MatMulInteger, ConvInteger, QLinearMatMul and QLinearConv: operand types, zero points (and
     scales) per tensor, row, column or output channel, batches, the Conv attributes, blocks of rows,
@@ -3765,7 +3804,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, conv3d_cases, pool3d_cases, elemen
             topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, recurrent_cases, quantize_cases, integer_product_cases,
             data_dependent_cases, value_range_cases, control_flow_cases, sequence_cases, tfidf_cases,
             half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, lrn_cases,
-            maxpool_indices_cases, reversesequence_cases, det_cases, signal_cases,
+            maxpool_indices_cases, reversesequence_cases, det_cases, signal_cases, microsoft_quantized_cases,
             model_level_cases, negative_cases]
 
 

@@ -1,0 +1,120 @@
+#include "MicrosoftQuantizedOps.h"
+
+#include <array>
+#include <fmt/format.h>
+
+namespace cuvil {
+namespace {
+
+// The float op each quantized one wraps, and how many (value, scale, zero
+// point) operand triples it takes (0: QLinearConcat's, after its output's
+// scale and zero point).
+struct QuantizedOp {
+  std::string_view name, floatOp;
+  int operands;
+};
+
+constexpr std::array<QuantizedOp, 7> kOps = {{
+    {"QLinearAdd", "Add", 2},
+    {"QLinearMul", "Mul", 2},
+    {"QLinearConcat", "Concat", 0},
+    {"QLinearGlobalAveragePool", "GlobalAveragePool", 1},
+    {"QLinearAveragePool", "AveragePool", 1},
+    {"QLinearSigmoid", "Sigmoid", 1},
+    {"QLinearLeakyRelu", "LeakyRelu", 1},
+}};
+
+const QuantizedOp *find(const onnx::NodeProto &node) {
+  if (node.domain() != kMicrosoftDomain)
+    return nullptr;
+  for (const QuantizedOp &op : kOps)
+    if (op.name == node.op_type())
+      return &op;
+  return nullptr;
+}
+
+class Builder {
+public:
+  Builder(Graph &graph, std::string base) : graph_(graph), base_(std::move(base)) {}
+
+  Value *node(const std::string &op, std::vector<Value *> inputs, const std::string &suffix) {
+    while (!inputs.empty() && !inputs.back())
+      inputs.pop_back();
+    return graph_.addNode(op, inputs, {base_ + suffix})->output(0);
+  }
+  Value *dequantize(Value *value, Value *scale, Value *zero, const std::string &suffix) {
+    return node("DequantizeLinear", {value, scale, zero}, suffix);
+  }
+  // The output's zero point; an omitted one is 0 of the first operand's
+  // type (as ONNX Runtime reads it), which CastLike gives once typed.
+  Value *outputZero(Value *given, Value *like) {
+    if (given)
+      return given;
+    Value *zero = graph_.addConstant(graph_.uniqueName(base_ + ".y_zero"), Tensor::scalarF32(0));
+    return node("CastLike", {zero, like}, ".y_zero_typed");
+  }
+
+private:
+  Graph &graph_;
+  std::string base_;
+};
+
+Value *input(const std::vector<Value *> &inputs, size_t i) {
+  return i < inputs.size() ? inputs[i] : nullptr;
+}
+
+} // namespace
+
+bool isMicrosoftQuantizedOp(const onnx::NodeProto &node) { return find(node) != nullptr; }
+
+Expected<Value *> importMicrosoftQuantizedOp(const onnx::NodeProto &node, Graph &graph,
+                                             const std::vector<Value *> &inputs) {
+  const QuantizedOp &op = *find(node);
+  Builder b(graph, node.output(0));
+  // (value, scale, zero point) triples; the zero point may be omitted.
+  std::vector<size_t> triples;
+  size_t outputAt;
+  if (op.operands == 0) { // Y_scale, Y_zero_point, then (X, X_scale, X_zero_point)...
+    if (inputs.size() < 5 || (inputs.size() - 2) % 3 != 0)
+      return Status::error("QLinearConcat takes Y_scale, Y_zero_point and triples of X, "
+                           "X_scale, X_zero_point");
+    for (size_t i = 2; i < inputs.size(); i += 3)
+      triples.push_back(i);
+    outputAt = 0;
+  } else {
+    for (size_t i = 0; i < size_t(op.operands); ++i)
+      triples.push_back(3 * i);
+    outputAt = 3 * size_t(op.operands);
+  }
+  std::vector<Value *> dequantized;
+  for (size_t at : triples) {
+    if (!input(inputs, at) || !input(inputs, at + 1))
+      return Status::error(fmt::format("{}: input {} or its scale is missing", op.name, at));
+    dequantized.push_back(b.dequantize(inputs[at], inputs[at + 1], input(inputs, at + 2),
+                                       fmt::format(".x{}", dequantized.size())));
+  }
+  Value *outputScale = input(inputs, outputAt), *outputZero = input(inputs, outputAt + 1);
+  if (!outputScale)
+    return Status::error(fmt::format("{}: the output's scale is missing", op.name));
+  Value *first = inputs[triples.front()];
+  Node *floatNode = graph.addNode(std::string(op.floatOp), dequantized, {node.output(0) + ".f"});
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.name() == "channels_last") {
+      if (attr.i() != 0)
+        return Status::error("channels_last (NHWC) is not supported");
+      continue;
+    }
+    if (attr.type() == onnx::AttributeProto::INT)
+      floatNode->setAttr(attr.name(), int64_t(attr.i()));
+    else if (attr.type() == onnx::AttributeProto::FLOAT)
+      floatNode->setAttr(attr.name(), attr.f());
+    else if (attr.type() == onnx::AttributeProto::INTS)
+      floatNode->setAttr(attr.name(), std::vector<int64_t>(attr.ints().begin(), attr.ints().end()));
+    else if (attr.type() == onnx::AttributeProto::STRING)
+      floatNode->setAttr(attr.name(), attr.s());
+  }
+  return b.node("QuantizeLinear",
+                {floatNode->output(0), outputScale, b.outputZero(outputZero, first)}, "");
+}
+
+} // namespace cuvil
