@@ -70,6 +70,8 @@ bool isMicrosoftQuantizedOp(const onnx::NodeProto &node) { return find(node) != 
 Expected<Value *> importMicrosoftQuantizedOp(const onnx::NodeProto &node, Graph &graph,
                                              const std::vector<Value *> &inputs) {
   const QuantizedOp &op = *find(node);
+  if (node.output_size() != 1 || node.output(0).empty())
+    return Status::error(fmt::format("{} has one result", op.name));
   Builder b(graph, node.output(0));
   // (value, scale, zero point) triples; the zero point may be omitted.
   std::vector<size_t> triples;

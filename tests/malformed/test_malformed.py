@@ -542,6 +542,26 @@ def _(d):
                helper.make_node("Hardmax", ["c"], ["y"], name="third", domain="com.example")])
 
 
+def microsoft_quantized(d, node):
+    s = numpy_helper.from_array(np.array(0.1, np.float32), "s")
+    z = numpy_helper.from_array(np.array(0, np.uint8), "z")
+    m = model_of([helper.make_node("QuantizeLinear", ["x", "s", "z"], ["q"]), node,
+                  helper.make_node("DequantizeLinear", ["q", "s", "z"], ["y"])], inits=[s, z])
+    m.opset_import.add(domain="com.microsoft", version=1)
+    save(d, m)
+
+
+@case("op/com_microsoft_qlinearadd_without_result", "QLinearAdd has one result")
+def _(d):
+    microsoft_quantized(d, helper.make_node("QLinearAdd", ["q", "s", "z", "q", "s", "z", "s", "z"], [],
+                                            domain="com.microsoft"))
+
+
+@case("op/com_microsoft_qlinearconcat_broken_triple", "QLinearConcat takes Y_scale")
+def _(d):
+    microsoft_quantized(d, helper.make_node("QLinearConcat", ["s", "z", "q", "s"], ["c"], domain="com.microsoft"))
+
+
 def branch(name, nodes, outputs):
     return helper.make_graph(nodes, name, [], outputs)
 
