@@ -3,6 +3,7 @@
 //   cuvil opt --passes=a,b file.cir     (runs passes on textual IR; lit tests)
 #include "CachedCompile.h"
 #include "CompileDependencies.h"
+#include "PrecisionOptions.h"
 #include "PrecisionRanges.h"
 #include "PrecisionSearch.h"
 #include "cuvil/backend/Backend.h"
@@ -262,37 +263,10 @@ int runCompile(const CompileOptions &options) {
   Expected<uint64_t> cacheBytes = parseByteSize(options.cache.maxSize);
   if (!cacheBytes)
     return fail(cacheBytes.status().withContext("--cache-max-size"));
-  Expected<PrecisionPolicy> policy = parsePrecisionPolicy(options.precision);
-  if (!policy)
-    return fail(policy.status());
-  CalibrationSettings calibration{options.calibration, CalibrationMethod::MinMax,
-                                  options.percentile};
-  if (Expected<CalibrationMethod> method = parseCalibrationMethod(options.calibrationMethod))
-    calibration.method = *method;
-  else
-    return fail(method.status());
-  if (!(options.percentile > 50 && options.percentile <= 100))
-    return fail(
-        Status::error(fmt::format("--percentile {} is not in (50, 100]", options.percentile)));
-  if (quantizesFromRanges(*policy) && options.calibration.empty())
-    return fail(Status::error(fmt::format(
-        "--precision {} needs --calibration DIR: sample inputs to measure activation ranges on",
-        options.precision)));
-  if ((*policy == PrecisionPolicy::Auto) != !options.accuracyBudget.empty())
-    return fail(Status::error(
-        *policy == PrecisionPolicy::Auto
-            ? "--precision auto needs --accuracy-budget B: the relative error of the outputs "
-              "allowed (e.g. 1%)"
-            : "--accuracy-budget is --precision auto's"));
-  if (!options.report.empty() && *policy != PrecisionPolicy::Auto)
-    return fail(Status::error("--report is --precision auto's"));
-  double budget = 0;
-  if (*policy == PrecisionPolicy::Auto) {
-    Expected<double> parsed = parseAccuracyBudget(options.accuracyBudget);
-    if (!parsed)
-      return fail(parsed.status());
-    budget = *parsed;
-  }
+  Expected<PrecisionSettings> precision = precisionSettings(options);
+  if (!precision)
+    return fail(precision.status());
+  const PrecisionPolicy policy = precision->policy;
   // The model, its external data and the calibration set, listed once for
   // the depfile and the cache key (a model that cannot be read is the
   // import's to report).
@@ -338,7 +312,7 @@ int runCompile(const CompileOptions &options) {
   PassContext context;
   context.cpu = target->cpuModel();
   context.winograd = !options.noWinograd;
-  context.precision.policy = *policy;
+  context.precision.policy = policy;
   // Ranges are measured on the graph as assign-precision sees it.
   auto assign = std::find_if(passes.begin(), passes.end(),
                              [](const PassInfo *pass) { return pass->name == "assign-precision"; });
@@ -346,17 +320,17 @@ int runCompile(const CompileOptions &options) {
   if (Status status = runPasses(**graph, before, context, pipelineOptions); !status.ok())
     return fail(status.withContext(options.input));
   std::string rangesSource;
-  if (quantizesFromRanges(*policy)) {
-    Expected<std::string> source = loadOrMeasureRanges(options, library, importOptions, **graph,
-                                                       before, after, calibration, context);
+  if (quantizesFromRanges(policy)) {
+    Expected<std::string> source = loadOrMeasureRanges(
+        options, library, importOptions, **graph, before, after, precision->calibration, context);
     if (!source)
       return fail(source.status().withContext(options.input));
     rangesSource = *source;
   }
   std::string precisionFront;
-  if (*policy == PrecisionPolicy::Auto) {
+  if (policy == PrecisionPolicy::Auto) {
     Expected<std::string> front =
-        choosePrecision(options, importOptions, before, after, budget, context);
+        choosePrecision(options, importOptions, before, after, precision->budget, context);
     if (!front)
       return fail(front.status().withContext(options.input));
     precisionFront = *front;
@@ -427,12 +401,12 @@ int runCompile(const CompileOptions &options) {
           double(memory.arenaBytes) / double(std::max<uint64_t>(memory.maxLiveBytes, 1)),
           humanBytes(memory.maxLiveBytes), humanBytes(memory.intermediateBytes));
     }
-    if (quantizesFromRanges(*policy))
+    if (quantizesFromRanges(policy))
       std::cout << fmt::format(
           "  precision: {}, {} of {} Conv/MatMul on integer kernels (ranges {})\n{}",
           options.precision, context.precisionStats.quantized, context.precisionStats.quantizable,
           rangesSource, precisionFront);
-    else if (*policy == PrecisionPolicy::FP16Weights)
+    else if (policy == PrecisionPolicy::FP16Weights)
       std::cout << fmt::format("  precision: fp16-weights, {} of {} MatMul weights in f16 (Conv "
                                "weights stay f32)\n",
                                context.precisionStats.quantized,
