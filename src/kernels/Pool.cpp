@@ -277,16 +277,6 @@ CUVIL_KERNEL void cuvil_pool2d_f32(const float *x, float *y, const cuvil_pool_pa
     pool3dRows<Pool3d::Average>(x, y, nullptr, &depth1, begin, end);
 }
 
-CUVIL_KERNEL void cuvil_pool3d_f32(const float *x, float *y, int64_t *indices,
-                                   const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
-  if (!p->is_max)
-    pool3dRows<Pool3d::Average>(x, y, indices, p, begin, end);
-  else if (indices)
-    pool3dRows<Pool3d::MaxIndices>(x, y, indices, p, begin, end);
-  else
-    pool3dRows<Pool3d::Max>(x, y, indices, p, begin, end);
-}
-
 template <typename T>
 CUVIL_INLINE void maxPool3d(const T *x, T *y, int64_t *indices, const cuvil_pool3d_params *p,
                             int64_t begin, int64_t end) {
@@ -294,6 +284,14 @@ CUVIL_INLINE void maxPool3d(const T *x, T *y, int64_t *indices, const cuvil_pool
     pool3dRows<Pool3d::MaxIndices>(x, y, indices, p, begin, end);
   else
     pool3dRows<Pool3d::Max>(x, y, indices, p, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_pool3d_f32(const float *x, float *y, int64_t *indices,
+                                   const cuvil_pool3d_params *p, int64_t begin, int64_t end) {
+  if (p->is_max)
+    maxPool3d(x, y, indices, p, begin, end);
+  else
+    pool3dRows<Pool3d::Average>(x, y, indices, p, begin, end);
 }
 
 CUVIL_KERNEL void cuvil_maxpool3d_u8(const uint8_t *x, uint8_t *y, int64_t *indices,

@@ -39,8 +39,8 @@ Value *scalarConstant(Graph &graph, float value, const std::string &name) {
   return graph.addConstant(name, Tensor::scalarF32(value));
 }
 
-// Dropout's mask is all true: a constant, or of a symbolic shape
-// Expand(true, Shape(x)).
+// True everywhere in `like`'s shape (Dropout's mask, what a Pad keeps): a
+// constant, or for a symbolic shape Expand(true, Shape(like)).
 Expected<Value *> allTrueLike(Graph &graph, Value *like, Node &before, const std::string &name) {
   if (like->type().isStatic()) {
     Tensor ones(TensorType{DType::Bool, like->type().shape});
@@ -56,10 +56,6 @@ Expected<Value *> allTrueLike(Graph &graph, Value *like, Node &before, const std
   CUVIL_TRY(shape.status());
   return insertNode(graph, "Expand", {scalar, *shape}, &before,
                     graph.uniqueName(name + ".expanded"));
-}
-
-Expected<Value *> allTrueMask(Graph &graph, Node &node) {
-  return allTrueLike(graph, node.input(0), node, node.output(1)->name());
 }
 
 // Pad whose constant_value comes at run time: the pad kernel fills with a
@@ -95,7 +91,7 @@ Status forwardInput(Graph &graph, Node &node) {
   graph.replaceAllUsesWith(node.output(0), node.input(0));
   if (node.numOutputs() > 1 &&
       (!node.output(1)->uses().empty() || node.output(1)->isGraphOutput())) {
-    Expected<Value *> mask = allTrueMask(graph, node);
+    Expected<Value *> mask = allTrueLike(graph, node.input(0), node, node.output(1)->name());
     CUVIL_TRY(mask.status());
     graph.replaceAllUsesWith(node.output(1), *mask);
   }

@@ -230,12 +230,10 @@ Status dropRequantization(Graph &graph, Node &op) {
     return Status::success();
   std::vector<Value *> inputs = op.inputs();
   inputs[0] = in->value;
-  Node *integer = graph.addNode(op.op(), inputs, {op.output(0)->name() + ".q"}, quantize);
-  for (const auto &[name, attribute] : op.attributes())
-    integer->setAttr(name, attribute);
-  integer->setName(op.name());
-  CUVIL_TRY(inferNodeTypes(*integer).withContext(op.describe()));
-  graph.replaceAllUsesWith(quantize->output(0), integer->output(0));
+  Expected<Value *> integer =
+      cloneOnInputs(graph, op, inputs, quantize, op.output(0)->name() + ".q");
+  CUVIL_TRY(integer.status().withContext(op.describe()));
+  graph.replaceAllUsesWith(quantize->output(0), *integer);
   graph.eraseNode(quantize);
   graph.eraseNode(&op);
   return Status::success();

@@ -147,6 +147,16 @@ Value *otherOperand(const Node &node, const Value *value) {
   return node.input(1) == value ? node.input(0) : nullptr;
 }
 
+Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vector<Value *> &inputs,
+                                Node *before, const std::string &name) {
+  Node *clone = graph.addNode(node.op(), inputs, {name}, before);
+  for (const auto &[attribute, value] : node.attributes())
+    clone->setAttr(attribute, value);
+  clone->setName(node.name());
+  CUVIL_TRY(inferNodeTypes(*clone));
+  return clone->output(0);
+}
+
 Expected<Value *> insertNode(Graph &graph, const std::string &op,
                              const std::vector<Value *> &inputs, Node *before,
                              const std::string &name) {

@@ -21,6 +21,11 @@ bool hasFoldableInputs(const Node &node);
 // than `maxBytes` and more than `maxGrowth` times its inputs together.
 Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes, size_t maxGrowth = 1);
 
+// A copy of the single-result `node` (op, attributes, name) on `inputs`,
+// its result named after `name`, inserted before `before` and typed.
+Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vector<Value *> &inputs,
+                                Node *before, const std::string &name);
+
 // Makes a new node computing `op` on inputs just before `before`, types it,
 // and returns its single result.
 Expected<Value *> insertNode(Graph &graph, const std::string &op,

@@ -48,16 +48,6 @@ Tensor dequantizedBias(const Tensor &bias, float inputScale, const Tensor &weigh
   return values;
 }
 
-// A copy of `node` on `inputs`, before `before`, typed.
-Expected<Value *> cloneOn(Graph &graph, const Node &node, std::vector<Value *> inputs, Node *before,
-                          const std::string &name) {
-  Node *clone = graph.addNode(node.op(), inputs, {name}, before);
-  for (const auto &[attribute, value] : node.attributes())
-    clone->setAttr(attribute, value);
-  CUVIL_TRY(inferNodeTypes(*clone));
-  return clone->output(0);
-}
-
 // x -> Q -> DQ with `quant`.
 Expected<Value *> roundTrip(Graph &graph, Value *x, ActivationQuant quant, Node *before,
                             const std::string &name) {
@@ -85,12 +75,12 @@ Status addSwitch(Graph &graph, const Candidate &c, CalibratedRange inputRange,
     inputs.push_back(
         graph.addConstant(graph.uniqueName(base + ".b"),
                           dequantizedBias(op.input(2)->constant(), in.scale, w.scales)));
-  Expected<Value *> result = cloneOn(graph, op, inputs, before, base + ".op");
+  Expected<Value *> result = cloneOnInputs(graph, op, inputs, before, base + ".op");
   CUVIL_TRY(result.status());
   if (c.absorbed) {
     std::vector<Value *> activationInputs = c.absorbed->inputs();
     activationInputs[0] = *result;
-    result = cloneOn(graph, *c.absorbed, activationInputs, before, base + ".act");
+    result = cloneOnInputs(graph, *c.absorbed, activationInputs, before, base + ".act");
     CUVIL_TRY(result.status());
   }
   Expected<Value *> quantized = roundTrip(graph, *result, out, before, base + ".y");
