@@ -9,6 +9,8 @@
 
 #include "cuvil/backend/Version.h"
 
+#include <algorithm>
+#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
@@ -148,10 +150,26 @@ std::vector<std::string> describeModel(const Graph &model, const TargetConfig &t
   return lines;
 }
 
+// The ops whose kernels form 8-bit products with the integer register
+// tiles (IntegerGemmTile.h, IntegerNarrowTile.h), which vpdpbusd speeds up.
+constexpr std::array<std::string_view, 5> kIntegerProductOps = {
+    "ConvInteger", "MatMulInteger", "QLinearConv", "QLinearMatMul", "cuvil.FusedQLinearConv"};
+
+bool hasIntegerProducts(const std::vector<CodePath> &paths) {
+  for (const CodePath &path : paths)
+    for (const auto &node : path.graph->nodes())
+      if (std::find(kIntegerProductOps.begin(), kIntegerProductOps.end(), node->op()) !=
+          kIntegerProductOps.end())
+        return true;
+  return false;
+}
+
 } // namespace
 
 Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
-                       const BackendOptions &options, BackendStats &stats) {
+                       const BackendOptions &requested, BackendStats &stats) {
+  BackendOptions options = requested;
+  options.target = variantsFor(requested.target, hasIntegerProducts(paths));
   bool library = options.emit == EmitKind::StaticLibrary || options.emit == EmitKind::SharedLibrary;
   LibraryOutput libraryOutput;
   if (library) {

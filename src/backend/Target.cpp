@@ -12,17 +12,28 @@
 namespace cuvil {
 namespace {
 
+struct DefaultVariant {
+  std::string_view name, cpu, features;
+  bool forIntegerProducts;
+};
+
 struct TargetEntry {
   std::string_view name;
   std::string_view triple;
-  // The default variants, best first: (name, CPU).
-  std::array<std::pair<std::string_view, std::string_view>, 2> defaultVariants;
+  // The default variants, best first.
+  std::array<DefaultVariant, 3> defaultVariants;
 };
 
+// AVX512-VNNI (Cascade Lake, Ice Lake, Sapphire Rapids, Zen 4 and later)
+// changes only the integer kernels, so it is a variant of its own for
+// models that have them rather than a requirement of the AVX-512 one
+// (Skylake-SP has AVX-512 without it).
 constexpr std::array<TargetEntry, 1> kTargets = {{
     {"x86_64-linux",
      "x86_64-unknown-linux-gnu",
-     {{{"avx512", "x86-64-v4"}, {"avx2", "x86-64-v3"}}}},
+     {{{"avx512vnni", "x86-64-v4", "+avx512vnni", true},
+       {"avx512", "x86-64-v4", "", false},
+       {"avx2", "x86-64-v3", "", false}}}},
 }};
 
 // The host's features as an LLVM feature string (for --cpu native).
@@ -33,6 +44,15 @@ std::string hostFeatures() {
   if (!features.empty())
     features.pop_back();
   return features;
+}
+
+// "x86-64-v4 + x86-64-v3": each variant's CPU and added features.
+std::string variantCpus(const std::vector<IsaVariant> &variants) {
+  std::vector<std::string> cpus;
+  for (const IsaVariant &variant : variants)
+    cpus.push_back(variant.features.empty() ? variant.cpu
+                                            : fmt::format("{} {}", variant.cpu, variant.features));
+  return fmt::format("{}", fmt::join(cpus, " + "));
 }
 
 } // namespace
@@ -69,26 +89,29 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
       return Status::error(fmt::format("unknown CPU '{}' for target {}", variant.cpu, config.name));
     bool avx2 = subtarget->checkFeatures("+avx2,+fma");
     bool avx512 = subtarget->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx512cd");
+    bool vnni = avx512 && subtarget->checkFeatures("+avx512vnni");
     variant.vectorBits = avx512 ? 512 : (avx2 ? 256 : 128);
-    variant.level = avx512 ? 2 : (avx2 ? 1 : 0);
+    variant.level = vnni ? 3 : (avx512 ? 2 : (avx2 ? 1 : 0));
     Expected<CpuModel> known = cpuModelFor(variant.cpu);
     variant.cpuModel = known ? *known : genericCpuModel(variant.vectorBits, variant.cpu);
     // The code uses the widest vectors the variant's features allow.
     variant.cpuModel.vectorBits = variant.vectorBits;
     variant.cpuModel.vectorRegisters = avx512 ? 32 : 16;
+    variant.cpuModel.int8Dot = vnni;
     return variant;
   };
 
   if (cpu.empty()) {
-    std::vector<std::string> cpus;
-    for (const auto &[name, variantCpu] : entry->defaultVariants) {
+    for (const DefaultVariant &entryVariant : entry->defaultVariants) {
       Expected<IsaVariant> variant =
-          describe({.name = std::string(name), .cpu = std::string(variantCpu)});
+          describe({.name = std::string(entryVariant.name),
+                    .cpu = std::string(entryVariant.cpu),
+                    .features = std::string(entryVariant.features),
+                    .forIntegerProducts = entryVariant.forIntegerProducts});
       CUVIL_TRY(variant.status());
       config.variants.push_back(*variant);
-      cpus.push_back(std::string(variantCpu));
     }
-    config.cpu = fmt::format("{}", fmt::join(cpus, " + "));
+    config.cpu = variantCpus(config.variants);
     return config;
   }
   IsaVariant single{.name = std::string(cpu), .cpu = std::string(cpu)};
@@ -103,6 +126,15 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
     variant->cpuModel = probeHostCpuModel(variant->cpuModel);
   config.variants.push_back(*variant);
   config.cpu = variant->cpu;
+  return config;
+}
+
+TargetConfig variantsFor(const TargetConfig &target, bool integerProducts) {
+  TargetConfig config = target;
+  std::erase_if(config.variants, [&](const IsaVariant &variant) {
+    return variant.forIntegerProducts && !integerProducts;
+  });
+  config.cpu = variantCpus(config.variants);
   return config;
 }
 

@@ -115,10 +115,10 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
     const X *groupImage = x + (image * p.C + group * Cg) * win.IH * win.IW;
     IntegerAccumulators acc;
     if constexpr (sizeof(X) == 1 && X(-1) > X(0) && W(-1) < W(0)) { // u8 image, i8 weights
-      if (p.narrow_weights && K > 0) {
+      if (p.products != CUVIL_PRODUCTS_WORDS && K > 0) {
         accumulateNarrowTask(
-            p.blocking, reinterpret_cast<const int8_t *>(w + t.m0 * K), t.rows, t.columns, K,
-            imageZero,
+            p.blocking, p.products == CUVIL_PRODUCTS_DOT,
+            reinterpret_cast<const int8_t *>(w + t.m0 * K), t.rows, t.columns, K, imageZero,
             [&](int64_t k0, int64_t kc, NarrowChunk &chunk) {
               packNarrowPatches(groupImage, win, k0, kc, t.p0, t.columns, uint8_t(imageZero),
                                 chunk);

@@ -54,9 +54,10 @@ CUVIL_INLINE void integerGemm(const A *a, const B *b, const A *aZero, const B *b
     t.bQuantOffset += t.n0 * p.b_quant_column_stride;
     IntegerAccumulators acc;
     if constexpr (sizeof(A) == 1 && A(-1) > A(0) && B(-1) < B(0)) { // u8 A, i8 B
-      if (p.narrow_b && p.K > 0) {
+      if (p.products != CUVIL_PRODUCTS_WORDS && p.K > 0) {
         accumulateNarrowGemmTask(
-            p.blocking, reinterpret_cast<const uint8_t *>(a + t.aOffset + t.m0 * p.lda), p.lda,
+            p.blocking, p.products == CUVIL_PRODUCTS_DOT,
+            reinterpret_cast<const uint8_t *>(a + t.aOffset + t.m0 * p.lda), p.lda,
             reinterpret_cast<const int8_t *>(b + t.bOffset + t.n0), p.ldb, t.rows, t.columns, p.K,
             [&](int64_t r) CUVIL_LAMBDA_INLINE {
               return aZero ? int32_t(aZero[t.aQuantOffset + r * p.a_quant_row_stride]) : 0;

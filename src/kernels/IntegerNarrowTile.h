@@ -18,7 +18,9 @@
 // 2^15), and vpmaddwd by 1 adds the i16 pairs into i32. Twice the products
 // of the i16 path (IntegerGemmTile.h) per instruction. The weights are
 // constants the task reads in place: packing them per task cost a tenth of
-// the time. The GEMM (u8 activations by 7-bit i8 weights) swaps the roles:
+// the time. With AVX512-VNNI one vpdpbusd replaces the pair of
+// instructions and any i8 weights are exact (dotTile). The GEMM (u8
+// activations by i8 weights) swaps the roles:
 // its u8 rows are read in place and broadcast, the weights packed as the
 // panel (accumulateNarrowGemmTask).
 #pragma once
@@ -113,14 +115,56 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
   storeIntegerTile<MR, NV>(sum, acc, accumulate);
 }
 
+// The same tile with AVX512-VNNI's vpdpbusd (on 256-bit vectors): each
+// i32 lane adds the four products of its byte quad in one instruction, with
+// no i16 sum to saturate, so any i8 weights are exact. Only variants whose
+// CPU has it select it (cuvil_integer_products); in the others the call
+// folds away with the constant parameters before code generation.
+template <int MR, int NV, bool UnsignedRows>
+CUVIL_TILE __attribute__((target("avx512vnni,avx512vl"))) void
+dotTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b, int32_t *acc,
+        int64_t accumulate) {
+  i32x8 sum[MR][NV]; // accumulation wraps, as the reference's
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      sum[r][v] = 0;
+  for (int64_t q = 0; q < kq; ++q) {
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r) {
+      int32_t word;
+      __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
+      const i32x8 quad = word;
+#pragma clang loop unroll(full)
+      for (int v = 0; v < NV; ++v) {
+        i32x8 packed;
+        __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
+        sum[r][v] = UnsignedRows ? __builtin_ia32_vpdpbusd256(sum[r][v], quad, packed)
+                                 : __builtin_ia32_vpdpbusd256(sum[r][v], packed, quad);
+      }
+    }
+  }
+  u32x8 result[MR][NV];
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      result[r][v] = __builtin_bit_cast(u32x8, sum[r][v]);
+  storeIntegerTile<MR, NV>(result, acc, accumulate);
+}
+
 template <int NV, bool UnsignedRows>
-CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int8_t *a, int64_t stride, int64_t kq,
-                             const uint8_t *b, int32_t *acc, int64_t accumulate) {
+CUVIL_INLINE void narrowRows(int64_t dot, int64_t rowsLeft, const int8_t *a, int64_t stride,
+                             int64_t kq, const uint8_t *b, int32_t *acc, int64_t accumulate) {
 #define CUVIL_NARROW_ROWS_CASE(n)                                                                  \
   case n:                                                                                          \
-    if constexpr (CUVIL_IGEMM_TILE_INSTANTIATED(n, NV))                                            \
-      narrowTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                          \
-    else                                                                                           \
+    if constexpr (CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                                          \
+      if (dot)                                                                                     \
+        dotTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                           \
+      else                                                                                         \
+        narrowTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                        \
+    } else                                                                                         \
       CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
   switch (rowsLeft) {
@@ -137,28 +181,37 @@ CUVIL_INLINE void narrowRows(int64_t rowsLeft, const int8_t *a, int64_t stride, 
 }
 
 // One chunk of kq quads over the task's block: rows at `a`, `stride` quads
-// apart, by the packed panel, written (first chunk) or added into acc.
+// apart, by the packed panel, written (first chunk) or added into acc;
+// `dot` selects vpdpbusd over vpmaddubsw.
 template <bool UnsignedRows>
-CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, const int8_t *rowQuads,
-                              int64_t stride, int64_t rows, int64_t columns, int64_t kq,
-                              const NarrowChunk &chunk, IntegerAccumulators &acc,
+CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
+                              const int8_t *rowQuads, int64_t stride, int64_t rows, int64_t columns,
+                              int64_t kq, const NarrowChunk &chunk, IntegerAccumulators &acc,
                               int64_t accumulate) {
   const int64_t MR = blocking.tile.pixels, NV = blocking.tile.blocks;
   for (int64_t r0 = 0; r0 < rows; r0 += MR) {
     const int64_t rowsLeft = rows - r0 < MR ? rows - r0 : MR;
+    // The next tile's rows for this chunk: short runs far apart (a weight
+    // row of a 3x3 convolution is 9 C bytes), which the hardware
+    // prefetchers do not follow; read once per panel, they come from L3 or
+    // memory (ResNet-50's last 3x3 convolutions stalled a quarter of their
+    // time on them).
+    for (int64_t r = r0 + MR; r < r0 + 2 * MR && r < rows; ++r)
+      for (int64_t j = 0; j < 4 * kq; j += 64)
+        __builtin_prefetch(rowQuads + r * 4 * stride + j, 0, 3);
     for (int64_t c0 = 0; c0 < columns; c0 += 8 * NV) {
       const int8_t *a = rowQuads + r0 * 4 * stride;
       const uint8_t *b = chunk.b + c0 * 4;
       int32_t *out = acc.values + r0 * kIntegerPanel + c0;
       switch (NV) {
       case 2:
-        narrowRows<2, UnsignedRows>(rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<2, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
         break;
       case 4:
-        narrowRows<4, UnsignedRows>(rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<4, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
         break;
       case 8:
-        narrowRows<8, UnsignedRows>(rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<8, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
         break;
       default:
         CUVIL_NOT_INSTANTIATED();
@@ -170,9 +223,9 @@ CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, const int8_t
 // The task's accumulators over all of K (> 0) for `rows` weight rows at w
 // (row stride K): packB(k0, kc, chunk) packs the image panel of each chunk.
 template <typename PackB>
-CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, const int8_t *w,
-                                       int64_t rows, int64_t columns, int64_t K, int32_t imageZero,
-                                       PackB packB, IntegerAccumulators &acc) {
+CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int64_t dot,
+                                       const int8_t *w, int64_t rows, int64_t columns, int64_t K,
+                                       int32_t imageZero, PackB packB, IntegerAccumulators &acc) {
   NarrowChunk chunk;
   const bool inPlace = K % 4 == 0; // constants once specialised
   const int64_t stride = inPlace ? K / 4 : (blocking.chunk_k + 3) / 4;
@@ -182,7 +235,7 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, con
       packNarrowRows(w, K, rows, k0, kc, stride, chunk);
     const int8_t *weights = inPlace ? w + k0 : chunk.a;
     packB(k0, kc, chunk);
-    narrowChunk<false>(blocking, weights, stride, rows, columns, kq, chunk, acc, k0 > 0);
+    narrowChunk<false>(blocking, dot, weights, stride, rows, columns, kq, chunk, acc, k0 > 0);
   }
   // The image's zero point, multiplied out: x_zero * sum_k w[r][k].
   for (int64_t r = 0; r < rows; ++r) {
@@ -203,10 +256,10 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, con
 //   acc[r][j] = sum_k a[r][k] b[k][j] - a_zero[r] * sum_k b[k][j]
 // K > 0.
 template <typename RowZero>
-CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking, const uint8_t *a,
-                                           int64_t lda, const int8_t *b, int64_t ldb, int64_t rows,
-                                           int64_t columns, int64_t K, RowZero aZero,
-                                           IntegerAccumulators &acc) {
+CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking, int64_t dot,
+                                           const uint8_t *a, int64_t lda, const int8_t *b,
+                                           int64_t ldb, int64_t rows, int64_t columns, int64_t K,
+                                           RowZero aZero, IntegerAccumulators &acc) {
   NarrowChunk chunk;
   int32_t columnSums[kIntegerPanel] = {};
   for (int64_t k0 = 0; k0 < K; k0 += blocking.chunk_k) {
@@ -218,8 +271,8 @@ CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking,
         columnSums[j] += from[j];
       }
     });
-    narrowChunk<true>(blocking, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows, columns,
-                      kq, chunk, acc, k0 > 0);
+    narrowChunk<true>(blocking, dot, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
+                      columns, kq, chunk, acc, k0 > 0);
   }
   for (int64_t r = 0; r < rows; ++r) {
     const uint32_t zero = uint32_t(aZero(r));

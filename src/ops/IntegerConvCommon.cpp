@@ -159,8 +159,8 @@ Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContex
   setWindow(params, params->window, g->window.as2D());
   params.set(params->w_zero_stride, g->wZeroStride);
   params.set(params->w_scale_stride, g->wScaleStride);
-  params->narrow_weights =
-      narrowWeights(node.input(inputs.x), node.input(inputs.w), node.input(inputs.wZero)) ? 1 : 0;
+  params->products = integerProducts(ctx.cpu(), node.input(inputs.x), node.input(inputs.w),
+                                     node.input(inputs.wZero));
   // Blocking is a cost decision: it takes the shape the static path serves.
   Dim channels = floorDiv(w[0], groups);
   params->blocking = chooseIntegerBlocking(ctx.cpu(), channels.opt());

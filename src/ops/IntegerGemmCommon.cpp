@@ -145,22 +145,26 @@ Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
   return Status::success();
 }
 
-bool narrowWeights(const Value *image, const Value *weights, const Value *weightZero) {
-  if (image->type().dtype != DType::U8 || weights->type().dtype != DType::I8 ||
-      !weights->isConstant())
-    return false;
+int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *weights,
+                        const Value *weightZero) {
+  if (image->type().dtype != DType::U8 || weights->type().dtype != DType::I8)
+    return CUVIL_PRODUCTS_WORDS;
+  if (weightZero) {
+    if (!weightZero->isConstant())
+      return CUVIL_PRODUCTS_WORDS;
+    for (int64_t i = 0; i < weightZero->constant().numElements(); ++i)
+      if (weightZero->constant().getInt(i) != 0)
+        return CUVIL_PRODUCTS_WORDS;
+  }
+  if (cpu.int8Dot)
+    return CUVIL_PRODUCTS_DOT;
+  if (!weights->isConstant())
+    return CUVIL_PRODUCTS_WORDS;
   const Tensor &w = weights->constant();
   for (int64_t i = 0; i < w.numElements(); ++i)
     if (w.data<int8_t>()[i] < -64 || w.data<int8_t>()[i] > 64)
-      return false;
-  if (!weightZero)
-    return true;
-  if (!weightZero->isConstant())
-    return false;
-  for (int64_t i = 0; i < weightZero->constant().numElements(); ++i)
-    if (weightZero->constant().getInt(i) != 0)
-      return false;
-  return true;
+      return CUVIL_PRODUCTS_WORDS;
+  return CUVIL_PRODUCTS_BYTES;
 }
 
 cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
@@ -219,11 +223,10 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params.set(params->b_quant_column_stride, g->b.stride);
   // Blocking is a cost decision: it takes the shape the static path serves.
   // The byte path reads A's rows as whole quads: K a multiple of 4.
-  params->narrow_b =
-      product.K.isConstant() && product.K.constant() % 4 == 0 &&
-              narrowWeights(node.input(inputs.a), node.input(inputs.b), node.input(inputs.bZero))
-          ? 1
-          : 0;
+  params->products = product.K.isConstant() && product.K.constant() % 4 == 0
+                         ? integerProducts(ctx.cpu(), node.input(inputs.a), node.input(inputs.b),
+                                           node.input(inputs.bZero))
+                         : CUVIL_PRODUCTS_WORDS;
   params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);

@@ -54,11 +54,12 @@ struct IntegerGemmCall {
 Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContext &ctx,
                                           const IntegerMatMulInputs &inputs);
 
-// Whether the byte path (vpmaddubsw, IntegerNarrowTile.h) multiplies the
-// u8 `image` by the constant i8 `weights` exactly: every weight within
-// [-64, 64] (255 * 64 * 2 < 2^15) and the weights' zero point absent or
-// constant zeros.
-bool narrowWeights(const Value *image, const Value *weights, const Value *weightZero);
+// How the tiles multiply the u8 `image` by the i8 `weights` on `cpu`
+// (cuvil_integer_products): a byte path needs the weights' zero point
+// absent or constant zeros; vpdpbusd is exact for any weights, vpmaddubsw
+// for constant ones within [-64, 64] (255 * 64 * 2 < 2^15); else i16 pairs.
+int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *weights,
+                        const Value *weightZero);
 
 // Rows per task, register tile and K chunk for a product of `rows` rows on
 // `cpu` (the integer convolutions' too).

@@ -128,12 +128,20 @@ void checkIntegerBlocking(const cuvil_igemm_blocking &b, Problems &problems) {
         fmt::format("K chunk of {} rows is outside 1 to {}", b.chunk_k, CUVIL_IGEMM_MAX_CHUNK_K));
 }
 
+void checkIntegerProducts(int64_t products, Problems &problems) {
+  if (products != CUVIL_PRODUCTS_WORDS && products != CUVIL_PRODUCTS_BYTES &&
+      products != CUVIL_PRODUCTS_DOT)
+    problems.push_back(fmt::format("integer products {} are none of words, bytes, dot", products));
+}
+
 void checkIntegerGemm(const cuvil_igemm_params &p, Problems &problems) {
   checkIntegerBlocking(p.blocking, problems);
+  checkIntegerProducts(p.products, problems);
 }
 
 void checkIntegerConv(const cuvil_iconv_params &p, Problems &problems) {
   checkIntegerBlocking(p.blocking, problems);
+  checkIntegerProducts(p.products, problems);
 }
 
 void checkDequantizedConv(const cuvil_qconv_dq_params &p, Problems &problems) {

@@ -245,8 +245,8 @@ cuvil_status cuvil_model_create(cuvil_instance **result) {
     return CUVIL_INVALID_ARGUMENT;
   }
   if (requestedIsaCap() == kUnknownIsaCap) {
-    std::snprintf(createError, sizeof createError,
-                  "CUVIL_ISA='%s' is not one of baseline, avx2, avx512", std::getenv("CUVIL_ISA"));
+    std::snprintf(createError, sizeof createError, "CUVIL_ISA='%s' is not one of %s",
+                  std::getenv("CUVIL_ISA"), isaLevelNames());
     return CUVIL_UNSUPPORTED_CPU;
   }
   if (effectiveIsaLevel() < model().min_isa_level) {

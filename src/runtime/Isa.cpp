@@ -10,7 +10,7 @@ void checkIsaSupport(const cuvil_model_info &model) {
   // Reject a bad CUVIL_ISA before anything runs.
   if (requestedIsaCap() == kUnknownIsaCap)
     throw std::runtime_error(std::string("CUVIL_ISA='") + std::getenv("CUVIL_ISA") +
-                             "' is not one of baseline, avx2, avx512");
+                             "' is not one of " + isaLevelNames());
   if (effectiveIsaLevel() < model.min_isa_level)
     throw std::runtime_error(
         std::string("this executable needs a CPU with ") + isaLevelName(model.min_isa_level) +
@@ -32,7 +32,7 @@ std::string selectedVariant(const cuvil_model_info &model) {
   }
   int32_t level = effectiveIsaLevel();
   for (const std::string &name : names) {
-    for (int32_t l = 0; l < 3; ++l)
+    for (int32_t l = 0; l < isaLevelCount(); ++l)
       if (name == isaLevelName(l) && l <= level)
         return name;
   }

@@ -7,8 +7,11 @@
 
 namespace cuvil::runtime {
 
-/// "avx512", "avx2" or "baseline" for a cuvil_isa_level value.
+/// "avx512vnni", "avx512", "avx2" or "baseline" for a cuvil_isa_level value.
 const char *isaLevelName(int32_t level);
+/// How many levels there are, and their names as a list for messages.
+int32_t isaLevelCount();
+const char *isaLevelNames();
 
 /// The level CUVIL_ISA caps the CPU's at: -1 when unset, kUnknownIsaCap for
 /// a name that is none of the levels'.

@@ -9,7 +9,10 @@
 namespace cuvil::runtime {
 namespace {
 
-constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512"};
+// In the order of cuvil_isa_level (ModelABI.h): each level includes the
+// ones before it.
+constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512", "avx512vnni"};
+constexpr int32_t kLevels = int32_t(sizeof kLevelNames / sizeof kLevelNames[0]);
 
 int32_t detectLevel() {
 #if defined(__x86_64__)
@@ -19,7 +22,8 @@ int32_t detectLevel() {
   bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
                 __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
                 __builtin_cpu_supports("avx512vl");
-  return avx2 ? (avx512 ? 2 : 1) : 0;
+  bool vnni = avx512 && __builtin_cpu_supports("avx512vnni");
+  return avx2 ? (avx512 ? (vnni ? 3 : 2) : 1) : 0;
 #else
   return 0;
 #endif
@@ -27,15 +31,19 @@ int32_t detectLevel() {
 
 } // namespace
 
+int32_t isaLevelCount() { return kLevels; }
+
+const char *isaLevelNames() { return "baseline, avx2, avx512, avx512vnni"; }
+
 const char *isaLevelName(int32_t level) {
-  return level >= 0 && level < 3 ? kLevelNames[level] : "unknown";
+  return level >= 0 && level < kLevels ? kLevelNames[level] : "unknown";
 }
 
 int32_t requestedIsaCap() {
   const char *value = std::getenv("CUVIL_ISA");
   if (!value || !*value)
     return -1;
-  for (int32_t level = 0; level < 3; ++level)
+  for (int32_t level = 0; level < kLevels; ++level)
     if (std::strcmp(value, kLevelNames[level]) == 0)
       return level;
   return kUnknownIsaCap;

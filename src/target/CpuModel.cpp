@@ -106,13 +106,15 @@ std::string describeCpuModel(const CpuModel &cpu) {
                      "  caches: L1d {}, L2 {} per core, L3 {}\n"
                      "  clock {:.1f} GHz: {:.0f} GFLOP/s f32 per core; memory {:.0f} GB/s per "
                      "core ({:.1f} flops per byte)\n"
-                     "  cores: {}\n",
+                     "  cores: {}\n"
+                     "  8-bit products: {}\n",
                      cpu.name, cpu.source, cpu.vectorBits, cpu.vectorRegisters, cpu.fmaPerCycle,
                      cpu.loadsPerCycle, cpu.fmaLatency, bytesText(cpu.l1Bytes),
                      bytesText(cpu.l2Bytes), bytesText(cpu.l3Bytes), cpu.ghz, cpu.peakGflops(),
                      cpu.memoryGBps, cpu.flopsPerMemoryByte(),
                      cpu.cores > 0 ? fmt::format("{}", cpu.cores)
-                                   : std::string("not known (rules assume up to 8)"));
+                                   : std::string("not known (rules assume up to 8)"),
+                     cpu.int8Dot ? "vpdpbusd (VNNI)" : "vpmaddubsw + vpmaddwd");
 }
 
 } // namespace cuvil

@@ -2047,6 +2047,11 @@ def integer_product_cases():
         ("byte_path_blocks_chunks_panels",
          qmatmul(_quantized((70, 300)), U8, rng.integers(-64, 65, (300, 130)).astype(I8),
                  rng.uniform(0.0005, 0.002, (1, 130)).astype(F32), np.zeros((1, 130), I8), U8, y_scale=0.3), 10),
+        # Full-range i8 weights with zero point 0: vpdpbusd where the CPU has
+        # VNNI (exact), i16 pairs elsewhere.
+        ("full_range_weights",
+         qmatmul(_quantized((70, 300)), U8, rng.integers(-128, 128, (300, 130)).astype(I8),
+                 rng.uniform(0.0005, 0.002, (1, 130)).astype(F32), np.zeros((1, 130), I8), U8, y_scale=0.6), 10),
     ]
     for name, args, opset in qlinear_matmuls:
         yield single(f"qlinearmatmul/{name}", "QLinearMatMul", args, opset=opset)
@@ -2085,6 +2090,16 @@ def integer_product_cases():
         b = rng.integers(-2000, 2000, m).astype(I32) if bias else None
         yield single(f"qlinearconv/{name}", "QLinearConv",
                      qconv(_quantized(x_shape), U8, weights(w_shape), w_scale, w_zero, U8, b), attrs, opset=10)
+    # Full-range i8 weights with zero point 0 (vpdpbusd on VNNI CPUs), K a
+    # multiple of 4 (weights read in place) and not (packed per chunk).
+    for name, x_shape, w_shape in [("full_range_weights", (1, 32, 12, 13), (70, 32, 3, 3)),
+                                   ("full_range_weights_odd_k", (1, 3, 12, 13), (9, 3, 3, 3))]:
+        m = w_shape[0]
+        yield single(f"qlinearconv/{name}", "QLinearConv",
+                     qconv(_quantized(x_shape), U8, rng.integers(-128, 128, w_shape).astype(I8),
+                           rng.uniform(0.002, 0.01, m), np.zeros(m, I8), U8,
+                           rng.integers(-2000, 2000, m).astype(I32), y_scale=0.5),
+                     dict(pads=[1, 1, 1, 1]), opset=10)
     yield single("qlinearconv/saturates", "QLinearConv",
                  qconv(_quantized((1, 3, 7, 8), I8), I8, weights((4, 3, 3, 3)), scalar(0.01), scalar(0, I8), I8,
                        y_scale=0.002), opset=10)

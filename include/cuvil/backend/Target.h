@@ -18,8 +18,11 @@ struct IsaVariant {
   std::string cpu;        // LLVM CPU: "x86-64-v4"
   std::string features{}; // LLVM feature string, empty for the CPU's defaults
   int vectorBits = 128;   // widest vector the code should prefer
-  int level = 0;          // cuvil_isa_level the CPU needs: 2 AVX-512, 1 AVX2+FMA, 0 none
-  CpuModel cpuModel{};    // what the tiling and cost rules tune this variant's code for
+  int level = 0;          // cuvil_isa_level the CPU needs: 3 AVX-512 VNNI, 2 AVX-512, 1 AVX2+FMA
+  // Differs from the next variant only in the integer kernels' vpdpbusd:
+  // compiled only into models that have integer products.
+  bool forIntegerProducts = false;
+  CpuModel cpuModel{}; // what the tiling and cost rules tune this variant's code for
 };
 
 struct TargetConfig {
@@ -34,10 +37,14 @@ struct TargetConfig {
 };
 
 // Resolves a --target / --cpu pair. No --cpu gives the target's default
-// variants (x86_64-linux: AVX-512 with an AVX2 fallback, tuned for the
+// variants (x86_64-linux: AVX-512 with VNNI, AVX-512, AVX2, tuned for the
 // generic x86-64-v4 and x86-64-v3 CPU models); a CPU name gives one variant
 // for that CPU (its row of the CPU model table, or the generic model of its
 // ISA level), "native" one for this machine (its caches and cores probed).
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);
+
+// The target less the variants a model without integer products does not
+// need (forIntegerProducts).
+TargetConfig variantsFor(const TargetConfig &target, bool integerProducts);
 
 } // namespace cuvil

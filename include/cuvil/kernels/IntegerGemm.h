@@ -27,6 +27,14 @@
 #define CUVIL_IGEMM_TILE_INSTANTIATED(R, V)                                                        \
   ((R) >= 1 && (R) <= 6 && ((V) == 2 || (V) == 4 || (V) == 8) && (R) * (V) <= 24)
 
+/* How the tiles multiply: u8 by i8 operands whose i8 side has zero point 0
+ * take a byte path, the rest widen both to i16. */
+enum cuvil_integer_products {
+  CUVIL_PRODUCTS_WORDS = 0, /* i16 pairs (vpmaddwd): any operands */
+  CUVIL_PRODUCTS_BYTES = 1, /* byte pairs (vpmaddubsw): i8 within [-64, 64], exact */
+  CUVIL_PRODUCTS_DOT = 2    /* byte quads (vpdpbusd, AVX512-VNNI): any i8, exact */
+};
+
 /* How a task packs and tiles: rows per task (<= CUVIL_IGEMM_MAX_ROW_BLOCK),
  * the register tile, and K rows per chunk (<= CUVIL_IGEMM_MAX_CHUNK_K), a
  * chunk of the packed panel being what stays in L1. */
@@ -46,10 +54,10 @@ struct cuvil_igemm_params {
   int64_t lda, ldb;              /* row strides (unit column strides) */
   int64_t a_quant_row_stride;    /* 0: per tensor, 1: per row */
   int64_t b_quant_column_stride; /* 0: per tensor, 1: per column */
-  /* 1: u8 A, i8 B within [-64, 64] with zero point 0, K and lda multiples
-   * of 4 (checked at compile time): products of bytes (vpmaddubsw) are
-   * exact, and A's rows are read in place. */
-  int64_t narrow_b;
+  /* CUVIL_PRODUCTS_BYTES or _DOT: u8 A, i8 B with zero point 0 (within
+   * [-64, 64] for BYTES), K and lda multiples of 4 (checked at compile
+   * time); A's rows are read in place. */
+  int64_t products;
   struct cuvil_igemm_blocking blocking;
 };
 

@@ -28,6 +28,9 @@ struct CpuModel {
   double ghz = 3.0;           // sustained clock under vector load
   double memoryGBps = 16.0;   // DRAM bandwidth one core streams
   int cores = 0;              // cores the code will run on; 0 when not known
+  // vpdpbusd (AVX512-VNNI): four u8 x i8 products summed into each i32
+  // lane in one instruction (the variant's features, not the table's).
+  bool int8Dot = false;
 
   int vectorLanes() const { return vectorBits / 32; } // f32 lanes
   // f32 FMA peak of one core, in Gflop/s (an FMA is two flops).

@@ -44,22 +44,45 @@ void expectReachedFunctionsTargetCpu(llvm::Function &caller, const std::string &
 }
 
 TEST(TargetAttributes, EachVariantGetsItsOwnCopyOfTheHelpersItCalls) {
-  Expected<TargetConfig> target = resolveTarget("x86_64-linux", "");
-  ASSERT_TRUE(target.ok()) << target.status().message();
-  ASSERT_EQ(target->variants.size(), 2u);
+  Expected<TargetConfig> resolved = resolveTarget("x86_64-linux", "");
+  ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+  TargetConfig target = variantsFor(*resolved, /*integerProducts=*/false);
+  ASSERT_EQ(target.variants.size(), 2u);
   llvm::LLVMContext context;
   llvm::SMDiagnostic error;
   std::unique_ptr<llvm::Module> module = llvm::parseAssemblyString(kModule, error, context);
   ASSERT_TRUE(module) << error.getMessage().str();
 
-  applyTargetAttributes(*module, *target);
+  applyTargetAttributes(*module, target);
 
-  expectReachedFunctionsTargetCpu(*module->getFunction("spec.avx512"), target->variants[0].cpu);
-  expectReachedFunctionsTargetCpu(*module->getFunction("spec.avx2"), target->variants[1].cpu);
+  expectReachedFunctionsTargetCpu(*module->getFunction("spec.avx512"), target.variants[0].cpu);
+  expectReachedFunctionsTargetCpu(*module->getFunction("spec.avx2"), target.variants[1].cpu);
   // The fallback keeps the originals; the AVX-512 variant calls its copies.
   EXPECT_NE(module->getFunction("activate.avx512"), nullptr);
   EXPECT_NE(module->getFunction("clip.avx512"), nullptr);
   EXPECT_EQ(module->getFunction("activate.avx2"), nullptr);
+}
+
+// The VNNI variant is compiled only into models with integer products; its
+// CPU model says which products the integer kernels form.
+TEST(TargetVariants, VnniOnlyForIntegerProducts) {
+  Expected<TargetConfig> resolved = resolveTarget("x86_64-linux", "");
+  ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+  TargetConfig integer = variantsFor(*resolved, true), plain = variantsFor(*resolved, false);
+  ASSERT_EQ(integer.variants.size(), 3u);
+  EXPECT_EQ(integer.variants[0].name, "avx512vnni");
+  EXPECT_EQ(integer.variants[0].level, 3);
+  EXPECT_TRUE(integer.variants[0].cpuModel.int8Dot);
+  EXPECT_FALSE(integer.variants[1].cpuModel.int8Dot);
+  ASSERT_EQ(plain.variants.size(), 2u);
+  EXPECT_EQ(plain.variants[0].name, "avx512");
+  EXPECT_EQ(plain.cpu, "x86-64-v4 + x86-64-v3");
+  // One named CPU is one variant, with VNNI when it has it.
+  Expected<TargetConfig> zen4 = resolveTarget("x86_64-linux", "znver4");
+  ASSERT_TRUE(zen4.ok());
+  EXPECT_EQ(variantsFor(*zen4, false).variants.size(), 1u);
+  EXPECT_TRUE(zen4->variants[0].cpuModel.int8Dot);
+  EXPECT_EQ(zen4->variants[0].level, 3);
 }
 
 } // namespace

@@ -12,6 +12,11 @@ cuvil_conv_nchw16c_f32.avx512.spec:
 cuvil_gemm_f32.avx512.spec:
 .LBB1_2:                                # =>This Inner Loop Header: Depth=1
 	vfmadd231ps	(%rax), %zmm1, %zmm2
+	callq	memcpy@PLT
+	vmovaps	48(%rsp), %xmm31                # 16-byte Reload
+	vmovaps	64(%rsp), %xmm30                # 16-byte Reload
+	vaddps	%zmm31, %zmm1, %zmm1
+	vmovaps	80(%rsp), %xmm29                # 16-byte Reload
 	jne	.LBB1_2
 # %bb.3:                                #   in Loop: Header=BB1_9 Depth=1
 	vaddps	64(%rsp), %zmm1, %zmm1          # 64-byte Folded Reload
