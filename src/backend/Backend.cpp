@@ -155,13 +155,17 @@ std::vector<std::string> describeModel(const Graph &model, const TargetConfig &t
 constexpr std::array<std::string_view, 5> kIntegerProductOps = {
     "ConvInteger", "MatMulInteger", "QLinearConv", "QLinearMatMul", "cuvil.FusedQLinearConv"};
 
-bool hasIntegerProducts(const std::vector<CodePath> &paths) {
+ModelProducts productsOf(const std::vector<CodePath> &paths) {
+  ModelProducts products;
   for (const CodePath &path : paths)
-    for (const auto &node : path.graph->nodes())
-      if (std::find(kIntegerProductOps.begin(), kIntegerProductOps.end(), node->op()) !=
-          kIntegerProductOps.end())
-        return true;
-  return false;
+    for (const auto &node : path.graph->nodes()) {
+      products.integer |= std::find(kIntegerProductOps.begin(), kIntegerProductOps.end(),
+                                    node->op()) != kIntegerProductOps.end();
+      // bf16 weight panels (pack-matmul under --precision bf16).
+      products.bf16 |= node->op() == "cuvil.FusedMatMul" && node->numInputs() > 1 &&
+                       node->input(1)->type().dtype == DType::BF16;
+    }
+  return products;
 }
 
 } // namespace
@@ -169,7 +173,8 @@ bool hasIntegerProducts(const std::vector<CodePath> &paths) {
 Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                        const BackendOptions &requested, BackendStats &stats) {
   BackendOptions options = requested;
-  options.target = variantsFor(requested.target, hasIntegerProducts(paths));
+  options.target = variantsFor(requested.target, productsOf(paths));
+  stats.cpu = options.target.cpu;
   bool library = options.emit == EmitKind::StaticLibrary || options.emit == EmitKind::SharedLibrary;
   LibraryOutput libraryOutput;
   if (library) {

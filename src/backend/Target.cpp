@@ -14,26 +14,28 @@ namespace {
 
 struct DefaultVariant {
   std::string_view name, cpu, features;
-  bool forIntegerProducts;
+  VariantUse use;
 };
 
 struct TargetEntry {
   std::string_view name;
   std::string_view triple;
   // The default variants, best first.
-  std::array<DefaultVariant, 3> defaultVariants;
+  std::array<DefaultVariant, 4> defaultVariants;
 };
 
 // AVX512-VNNI (Cascade Lake, Ice Lake, Sapphire Rapids, Zen 4 and later)
-// changes only the integer kernels, so it is a variant of its own for
-// models that have them rather than a requirement of the AVX-512 one
-// (Skylake-SP has AVX-512 without it).
+// changes only the integer kernels and AVX512_BF16 (Cooper Lake, Sapphire
+// Rapids, Zen 4 and later, all with VNNI) only the bf16 GEMM, so each is a
+// variant of its own for models that use them rather than a requirement of
+// the AVX-512 one (Skylake-SP has AVX-512 without either).
 constexpr std::array<TargetEntry, 1> kTargets = {{
     {"x86_64-linux",
      "x86_64-unknown-linux-gnu",
-     {{{"avx512vnni", "x86-64-v4", "+avx512vnni", true},
-       {"avx512", "x86-64-v4", "", false},
-       {"avx2", "x86-64-v3", "", false}}}},
+     {{{"avx512bf16", "x86-64-v4", "+avx512vnni,+avx512bf16", VariantUse::Bf16Products},
+       {"avx512vnni", "x86-64-v4", "+avx512vnni", VariantUse::IntegerProducts},
+       {"avx512", "x86-64-v4", "", VariantUse::Always},
+       {"avx2", "x86-64-v3", "", VariantUse::Always}}}},
 }};
 
 // The host's features as an LLVM feature string (for --cpu native).
@@ -90,24 +92,25 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
     bool avx2 = subtarget->checkFeatures("+avx2,+fma");
     bool avx512 = subtarget->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx512cd");
     bool vnni = avx512 && subtarget->checkFeatures("+avx512vnni");
+    bool bf16 = vnni && subtarget->checkFeatures("+avx512bf16");
     variant.vectorBits = avx512 ? 512 : (avx2 ? 256 : 128);
-    variant.level = vnni ? 3 : (avx512 ? 2 : (avx2 ? 1 : 0));
+    variant.level = bf16 ? 4 : (vnni ? 3 : (avx512 ? 2 : (avx2 ? 1 : 0)));
     Expected<CpuModel> known = cpuModelFor(variant.cpu);
     variant.cpuModel = known ? *known : genericCpuModel(variant.vectorBits, variant.cpu);
     // The code uses the widest vectors the variant's features allow.
     variant.cpuModel.vectorBits = variant.vectorBits;
     variant.cpuModel.vectorRegisters = avx512 ? 32 : 16;
     variant.cpuModel.int8Dot = vnni;
+    variant.cpuModel.bf16Dot = bf16;
     return variant;
   };
 
   if (cpu.empty()) {
     for (const DefaultVariant &entryVariant : entry->defaultVariants) {
-      Expected<IsaVariant> variant =
-          describe({.name = std::string(entryVariant.name),
-                    .cpu = std::string(entryVariant.cpu),
-                    .features = std::string(entryVariant.features),
-                    .forIntegerProducts = entryVariant.forIntegerProducts});
+      Expected<IsaVariant> variant = describe({.name = std::string(entryVariant.name),
+                                               .cpu = std::string(entryVariant.cpu),
+                                               .features = std::string(entryVariant.features),
+                                               .use = entryVariant.use});
       CUVIL_TRY(variant.status());
       config.variants.push_back(*variant);
     }
@@ -129,10 +132,11 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   return config;
 }
 
-TargetConfig variantsFor(const TargetConfig &target, bool integerProducts) {
+TargetConfig variantsFor(const TargetConfig &target, ModelProducts products) {
   TargetConfig config = target;
   std::erase_if(config.variants, [&](const IsaVariant &variant) {
-    return variant.forIntegerProducts && !integerProducts;
+    return (variant.use == VariantUse::IntegerProducts && !products.integer) ||
+           (variant.use == VariantUse::Bf16Products && !products.bf16);
   });
   config.cpu = variantCpus(config.variants);
   return config;

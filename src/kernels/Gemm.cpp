@@ -25,7 +25,7 @@
 // 24 accumulators, 4 B vectors and a broadcast in the 32 zmm registers;
 // AVX2, where a 16-lane vector takes two ymm registers, uses narrower tiles
 // (MR x NV from the lowering).
-#include "GemmTile.h"
+#include "GemmBf16Tile.h"
 
 #include "cuvil/kernels/Gemm.h"
 
@@ -38,17 +38,19 @@ constexpr int64_t kPanel = CUVIL_GEMM_PANEL; // 4 vectors
 // Weight: float, or uint16_t holding IEEE half bits (f16 panels): a chunk
 // that one row tile uses the tile widens as it loads it; one that several
 // use is widened once into the stack panel (a conversion per row tile
-// would take issue slots from the FMAs).
-template <typename Weight>
+// would take issue slots from the FMAs). Bf16Pairs: uint16_t holding bf16
+// bits in row pairs (GemmBf16Tile.h), multiplied as bf16 or widened.
+template <typename Weight, bool Bf16Pairs = false>
 CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const float *residual,
                        float *c, const cuvil_gemm_params *params, int64_t begin, int64_t end) {
-  constexpr bool halfWeights = sizeof(Weight) == 2;
+  constexpr bool halfWeights = sizeof(Weight) == 2 && !Bf16Pairs;
   const cuvil_gemm_params &p = *params;
   const int64_t M = p.M, N = p.N, K = p.K, lda = p.lda, MR = p.tile.pixels, NV = p.tile.blocks;
   const int64_t chunkK = p.chunk_k, chunkBytes = chunkK * kPanel * int64_t(sizeof(Weight));
   const int64_t panels = (N + kPanel - 1) / kPanel;
   const int64_t blockRows = p.block_rows, rowBlocks = (M + blockRows - 1) / blockRows;
   float stackPanel[CUVIL_GEMM_MAX_CHUNK_K * kPanel] __attribute__((aligned(64)));
+  uint32_t rowPairs[6 * CUVIL_GEMM_MAX_CHUNK_K / 2]; // a row tile's A in bf16 pairs
   for (int64_t task = begin; task < end; ++task) {
     const int64_t batch = task / (rowBlocks * panels), panel = task % panels, n0 = panel * kPanel;
     const int64_t mBegin = task / panels % rowBlocks * blockRows;
@@ -73,7 +75,10 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
       const float *panelData = stackPanel;
       const Weight *packed = b + panel * K * kPanel + k0 * kPanel;
       const int64_t rowTiles = (mEnd - mBegin + MR - 1) / MR;
-      if constexpr (halfWeights) {
+      if constexpr (Bf16Pairs) {
+        if (!p.bf16_products)
+          widenBf16Pairs(packed, kc / 2, stackPanel);
+      } else if constexpr (halfWeights) {
         if (rowTiles > 1)
           for (int64_t i = 0; i < kc * kPanel; i += 16)
             storeV(stackPanel + i, loadPanel(packed + i));
@@ -126,6 +131,8 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
               for (int64_t j = 0; j < nextKc; j += 16)
                 __builtin_prefetch(a + aOffset + r * lda + nextK + j, 0, 3);
         }
+        if (Bf16Pairs && p.bf16_products)
+          packBf16Rows(a + aOffset + m0 * lda + k0, lda, rowsLeft, kc / 2, rowPairs);
         // The panel's columns in sub-blocks of 16 NV.
         for (int64_t c0 = 0; c0 < columns; c0 += 16 * NV) {
           GemmEpilogue sub = part;
@@ -135,6 +142,12 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
           sub.residualLd = first ? p.residual_row_stride : N;
           const float *aRows = a + aOffset + m0 * lda + k0;
           float *cRows = cPanel + m0 * N + c0;
+          if constexpr (Bf16Pairs)
+            if (p.bf16_products) {
+              gemmBf16TileOf(NV, rowsLeft, rowPairs, kc / 2, packed + 2 * c0, cRows, columns - c0,
+                             sub);
+              continue;
+            }
           if (halfWeights && rowTiles == 1)
             gemmTile(NV, rowsLeft, aRows, lda, packed + c0, kc, cRows, columns - c0, sub);
           else
@@ -158,4 +171,11 @@ CUVIL_KERNEL void cuvil_gemm_f16_weights_f32(const float *a, const uint16_t *b, 
                                              const cuvil_gemm_params *params, int64_t begin,
                                              int64_t end) {
   gemm(a, b, bias, residual, c, params, begin, end);
+}
+
+CUVIL_KERNEL void cuvil_gemm_bf16_weights_f32(const float *a, const uint16_t *b, const float *bias,
+                                              const float *residual, float *c,
+                                              const cuvil_gemm_params *params, int64_t begin,
+                                              int64_t end) {
+  gemm<uint16_t, true>(a, b, bias, residual, c, params, begin, end);
 }

@@ -40,6 +40,34 @@ template <typename Weight> CUVIL_INLINE v16 loadPanel(const Weight *p) {
   }
 }
 
+// The tile's epilogue: C[r][16v..] = act(scale * acc + bias + residual), the
+// first `columns` columns.
+template <int MR, int NV, bool RowBias>
+CUVIL_INLINE void storeGemmTile(const v16 (&acc)[MR][NV], float *c, int64_t columns,
+                                const GemmEpilogue &e) {
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r) {
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v) {
+      v16 value = acc[r][v] * e.scale;
+      if (e.bias)
+        value += RowBias ? v16(e.bias[r]) : load16(e.bias + 16 * v);
+      float *out = c + r * e.ldc + 16 * v;
+      if (columns >= 16 * (v + 1)) {
+        if (e.residual)
+          value += load16(e.residual + r * e.residualLd + 16 * v);
+        store16(out, applyUnary<v16>(e.act, value));
+      } else {
+        // The ragged right edge of the matrix.
+        for (int64_t i = 0; i < columns - 16 * v; ++i) {
+          float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
+          out[i] = applyUnary(e.act, x);
+        }
+      }
+    }
+  }
+}
+
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
 template <int MR, int NV, bool RowBias = false, typename Weight = float>
 CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *panel, int64_t K,
@@ -63,27 +91,7 @@ CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *pane
         acc[r][v] += av * b[v];
     }
   }
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r) {
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v) {
-      v16 value = acc[r][v] * e.scale;
-      if (e.bias)
-        value += RowBias ? v16(e.bias[r]) : load16(e.bias + 16 * v);
-      float *out = c + r * e.ldc + 16 * v;
-      if (columns >= 16 * (v + 1)) {
-        if (e.residual)
-          value += load16(e.residual + r * e.residualLd + 16 * v);
-        store16(out, applyUnary<v16>(e.act, value));
-      } else {
-        // The ragged right edge of the matrix.
-        for (int64_t i = 0; i < columns - 16 * v; ++i) {
-          float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
-          out[i] = applyUnary(e.act, x);
-        }
-      }
-    }
-  }
+  storeGemmTile<MR, NV, RowBias>(acc, c, columns, e);
 }
 
 template <int NV, bool RowBias, typename Weight>

@@ -95,6 +95,14 @@ void checkHalfWeightsGemm(const cuvil_gemm_params &p, Problems &problems) {
     problems.push_back("f16 weights must be packed into panels");
 }
 
+void checkBf16WeightsGemm(const cuvil_gemm_params &p, Problems &problems) {
+  checkGemm(p, problems);
+  if (p.packed_b != 1)
+    problems.push_back("bf16 weights must be packed into panels");
+  if (p.chunk_k % 2 != 0)
+    problems.push_back(fmt::format("K chunk of {} rows splits a bf16 pair", p.chunk_k));
+}
+
 void checkAttention(const cuvil_attention_params &p, Problems &problems) {
   if (!CUVIL_GEMM_TILE_INSTANTIATED(p.tile.pixels, p.tile.blocks))
     problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
@@ -478,6 +486,8 @@ const BlockedKernels kInvertedResidualKernels = {
 const KernelRef kGemmKernel = CUVIL_KERNEL_REF(cuvil_gemm_f32).checkedBy(checkGemm);
 const KernelRef kGemmHalfWeightsKernel =
     CUVIL_KERNEL_REF(cuvil_gemm_f16_weights_f32).checkedBy(checkHalfWeightsGemm);
+const KernelRef kGemmBf16WeightsKernel =
+    CUVIL_KERNEL_REF(cuvil_gemm_bf16_weights_f32).checkedBy(checkBf16WeightsGemm);
 const KernelRef kAttentionKernel = CUVIL_KERNEL_REF(cuvil_attention_f32).checkedBy(checkAttention);
 const KernelRef kPool2dKernel = CUVIL_KERNEL_REF(cuvil_pool2d_f32);
 const KernelRef kMaxPoolIndicesKernel = CUVIL_KERNEL_REF(cuvil_maxpool2d_indices_f32);

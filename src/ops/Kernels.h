@@ -25,6 +25,7 @@ extern const BlockedKernels kWinogradInputKernels;
 extern const BlockedKernels kInvertedResidualKernels;
 extern const KernelRef kGemmKernel;
 extern const KernelRef kGemmHalfWeightsKernel;
+extern const KernelRef kGemmBf16WeightsKernel;
 extern const KernelRef kAttentionKernel;
 extern const KernelRef kPool2dKernel;
 extern const KernelRef kMaxPoolIndicesKernel;

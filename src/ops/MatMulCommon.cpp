@@ -93,9 +93,10 @@ Expected<MatMulGeometry> matMulGeometry(const Shape &a, const Shape &b) {
 }
 
 Status inferMatMul(InferContext &ctx) {
-  // f32 activations by f16 weight panels (--precision fp16-weights).
+  // f32 activations by f16 or bf16 weight panels (--precision fp16-weights,
+  // bf16).
   bool halfPanels = ctx.node().getInt("b_packed", 0) && ctx.inputDType(0) == DType::F32 &&
-                    ctx.inputDType(1) == DType::F16;
+                    (ctx.inputDType(1) == DType::F16 || ctx.inputDType(1) == DType::BF16);
   if (ctx.inputDType(0) != ctx.inputDType(1) && !halfPanels)
     return ctx.error("operand types differ: {} and {}", dtypeName(ctx.inputDType(0)),
                      dtypeName(ctx.inputDType(1)));
@@ -122,7 +123,7 @@ Status evalMatMul(const Node &node, std::span<const Tensor *const> in,
   std::vector<int64_t> bBatchStrides = staticDims(g->bBatchStrides);
   auto bAt = [&](int64_t base, int64_t k, int64_t n) {
     if (packed)
-      return b.getDouble(((n / kGemmPanel) * K + k) * kGemmPanel + n % kGemmPanel);
+      return b.getDouble(gemmPanelIndex(K, k, n, b.dtype() == DType::BF16));
     return b.getDouble(base + k * N + n);
   };
   std::vector<int64_t> residualStrides;
@@ -237,7 +238,14 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   params->packed_b = packed ? 1 : 0;
   params.set(params->residual_row_stride, rowStride);
   // Tiling is a cost decision: it takes the shape the static path serves.
+  const DType weightType = packed ? b->type().dtype : DType::F32;
+  params->bf16_products = weightType == DType::BF16 && ctx.cpu().bf16Dot ? 1 : 0;
   params->tile = chooseGemmTile(ctx.cpu(), g->M.opt());
+  // The bf16 tile keeps at most 4 rows (16 accumulators): LLVM allocates
+  // vdpbf16ps's tied accumulators less well than FMAs', and 5 or 6 rows
+  // spilled in the inner loop (BERT's GEMMs 22 ms at 4 rows, 27 at 6).
+  if (params->bf16_products)
+    params->tile.pixels = std::min<int64_t>(params->tile.pixels, 4);
   params->chunk_k = chooseChunkK(ctx.cpu());
   params->block_rows = chooseGemmBlockRows(ctx.cpu(), g->M.opt(), g->M.max(), g->K.opt(),
                                            g->N.opt(), params->tile.pixels);
@@ -245,8 +253,9 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   params->scale = epilogue.scale;
   params->activation = epilogue.activation.kernel();
   Dim panels = ceilDiv(g->N, kGemmPanel);
-  const bool halfPanels = packed && b->type().dtype == DType::F16;
-  return ctx.callKernel(halfPanels ? kGemmHalfWeightsKernel : kGemmKernel,
+  return ctx.callKernel(weightType == DType::BF16  ? kGemmBf16WeightsKernel
+                        : weightType == DType::F16 ? kGemmHalfWeightsKernel
+                                                   : kGemmKernel,
                         {KernelArg::pointer(a), KernelArg::pointer(b),
                          KernelArg::optionalPointer(epilogue.bias),
                          KernelArg::optionalPointer(epilogue.residual),

@@ -11,6 +11,15 @@ namespace cuvil::ops {
 // Columns per packed B panel: Bp[ceil(N/64)][K][64], zero padded.
 constexpr int64_t kGemmPanel = CUVIL_GEMM_PANEL;
 
+// Where B[k][n] (K rows) lies in its packed panels: [K][64] per panel, or
+// with `pairs` (bf16 panels) [K/2][64][2], rows 2p and 2p + 1 of a column
+// side by side.
+inline int64_t gemmPanelIndex(int64_t K, int64_t k, int64_t n, bool pairs) {
+  int64_t panel = n / kGemmPanel * K * kGemmPanel, column = n % kGemmPanel;
+  return pairs ? panel + (k / 2 * kGemmPanel + column) * 2 + k % 2
+               : panel + k * kGemmPanel + column;
+}
+
 struct MatMulGeometry {
   Shape outShape;
   Dim M, N, K;

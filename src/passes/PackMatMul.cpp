@@ -3,7 +3,10 @@
 // kernel streams (cuvil.PackGemmPanels, folded here). MatMul becomes
 // cuvil.FusedMatMul with `b_packed` and `b_columns` = N. Under
 // --precision fp16-weights the panels are f16 (half the bytes to store and
-// stream; the kernel widens them), unless a weight is beyond f16's range.
+// stream; the kernel widens them), unless a weight is beyond f16's range;
+// under --precision bf16 they are bf16 in row pairs (where K is even), which
+// the kernel multiplies with vdpbf16ps on CPUs that have it and widens on
+// the others.
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -29,6 +32,7 @@ bool fitsHalf(const Tensor &weights) {
 
 Status runPackMatMul(Graph &graph, PassContext &context) {
   const bool halfWeights = context.precision.policy == PrecisionPolicy::FP16Weights;
+  const bool bf16Weights = context.precision.policy == PrecisionPolicy::BF16;
   std::vector<Node *> candidates;
   for (const auto &node : graph.nodes()) {
     bool matMul = node->op() == "MatMul" || node->op() == "cuvil.FusedMatMul";
@@ -51,14 +55,16 @@ Status runPackMatMul(Graph &graph, PassContext &context) {
       std::vector<std::pair<std::string, Attribute>> attributes;
       if (halfWeights && fitsHalf(b->constant()))
         attributes.emplace_back("half", int64_t(1));
+      if (bf16Weights && b->constant().dim(0) % 2 == 0)
+        attributes.emplace_back("bf16", int64_t(1));
       Expected<Value *> packed =
           foldToConstant(graph, "cuvil.PackGemmPanels", {b}, attributes, b->name() + ".panels");
       CUVIL_TRY(packed.status());
       panels = *packed;
     }
-    if (halfWeights) {
+    if (halfWeights || bf16Weights) {
       ++context.precisionStats.quantizable;
-      context.precisionStats.quantized += panels->type().dtype == DType::F16;
+      context.precisionStats.quantized += panels->type().dtype != DType::F32;
     }
     target->setInput(1, panels);
     target->setAttr("b_packed", int64_t(1));

@@ -9,11 +9,12 @@
 namespace cuvil {
 namespace {
 
-constexpr std::array<std::pair<std::string_view, PrecisionPolicy>, 4> kPolicies = {{
+constexpr std::array<std::pair<std::string_view, PrecisionPolicy>, 5> kPolicies = {{
     {"fp32", PrecisionPolicy::FP32},
     {"int8", PrecisionPolicy::Int8},
     {"auto", PrecisionPolicy::Auto},
     {"fp16-weights", PrecisionPolicy::FP16Weights},
+    {"bf16", PrecisionPolicy::BF16},
 }};
 
 constexpr std::string_view kRangesMagic = "cuvil-ranges 1";
@@ -56,10 +57,6 @@ Expected<PrecisionPolicy> parsePrecisionPolicy(std::string_view text) {
   for (const auto &[name, policy] : kPolicies)
     if (name == text)
       return policy;
-  if (text == "bf16")
-    return Status::error("--precision bf16 is not supported yet: it needs BF16 kernels "
-                         "(AVX512_BF16's vdpbf16ps), which cuvil does not have; fp16-weights "
-                         "halves the MatMul weights' bytes with f32 arithmetic");
   std::vector<std::string_view> names;
   for (const auto &entry : kPolicies)
     names.push_back(entry.first);

@@ -7,7 +7,8 @@
 
 namespace cuvil::runtime {
 
-/// "avx512vnni", "avx512", "avx2" or "baseline" for a cuvil_isa_level value.
+/// "avx512bf16", "avx512vnni", "avx512", "avx2" or "baseline" for a
+/// cuvil_isa_level value.
 const char *isaLevelName(int32_t level);
 /// How many levels there are, and their names as a list for messages.
 int32_t isaLevelCount();

@@ -11,7 +11,7 @@ namespace {
 
 // In the order of cuvil_isa_level (ModelABI.h): each level includes the
 // ones before it.
-constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512", "avx512vnni"};
+constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512", "avx512vnni", "avx512bf16"};
 constexpr int32_t kLevels = int32_t(sizeof kLevelNames / sizeof kLevelNames[0]);
 
 int32_t detectLevel() {
@@ -23,7 +23,8 @@ int32_t detectLevel() {
                 __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
                 __builtin_cpu_supports("avx512vl");
   bool vnni = avx512 && __builtin_cpu_supports("avx512vnni");
-  return avx2 ? (avx512 ? (vnni ? 3 : 2) : 1) : 0;
+  bool bf16 = vnni && __builtin_cpu_supports("avx512bf16");
+  return bf16 ? 4 : (vnni ? 3 : (avx512 ? 2 : (avx2 ? 1 : 0)));
 #else
   return 0;
 #endif
@@ -33,7 +34,7 @@ int32_t detectLevel() {
 
 int32_t isaLevelCount() { return kLevels; }
 
-const char *isaLevelNames() { return "baseline, avx2, avx512, avx512vnni"; }
+const char *isaLevelNames() { return "baseline, avx2, avx512, avx512vnni, avx512bf16"; }
 
 const char *isaLevelName(int32_t level) {
   return level >= 0 && level < kLevels ? kLevelNames[level] : "unknown";

@@ -107,14 +107,15 @@ std::string describeCpuModel(const CpuModel &cpu) {
                      "  clock {:.1f} GHz: {:.0f} GFLOP/s f32 per core; memory {:.0f} GB/s per "
                      "core ({:.1f} flops per byte)\n"
                      "  cores: {}\n"
-                     "  8-bit products: {}\n",
+                     "  8-bit products: {}; bf16 products: {}\n",
                      cpu.name, cpu.source, cpu.vectorBits, cpu.vectorRegisters, cpu.fmaPerCycle,
                      cpu.loadsPerCycle, cpu.fmaLatency, bytesText(cpu.l1Bytes),
                      bytesText(cpu.l2Bytes), bytesText(cpu.l3Bytes), cpu.ghz, cpu.peakGflops(),
                      cpu.memoryGBps, cpu.flopsPerMemoryByte(),
                      cpu.cores > 0 ? fmt::format("{}", cpu.cores)
                                    : std::string("not known (rules assume up to 8)"),
-                     cpu.int8Dot ? "vpdpbusd (VNNI)" : "vpmaddubsw + vpmaddwd");
+                     cpu.int8Dot ? "vpdpbusd (VNNI)" : "vpmaddubsw + vpmaddwd",
+                     cpu.bf16Dot ? "vdpbf16ps" : "none (bf16 weights widened to f32)");
 }
 
 } // namespace cuvil

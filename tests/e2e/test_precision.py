@@ -11,6 +11,7 @@ exported with a fixed batch; its held-out split is the accuracy set, training im
 import argparse
 import json
 import os
+import subprocess
 import sys
 import tempfile
 
@@ -191,6 +192,70 @@ def check_fp16_weights(checks, cuvil, work):
                       f"(relative error {to_rounded:.3g}, against the f32 weights' {to_f32:.3g})")
 
 
+def bf16_round(values):
+    """Each value rounded to bf16 (to nearest even), as float64."""
+    bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
+    rounded = ((bits + 0x7FFF + ((bits >> 16) & 1)) >> 16 << 16).astype(np.uint32)
+    return rounded.view(np.float32).astype(np.float64)
+
+
+def check_bf16(checks, cuvil, work):
+    """--precision bf16: MatMul weights packed in bf16 (a MatMul whose K is odd keeps f32). Where
+    the CPU has AVX512_BF16 (the avx512bf16 variant) the activations entering those MatMuls are
+    rounded to bf16 too and the products summed in f32: the outputs are numpy's on the rounded
+    operands. Every other variant (forced with CUVIL_ISA) widens the weights: ONNX Runtime's
+    outputs on the model with its weights rounded."""
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(4)
+    w1, w2, w3 = rng.normal(0, 0.05, (300, 517)), rng.normal(0, 0.05, (517, 70)), rng.normal(0, 0.2, (70, 10))
+    b2 = rng.normal(0, 0.1, 70)
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h1"]), helper.make_node("Relu", ["h1"], ["r1"]),
+             helper.make_node("Gemm", ["r1", "w2", "b2"], ["h2"]), helper.make_node("Tanh", ["h2"], ["t2"]),
+             helper.make_node("MatMul", ["t2", "w3"], ["y"])]
+
+    def model(weights, path):
+        inits = [numpy_helper.from_array(np.asarray(v, np.float32), k)
+                 for k, v in zip(("w1", "w2", "w3", "b2"), weights)]
+        graph = helper.make_graph(nodes, "mlp", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["n", 300])],
+                                  [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["n", 10])], inits)
+        onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+
+    path, widened_model = os.path.join(work, "mlp_bf16.onnx"), os.path.join(work, "mlp_bf16_rounded.onnx")
+    model((w1, w2, w3, b2), path)
+    model((bf16_round(w1), w2, bf16_round(w3), b2), widened_model)
+    relative = lambda a, b: float(np.linalg.norm(a - b) / np.linalg.norm(b))  # noqa: E731
+    rows = 37
+    exe = os.path.join(work, "mlp_bf16.bin")
+    proc = e2e.compile(path, exe, ("--no-cache", "--precision", "bf16", "--shape", f"x={rows}x300"), cuvil=cuvil)
+    checks.expect("2 of 3 MatMul weights in bf16" in proc.stdout,
+                  f"bf16: the two MatMuls of even K pack bf16 ({proc.stdout.strip()})")
+    x = rng.normal(0, 1, (rows, 300)).astype(np.float32)
+    unrounded = e2e.run_ort(path, {"x": x})["y"]
+    widened = e2e.run_ort(widened_model, {"x": x})["y"]
+    # The vdpbf16ps path: the MatMuls' activations rounded as well, sums in f32.
+    h = np.maximum(bf16_round(x) @ bf16_round(w1), 0) @ w2 + b2
+    dot = bf16_round(np.tanh(h).astype(np.float32)) @ bf16_round(w3)
+    info = subprocess.run([exe, "--info"], capture_output=True, text=True).stdout
+    has_bf16 = "runs avx512bf16" in info
+    isas = [None] + (["avx512"] if has_bf16 or "runs avx512" in info else []) + ["avx2"]
+    for isa in isas:
+        if isa:
+            os.environ["CUVIL_ISA"] = isa
+        try:
+            ours = e2e.run_infer(exe, {"x": x}, work)["y"]
+        finally:
+            os.environ.pop("CUVIL_ISA", None)
+        products = isa is None and has_bf16
+        reference = dot if products else widened
+        what = "bf16 products (vdpbf16ps)" if products else "bf16 weights widened to f32"
+        error, to_f32 = relative(ours, reference), relative(ours, unrounded)
+        difference = np.abs(ours - reference) - (1e-4 + 1e-3 * np.abs(reference))
+        print(f"bf16, CUVIL_ISA={isa}: {what}, relative error {error:.3g} (to the f32 model's {to_f32:.3g})")
+        checks.expect(difference.max() <= 0 and error < 0.1 * to_f32,
+                      f"bf16, CUVIL_ISA={isa}: {what} match their reference (relative error {error:.3g}, "
+                      f"against the f32 model's {to_f32:.3g})")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
@@ -239,6 +304,7 @@ def main():
                       "test_data_set_N/input_K.pb calibrates as NAME.npy folders do")
         check_auto(checks, compile, path, batches, test[0], work)
         check_fp16_weights(checks, args.cuvil, work)
+        check_bf16(checks, args.cuvil, work)
         np.save(path("calib_npy", "sample0", "image.npy"), batches[0] * 2)
         changed = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"))
         checks.expect("calibrated on 4 samples" in changed.stdout, "a changed sample recalibrates")

@@ -29,7 +29,9 @@ import cuvil_e2e as e2e  # noqa: E402
 
 CHECKER = os.path.join(HERE, "..", "..", "tools", "check_spills.py")
 # (name, extra `cuvil compile` arguments)
-TARGETS = [("default", []), ("avx2-only", ["--cpu", "x86-64-v3"])]
+TARGETS = [("default", []), ("avx2-only", ["--cpu", "x86-64-v3"]),
+           # The bf16 GEMM's tiles (vdpbf16ps, and the widened fallback).
+           ("bf16", ["--precision", "bf16"])]
 
 
 def kernel_model():
@@ -37,7 +39,7 @@ def kernel_model():
     2.4 MB, are prefetched) -> 1x1 -> inverted residual block (fused
     expansion, depthwise and projection) -> strided 3x3 (narrow rows) ->
     depthwise -> strided 3x3 with prefetched weights (1.2 MB) -> global pool ->
-    packed GEMM, plus a run-time batched MatMul, a MatMulInteger and a
+    packed GEMM (one row, and 24 rows: full tiles), plus a run-time batched MatMul, a MatMulInteger and a
     QLinearConv (the integer GEMM's tiles, i32 and requantized) and a 3-D
     convolution."""
     rng = np.random.default_rng(5)
@@ -65,6 +67,7 @@ def kernel_model():
         helper.make_node("GlobalAveragePool", ["c5"], ["g"]),
         helper.make_node("Flatten", ["g"], ["f"]),
         helper.make_node("MatMul", ["f", "fc"], ["logits"]),
+        helper.make_node("MatMul", ["tokens", "proj"], ["projected"]),
         helper.make_node("MatMul", ["q", "k"], ["scores"]),
         helper.make_node("MatMulInteger", ["qa", "qb", "qa_zero"], ["qab"]),
         helper.make_node("QLinearConv", ["qx", "qscale", "qa_zero", "qw", "qscale", "qw_zero", "qscale",
@@ -75,18 +78,20 @@ def kernel_model():
         nodes, "kernels",
         [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 64, 64]),
          helper.make_tensor_value_info("q", TensorProto.FLOAT, [4, 32, 48]),
+         helper.make_tensor_value_info("tokens", TensorProto.FLOAT, [24, 64]),
          helper.make_tensor_value_info("k", TensorProto.FLOAT, [4, 48, 40]),
          helper.make_tensor_value_info("qa", TensorProto.UINT8, [32, 96]),
          helper.make_tensor_value_info("qx", TensorProto.UINT8, [1, 16, 20, 20]),
          helper.make_tensor_value_info("v", TensorProto.FLOAT, [1, 16, 4, 10, 12])],
         [helper.make_tensor_value_info("logits", TensorProto.FLOAT, [1, 100]),
+         helper.make_tensor_value_info("projected", TensorProto.FLOAT, [24, 128]),
          helper.make_tensor_value_info("scores", TensorProto.FLOAT, [4, 32, 40]),
          helper.make_tensor_value_info("g6", TensorProto.FLOAT, [1, 256, 1, 1]),
          helper.make_tensor_value_info("qab", TensorProto.INT32, [32, 80]),
          helper.make_tensor_value_info("qc", TensorProto.UINT8, [1, 24, 20, 20]),
          helper.make_tensor_value_info("c3d", TensorProto.FLOAT, [1, 32, 4, 10, 12])],
         [weights("stem", 64, 3, 3, 3), weights("w3", 64, 64, 3, 3), weights("w1", 64, 64, 1, 1),
-         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 512, 100),
+         weights("w3s2", 64, 64, 3, 3), weights("dw", 64, 1, 3, 3), weights("fc", 512, 100), weights("proj", 64, 128),
          weights("we", 384, 64, 1, 1), weights("wd5", 384, 1, 3, 3), weights("wp", 64, 384, 1, 1),
          weights("wide", 512, 64, 3, 3),
          weights("w3wide", 256, 64, 3, 3), weights("w3d", 32, 16, 3, 3, 3), weights("b3d", 32),

@@ -380,7 +380,7 @@ int runCompile(const CompileOptions &options) {
 
   if (!options.quiet) {
     std::cout << fmt::format("cuvil: {} -> {} ({}, cpu {})\n", options.input, options.output,
-                             target->name, target->cpu);
+                             target->name, stats.cpu);
     std::cout << fmt::format("  graph: {} ONNX nodes -> {} ops, {} specialised kernels\n",
                              importedNodes, (*graph)->nodes().size(), stats.specialisations);
     for (const Graph *path : {staticGraph.get(), graph->get()}) {
@@ -406,11 +406,12 @@ int runCompile(const CompileOptions &options) {
           "  precision: {}, {} of {} Conv/MatMul on integer kernels (ranges {})\n{}",
           options.precision, context.precisionStats.quantized, context.precisionStats.quantizable,
           rangesSource, precisionFront);
-    else if (policy == PrecisionPolicy::FP16Weights)
-      std::cout << fmt::format("  precision: fp16-weights, {} of {} MatMul weights in f16 (Conv "
+    else if (policy == PrecisionPolicy::FP16Weights || policy == PrecisionPolicy::BF16)
+      std::cout << fmt::format("  precision: {}, {} of {} MatMul weights in {} (Conv "
                                "weights stay f32)\n",
-                               context.precisionStats.quantized,
-                               context.precisionStats.quantizable);
+                               options.precision, context.precisionStats.quantized,
+                               context.precisionStats.quantizable,
+                               policy == PrecisionPolicy::BF16 ? "bf16" : "f16");
     std::cout << fmt::format("  memory: arena {}, weights {}\n", humanBytes(stats.arenaBytes),
                              humanBytes(stats.weightsBytes));
     std::cout << fmt::format(
@@ -547,8 +548,10 @@ int main(int argc, char **argv) {
                              "fp32 (default: as the model has it), int8 (Conv and MatMul "
                              "with constant weights on integer kernels; needs --calibration) "
                              "auto (int8 for the layers that keep the outputs within "
-                             "--accuracy-budget on the calibration set) or fp16-weights "
-                             "(MatMul weights stored in f16, computed in f32)");
+                             "--accuracy-budget on the calibration set), fp16-weights "
+                             "(MatMul weights stored in f16, computed in f32) or bf16 "
+                             "(MatMul weights in bf16, multiplied in bf16 with f32 sums where "
+                             "the CPU has AVX512_BF16, widened to f32 elsewhere)");
   compileCommand->add_option("--accuracy-budget", compile.accuracyBudget,
                              "with --precision auto: the relative L2 error of the outputs "
                              "allowed against FP32 on the calibration set, e.g. 1% or 0.01");

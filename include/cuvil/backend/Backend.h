@@ -57,6 +57,7 @@ struct PathStats {
 };
 
 struct BackendStats {
+  std::string cpu;         // the variants compiled (TargetConfig::cpu of those the model uses)
   uint64_t arenaBytes = 0; // shared by the paths: the largest
   uint64_t weightsBytes = 0;
   std::vector<PathStats> paths;

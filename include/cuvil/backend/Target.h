@@ -10,6 +10,10 @@
 
 namespace cuvil {
 
+// Products some kernels form faster on some CPUs: a variant for them is
+// worth its compile time only in models that have such products.
+enum class VariantUse { Always, IntegerProducts, Bf16Products };
+
 // One instruction-set variant of the generated code. An executable carries
 // every variant of its target and runs the best one the CPU supports
 // (chosen at start-up through cuvil_isa_level, see ModelABI.h).
@@ -18,10 +22,11 @@ struct IsaVariant {
   std::string cpu;        // LLVM CPU: "x86-64-v4"
   std::string features{}; // LLVM feature string, empty for the CPU's defaults
   int vectorBits = 128;   // widest vector the code should prefer
-  int level = 0;          // cuvil_isa_level the CPU needs: 3 AVX-512 VNNI, 2 AVX-512, 1 AVX2+FMA
-  // Differs from the next variant only in the integer kernels' vpdpbusd:
-  // compiled only into models that have integer products.
-  bool forIntegerProducts = false;
+  int level = 0;          // cuvil_isa_level the CPU needs: 4 AVX-512 BF16, 3 AVX-512 VNNI,
+                          // 2 AVX-512, 1 AVX2+FMA
+  // What the variant adds over the next one (vpdpbusd, vdpbf16ps): it is
+  // compiled only into models that use it.
+  VariantUse use = VariantUse::Always;
   CpuModel cpuModel{}; // what the tiling and cost rules tune this variant's code for
 };
 
@@ -37,14 +42,19 @@ struct TargetConfig {
 };
 
 // Resolves a --target / --cpu pair. No --cpu gives the target's default
-// variants (x86_64-linux: AVX-512 with VNNI, AVX-512, AVX2, tuned for the
+// variants (x86_64-linux: AVX-512 with BF16, with VNNI, AVX-512, AVX2, tuned for the
 // generic x86-64-v4 and x86-64-v3 CPU models); a CPU name gives one variant
 // for that CPU (its row of the CPU model table, or the generic model of its
 // ISA level), "native" one for this machine (its caches and cores probed).
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);
 
-// The target less the variants a model without integer products does not
-// need (forIntegerProducts).
-TargetConfig variantsFor(const TargetConfig &target, bool integerProducts);
+// What a model's kernels multiply, as the variants care.
+struct ModelProducts {
+  bool integer = false; // 8-bit integer products (QLinearConv, MatMulInteger, ...)
+  bool bf16 = false;    // MatMuls of bf16 weight panels
+};
+
+// The target less the variants whose use the model does not have.
+TargetConfig variantsFor(const TargetConfig &target, ModelProducts products);
 
 } // namespace cuvil

@@ -32,6 +32,9 @@ struct cuvil_gemm_params {
   int64_t chunk_k;                       /* K rows per chunk: a chunk of the panel stays in L1 */
   int64_t block_rows; /* rows of A per task: a block that stays in L2, or all of M */
   int64_t prefetch_c; /* 1: prefetch the next tile's rows of C (an output over half of L2) */
+  /* bf16 panels: 1 = multiplied by vdpbf16ps with A rounded to bf16
+   * (AVX512_BF16), 0 = widened to f32 */
+  int64_t bf16_products;
   double scale;
   struct cuvil_unary activation;
 };
@@ -46,5 +49,12 @@ CUVIL_KERNEL_DECL void cuvil_gemm_f16_weights_f32(const float *a, const uint16_t
                                                   const float *bias, const float *residual,
                                                   float *c, const struct cuvil_gemm_params *p,
                                                   int64_t begin, int64_t end);
+
+/* The same with B packed (packed_b 1) in bf16 (the bits of each bf16 in a
+ * uint16_t), each panel's rows in pairs, [K/2][64][2] (--precision bf16). */
+CUVIL_KERNEL_DECL void cuvil_gemm_bf16_weights_f32(const float *a, const uint16_t *b,
+                                                   const float *bias, const float *residual,
+                                                   float *c, const struct cuvil_gemm_params *p,
+                                                   int64_t begin, int64_t end);
 
 #endif /* CUVIL_KERNELS_GEMM_H */

@@ -22,6 +22,7 @@ enum class PrecisionPolicy : uint8_t {
   Int8,        // Conv and MatMul with constant weights on the integer kernels
   Auto,        // int8 for the layers that keep the outputs within an accuracy budget
   FP16Weights, // MatMul weights stored and streamed in f16, arithmetic in f32
+  BF16,        // MatMul weights in bf16, multiplied in bf16 where the CPU has AVX512_BF16
 };
 
 // Policies that quantize from calibrated ranges (int8, auto).
@@ -48,8 +49,8 @@ struct PrecisionOptions {
 };
 
 // What assign-precision did: ops it could quantize, and those it did (the
-// rest lacked ranges); under fp16-weights, pack-matmul's constant MatMul
-// weights and those stored in f16.
+// rest lacked ranges); under fp16-weights and bf16, pack-matmul's constant
+// MatMul weights and those stored in 16 bits.
 struct PrecisionStats {
   size_t quantizable = 0, quantized = 0;
 };

@@ -150,7 +150,8 @@ typedef void (*cuvil_task_fn)(void *frame, int64_t begin, int64_t end);
 void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t num_tasks, int64_t work_ns);
 
 /* Provided by the runtime: the instruction sets the CPU supports, as
- * cuvil_run picks its variant by: 3 = AVX-512 with VNNI (vpdpbusd),
+ * cuvil_run picks its variant by: 4 = AVX-512 with VNNI and BF16
+ * (vdpbf16ps), 3 = AVX-512 with VNNI (vpdpbusd),
  * 2 = AVX-512 (F, BW, CD, DQ, VL), 1 = AVX2 + FMA, 0 = neither. The environment variable
  * CUVIL_ISA=avx2 (or avx512) caps it, to run a fallback path on a newer CPU. */
 int32_t cuvil_isa_level(void);

@@ -31,6 +31,8 @@ struct CpuModel {
   // vpdpbusd (AVX512-VNNI): four u8 x i8 products summed into each i32
   // lane in one instruction (the variant's features, not the table's).
   bool int8Dot = false;
+  // vdpbf16ps (AVX512_BF16): two bf16 products summed into each f32 lane.
+  bool bf16Dot = false;
 
   int vectorLanes() const { return vectorBits / 32; } // f32 lanes
   // f32 FMA peak of one core, in Gflop/s (an FMA is two flops).

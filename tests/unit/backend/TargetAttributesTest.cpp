@@ -46,7 +46,7 @@ void expectReachedFunctionsTargetCpu(llvm::Function &caller, const std::string &
 TEST(TargetAttributes, EachVariantGetsItsOwnCopyOfTheHelpersItCalls) {
   Expected<TargetConfig> resolved = resolveTarget("x86_64-linux", "");
   ASSERT_TRUE(resolved.ok()) << resolved.status().message();
-  TargetConfig target = variantsFor(*resolved, /*integerProducts=*/false);
+  TargetConfig target = variantsFor(*resolved, ModelProducts{});
   ASSERT_EQ(target.variants.size(), 2u);
   llvm::LLVMContext context;
   llvm::SMDiagnostic error;
@@ -63,26 +63,35 @@ TEST(TargetAttributes, EachVariantGetsItsOwnCopyOfTheHelpersItCalls) {
   EXPECT_EQ(module->getFunction("activate.avx2"), nullptr);
 }
 
-// The VNNI variant is compiled only into models with integer products; its
-// CPU model says which products the integer kernels form.
-TEST(TargetVariants, VnniOnlyForIntegerProducts) {
+// The VNNI and BF16 variants are compiled only into models with integer or
+// bf16 products; their CPU models say which products the kernels form.
+TEST(TargetVariants, VnniAndBf16OnlyForTheirProducts) {
   Expected<TargetConfig> resolved = resolveTarget("x86_64-linux", "");
   ASSERT_TRUE(resolved.ok()) << resolved.status().message();
-  TargetConfig integer = variantsFor(*resolved, true), plain = variantsFor(*resolved, false);
+  TargetConfig integer = variantsFor(*resolved, {.integer = true});
   ASSERT_EQ(integer.variants.size(), 3u);
   EXPECT_EQ(integer.variants[0].name, "avx512vnni");
   EXPECT_EQ(integer.variants[0].level, 3);
   EXPECT_TRUE(integer.variants[0].cpuModel.int8Dot);
+  EXPECT_FALSE(integer.variants[0].cpuModel.bf16Dot);
   EXPECT_FALSE(integer.variants[1].cpuModel.int8Dot);
+  TargetConfig bf16 = variantsFor(*resolved, {.bf16 = true});
+  ASSERT_EQ(bf16.variants.size(), 3u);
+  EXPECT_EQ(bf16.variants[0].name, "avx512bf16");
+  EXPECT_EQ(bf16.variants[0].level, 4);
+  EXPECT_TRUE(bf16.variants[0].cpuModel.bf16Dot);
+  EXPECT_EQ(variantsFor(*resolved, {.integer = true, .bf16 = true}).variants.size(), 4u);
+  TargetConfig plain = variantsFor(*resolved, {});
   ASSERT_EQ(plain.variants.size(), 2u);
   EXPECT_EQ(plain.variants[0].name, "avx512");
   EXPECT_EQ(plain.cpu, "x86-64-v4 + x86-64-v3");
-  // One named CPU is one variant, with VNNI when it has it.
+  // One named CPU is one variant, with what it has.
   Expected<TargetConfig> zen4 = resolveTarget("x86_64-linux", "znver4");
   ASSERT_TRUE(zen4.ok());
-  EXPECT_EQ(variantsFor(*zen4, false).variants.size(), 1u);
+  EXPECT_EQ(variantsFor(*zen4, {}).variants.size(), 1u);
   EXPECT_TRUE(zen4->variants[0].cpuModel.int8Dot);
-  EXPECT_EQ(zen4->variants[0].level, 3);
+  EXPECT_TRUE(zen4->variants[0].cpuModel.bf16Dot);
+  EXPECT_EQ(zen4->variants[0].level, 4);
 }
 
 } // namespace
