@@ -75,15 +75,27 @@ CUVIL_INLINE void packPatches(const X *image, const cuvil_window2d &w, int64_t k
   });
 }
 
+// Whether patch row k is pixels [p0, p0 + columns) of channel k's plane:
+// a 1x1 window at stride 1 without padding.
+CUVIL_INLINE bool pointwise(const cuvil_window2d &w) {
+  return w.KH == 1 && w.KW == 1 && w.SH == 1 && w.SW == 1 && w.PT == 0 && w.PL == 0 &&
+         w.OH == w.IH && w.OW == w.IW;
+}
+
 // The same patch rows as raw u8 for the narrow path (padding reads as the
-// zero point itself).
+// zero point itself). A pointwise window's full panel row is one
+// fixed-size copy (the generic walk copies each output row's run with a
+// call to memcpy).
 CUVIL_INLINE void packNarrowPatches(const uint8_t *image, const cuvil_window2d &w, int64_t k0,
                                     int64_t kc, int64_t p0, int64_t columns, uint8_t zero,
                                     NarrowChunk &chunk) {
   packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
-    packPatchRow(
-        image, w, k0 + k, p0, columns, zero,
-        [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);
+    if (pointwise(w) && columns == kIntegerPanel)
+      __builtin_memcpy(to, image + (k0 + k) * w.IH * w.IW + p0, kIntegerPanel);
+    else
+      packPatchRow(
+          image, w, k0 + k, p0, columns, zero,
+          [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);
   });
 }
 
