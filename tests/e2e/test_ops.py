@@ -2092,14 +2092,19 @@ def integer_product_cases():
                      qconv(_quantized(x_shape), U8, weights(w_shape), w_scale, w_zero, U8, b), attrs, opset=10)
     # Full-range i8 weights with zero point 0 (vpdpbusd on VNNI CPUs), K a
     # multiple of 4 (weights read in place) and not (packed per chunk).
-    for name, x_shape, w_shape in [("full_range_weights", (1, 32, 12, 13), (70, 32, 3, 3)),
-                                   ("full_range_weights_odd_k", (1, 3, 12, 13), (9, 3, 3, 3))]:
+    # A pointwise window copies whole panel rows (156 pixels: two full panels and a ragged one);
+    # its 7-bit weights take vpmaddubsw without VNNI.
+    padded = dict(pads=[1, 1, 1, 1])
+    for name, x_shape, w_shape, attrs, low in [
+            ("full_range_weights", (1, 32, 12, 13), (70, 32, 3, 3), padded, -128),
+            ("full_range_weights_odd_k", (1, 3, 12, 13), (9, 3, 3, 3), padded, -128),
+            ("pointwise_panels", (1, 32, 12, 13), (70, 32, 1, 1), {}, -64)]:
         m = w_shape[0]
         yield single(f"qlinearconv/{name}", "QLinearConv",
-                     qconv(_quantized(x_shape), U8, rng.integers(-128, 128, w_shape).astype(I8),
+                     qconv(_quantized(x_shape), U8, rng.integers(low, -low, w_shape).astype(I8),
                            rng.uniform(0.002, 0.01, m), np.zeros(m, I8), U8,
                            rng.integers(-2000, 2000, m).astype(I32), y_scale=0.5),
-                     dict(pads=[1, 1, 1, 1]), opset=10)
+                     attrs, opset=10)
     yield single("qlinearconv/saturates", "QLinearConv",
                  qconv(_quantized((1, 3, 7, 8), I8), I8, weights((4, 3, 3, 3)), scalar(0.01), scalar(0, I8), I8,
                        y_scale=0.002), opset=10)
