@@ -36,5 +36,9 @@ template <typename V, typename Fma> double measureChains(Fma fma) {
 // GFLOP/s of one thread with AVX-512 (FmaAvx512.cpp) and AVX2 (FmaAvx2.cpp).
 double measureAvx512();
 double measureAvx2();
+// G multiply-accumulates per second of one thread with vpdpbusd (u8 x i8,
+// AVX512-VNNI) and vdpbf16ps (AVX512_BF16), DotAvx512.cpp.
+double measureVnni();
+double measureBf16();
 
 } // namespace cuvil::fma_peak
