@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""INT8 against FP32: accuracy (SQNR, top-1 agreement) and latency of cuvil's --precision int8 and of ONNX
+"""INT8 and BF16 against FP32: accuracy (SQNR, top-1 agreement) and latency of cuvil's --precision int8 and of ONNX
 Runtime running the same model quantized by its own quantize_static; prints a markdown table.
 
     python tools/bench_precision.py --cuvil PATH --models-dir DIR --models resnet50,mobilenet_v2 \\
@@ -110,21 +110,23 @@ def main():
             samples = calibration_samples(inputs, args.samples)
             calib = os.path.join(work, f"{name}.calibration")
             write_calibration_folder(samples, calib)
-            exes = {"fp32": os.path.join(work, f"{name}.fp32.bin"), "int8": os.path.join(work, f"{name}.int8.bin")}
+            exes = {key: os.path.join(work, f"{name}.{key}.bin") for key in ("fp32", "int8", "bf16")}
             print(f"[{name}] compiling ...", file=sys.stderr, flush=True)
             e2e.compile(model, exes["fp32"], ["--no-cache"], cuvil=args.cuvil)
             proc = e2e.compile(model, exes["int8"], ["--no-cache", "--precision", "int8", "--calibration", calib],
                                cuvil=args.cuvil)
             quantized = next(line.strip() for line in proc.stdout.splitlines() if "precision:" in line)
+            e2e.compile(model, exes["bf16"], ["--no-cache", "--precision", "bf16"], cuvil=args.cuvil)
             qdq = os.path.join(work, f"{name}.qdq.onnx")
             ort_quantize(model, samples, qdq, work)
 
             # Accuracy on inputs drawn apart from the calibration samples.
             ort_session = e2e.ort_session(qdq)
-            results = {"fp32": [], "int8": [], "ort8": []}
+            results = {"fp32": [], "int8": [], "bf16": [], "ort8": []}
             for sample in calibration_samples(inputs, args.eval, seed=1):
                 results["fp32"].append(e2e.cuvil_outputs(model, exes["fp32"], sample, work))
                 results["int8"].append(e2e.cuvil_outputs(model, exes["int8"], sample, work))
+                results["bf16"].append(e2e.cuvil_outputs(model, exes["bf16"], sample, work))
                 names = [o.name for o in ort_session.get_outputs()]
                 results["ort8"].append(dict(zip(names, ort_session.run(names, sample))))
             for output in results["fp32"][0]:
@@ -132,7 +134,8 @@ def main():
                 agree = lambda key: np.mean(stack["fp32"].argmax(-1) == stack[key].argmax(-1)) * 100  # noqa: E731
                 accuracy.append(f"| {name} | {output} | {sqnr_db(stack['fp32'], stack['int8']):.1f} | "
                                 f"{sqnr_db(stack['fp32'], stack['ort8']):.1f} | {agree('int8'):.0f}% / "
-                                f"{agree('ort8'):.0f}% | {quantized.split(' (')[0]} |")
+                                f"{agree('ort8'):.0f}% | {quantized.split(' (')[0]} | "
+                                f"{sqnr_db(stack['fp32'], stack['bf16']):.1f} |")
 
             input_args = e2e.write_inputs(inputs, os.path.join(work, f"{name}.inputs"))
             for threads in [int(t) for t in args.threads.split(",")]:
@@ -140,9 +143,9 @@ def main():
                 ort8 = peers.open_peer(peers.OnnxRuntimePeer, qdq, threads)
                 for runner in (ort32, ort8):
                     peers.time_runs(runner, inputs, 5)
-                times = {key: [] for key in ("fp32", "int8", "ort32", "ort8")}
+                times = {key: [] for key in ("fp32", "int8", "bf16", "ort32", "ort8")}
                 for _ in range(args.rounds):
-                    for key in ("fp32", "int8"):
+                    for key in ("fp32", "int8", "bf16"):
                         times[key].append(float(bench_cuvil(exes[key], input_args, args.runs, threads)["median_ms"]))
                     times["ort32"].append(statistics.median(peers.time_runs(ort32, inputs, args.runs)))
                     times["ort8"].append(statistics.median(peers.time_runs(ort8, inputs, args.runs)))
@@ -151,12 +154,14 @@ def main():
                       file=sys.stderr, flush=True)
                 rows.append(f"| {name} | {threads} | {ms['fp32']:.2f} | {ms['int8']:.2f} | "
                             f"{ms['fp32'] / ms['int8']:.2f}x | {ms['ort32']:.2f} | {ms['ort8']:.2f} | "
-                            f"{ms['ort32'] / ms['ort8']:.2f}x | {ms['int8'] / ms['ort8']:.2f} |")
-    accuracy_table = ["| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil |",
-                      "| --- | --- | ---: | ---: | ---: | --- |", *accuracy]
+                            f"{ms['ort32'] / ms['ort8']:.2f}x | {ms['int8'] / ms['ort8']:.2f} | "
+                            f"{ms['bf16']:.2f} | {ms['fp32'] / ms['bf16']:.2f}x |")
+    accuracy_table = ["| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil | "
+                      "cuvil BF16 SQNR dB |",
+                      "| --- | --- | ---: | ---: | ---: | --- | ---: |", *accuracy]
     speed_table = ["| model | threads | cuvil FP32 ms | cuvil INT8 ms | INT8 speed-up | ORT FP32 ms | ORT INT8 ms | "
-                   "ORT speed-up | cuvil INT8 / ORT INT8 |",
-                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *rows]
+                   "ORT speed-up | cuvil INT8 / ORT INT8 | cuvil BF16 ms | BF16 speed-up |",
+                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *rows]
     header = (f"CPU: {cpu_model()} ({isa_features()}); {peers.OnnxRuntimePeer.version()}; {args.samples} "
               f"calibration samples, accuracy on {args.eval} other inputs")
     print(header + "\n")
@@ -166,10 +171,11 @@ def main():
         date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
         command = "python tools/bench_precision.py " + shlex.join(sys.argv[1:])
         write_section(args.out, PRECISION_SECTION, "\n".join([
-            PRECISION_SECTION[0], "## INT8 (--precision int8) against FP32 and ONNX Runtime's INT8", "",
+            PRECISION_SECTION[0], "## INT8 and BF16 (--precision int8, bf16) against FP32 and ONNX Runtime's INT8", "",
             "cuvil INT8: `--precision int8 --calibration` on the samples; ORT INT8: its quantize_static of the same "
             "model on the same samples (QDQ, per-channel i8 weights, u8 activations, reduce_range). SQNR against "
-            "cuvil's FP32 run.", "",
+            "cuvil's FP32 run. cuvil BF16: `--precision bf16` (MatMul weights in bf16; convolutions stay FP32, so "
+            "the CNNs change only in their classifier); ONNX Runtime's CPU provider has no BF16 path to compare.", "",
             *accuracy_table, "", *speed_table, "",
             f"- {header}; {date}",
             f"- {args.rounds} rounds alternate `infer.bin --bench {args.runs}` with {args.runs} timed ORT runs "
