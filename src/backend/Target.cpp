@@ -134,11 +134,12 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
 
 TargetConfig variantsFor(const TargetConfig &target, ModelProducts products) {
   TargetConfig config = target;
-  std::erase_if(config.variants, [&](const IsaVariant &variant) {
-    return (variant.use == VariantUse::IntegerProducts && !products.integer) ||
-           (variant.use == VariantUse::Bf16Products && !products.bf16);
-  });
-  config.cpu = variantCpus(config.variants);
+  // (A named CPU's one variant is always used: its name stays as given.)
+  if (std::erase_if(config.variants, [&](const IsaVariant &variant) {
+        return (variant.use == VariantUse::IntegerProducts && !products.integer) ||
+               (variant.use == VariantUse::Bf16Products && !products.bf16);
+      }) > 0)
+    config.cpu = variantCpus(config.variants);
   return config;
 }
 

@@ -237,13 +237,13 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   params->b_column_stride = 1;
   params->packed_b = packed ? 1 : 0;
   params.set(params->residual_row_stride, rowStride);
-  // Tiling is a cost decision: it takes the shape the static path serves.
   const DType weightType = packed ? b->type().dtype : DType::F32;
   params->bf16_products = weightType == DType::BF16 && ctx.cpu().bf16Dot ? 1 : 0;
+  // Tiling is a cost decision: it takes the shape the static path serves.
   params->tile = chooseGemmTile(ctx.cpu(), g->M.opt());
   // The bf16 tile keeps at most 4 rows (16 accumulators): LLVM allocates
   // vdpbf16ps's tied accumulators less well than FMAs', and 5 or 6 rows
-  // spilled in the inner loop (BERT's GEMMs 22 ms at 4 rows, 27 at 6).
+  // spilled in the inner loop (BERT 2 layers: 22 ms at 4 rows, 27 at 6).
   if (params->bf16_products)
     params->tile.pixels = std::min<int64_t>(params->tile.pixels, 4);
   params->chunk_k = chooseChunkK(ctx.cpu());

@@ -2,7 +2,7 @@
 // GEMM kernel streams, [ceil(N/64), K, 64], zero padded; with half = 1 in
 // f16 (rounded to nearest even), which the kernel widens as it goes; with
 // bf16 = 1 in bf16 (rounded to nearest even), each panel's rows in pairs,
-// [K/2][64][2] (K even), as vdpbf16ps takes them (kBf16PanelPairs). Made by
+// [K/2][64][2] (K even), as vdpbf16ps takes them (gemmPanelIndex). Made by
 // pack-matmul and folded there: it has no kernel.
 #include "MatMulCommon.h"
 
