@@ -119,7 +119,9 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
 // i32 lane adds the four products of its byte quad in one instruction, with
 // no i16 sum to saturate, so any i8 weights are exact. Only variants whose
 // CPU has it select it (cuvil_integer_products); in the others the call
-// folds away with the constant parameters before code generation.
+// folds away with the constant parameters before code generation. (A
+// function of its own rather than a flag of narrowTile: the target
+// attribute the builtin needs cannot depend on a template parameter.)
 template <int MR, int NV, bool UnsignedRows>
 CUVIL_TILE __attribute__((target("avx512vnni,avx512vl"))) void
 dotTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b, int32_t *acc,
