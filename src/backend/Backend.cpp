@@ -9,8 +9,6 @@
 
 #include "cuvil/backend/Version.h"
 
-#include <algorithm>
-#include <array>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
@@ -150,20 +148,14 @@ std::vector<std::string> describeModel(const Graph &model, const TargetConfig &t
   return lines;
 }
 
-// The ops whose kernels form 8-bit products with the integer register
-// tiles (IntegerGemmTile.h, IntegerNarrowTile.h), which vpdpbusd speeds up.
-constexpr std::array<std::string_view, 5> kIntegerProductOps = {
-    "ConvInteger", "MatMulInteger", "QLinearConv", "QLinearMatMul", "cuvil.FusedQLinearConv"};
-
-ModelProducts productsOf(const std::vector<CodePath> &paths) {
-  ModelProducts products;
+// The dot products the model's kernels use, as its ops declare them.
+DotProducts dotProductsOf(const std::vector<CodePath> &paths) {
+  DotProducts products;
   for (const CodePath &path : paths)
     for (const auto &node : path.graph->nodes()) {
-      products.integer |= std::find(kIntegerProductOps.begin(), kIntegerProductOps.end(),
-                                    node->op()) != kIntegerProductOps.end();
-      // bf16 weight panels (pack-matmul under --precision bf16).
-      products.bf16 |= node->op() == "cuvil.FusedMatMul" && node->numInputs() > 1 &&
-                       node->input(1)->type().dtype == DType::BF16;
+      DotProducts used = LoweringRegistry::instance().dotProducts(*node);
+      products.int8 |= used.int8;
+      products.bf16 |= used.bf16;
     }
   return products;
 }
@@ -173,7 +165,7 @@ ModelProducts productsOf(const std::vector<CodePath> &paths) {
 Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                        const BackendOptions &requested, BackendStats &stats) {
   BackendOptions options = requested;
-  options.target = variantsFor(requested.target, productsOf(paths));
+  options.target = variantsFor(requested.target, dotProductsOf(paths));
   stats.cpu = options.target.cpu;
   bool library = options.emit == EmitKind::StaticLibrary || options.emit == EmitKind::SharedLibrary;
   LibraryOutput libraryOutput;

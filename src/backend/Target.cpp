@@ -132,11 +132,11 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   return config;
 }
 
-TargetConfig variantsFor(const TargetConfig &target, ModelProducts products) {
+TargetConfig variantsFor(const TargetConfig &target, DotProducts products) {
   TargetConfig config = target;
   // (A named CPU's one variant is always used: its name stays as given.)
   if (std::erase_if(config.variants, [&](const IsaVariant &variant) {
-        return (variant.use == VariantUse::IntegerProducts && !products.integer) ||
+        return (variant.use == VariantUse::IntegerProducts && !products.int8) ||
                (variant.use == VariantUse::Bf16Products && !products.bf16);
       }) > 0)
     config.cpu = variantCpus(config.variants);

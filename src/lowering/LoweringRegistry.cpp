@@ -15,6 +15,12 @@ Status LoweringContext::callKernel(const KernelRef &kernel, std::vector<KernelAr
   return emitKernelCall(kernel, std::move(args), numTasks, flops);
 }
 
+DotProducts LoweringRegistry::dotProducts(const Node &node) const {
+  auto it = lowerings_.find(node.op());
+  return it == lowerings_.end() || !it->second.dotProducts ? DotProducts{}
+                                                           : it->second.dotProducts(node);
+}
+
 namespace {
 
 // Whether every result is a small integer tensor whose elements shape

@@ -199,7 +199,8 @@ void registerAllOps() {
   static const bool registered = [] {
 #define CUVIL_REGISTER_OP(Name)                                                                    \
   OpRegistry::instance().add(&ops::k##Name##Op.schema);                                            \
-  LoweringRegistry::instance().add(ops::k##Name##Op.schema.name, ops::k##Name##Op.lower);
+  LoweringRegistry::instance().add(ops::k##Name##Op.schema.name, ops::k##Name##Op.lower,           \
+                                   ops::k##Name##Op.dotProducts);
     CUVIL_OP_LIST(CUVIL_REGISTER_OP)
 #undef CUVIL_REGISTER_OP
     return true;

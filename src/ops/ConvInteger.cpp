@@ -4,6 +4,7 @@
 // channel), as i32 with wrapping accumulation. The padding adds nothing
 // (it is the zero point, as in ONNX Runtime).
 #include "IntegerConvCommon.h"
+#include "IntegerGemmCommon.h"
 #include "Kernels.h"
 
 namespace cuvil::ops {
@@ -35,6 +36,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kConvIntegerOp = {
-    OpSchema{"ConvInteger", 2, 4, 1, 1, convAttributes(), infer, eval}, lower};
+    .schema = OpSchema{"ConvInteger", 2, 4, 1, 1, convAttributes(), infer, eval},
+    .lower = lower,
+    .dotProducts = integerDotProducts};
 
 } // namespace cuvil::ops

@@ -41,18 +41,20 @@ Status lower(const Node &node, LoweringContext &ctx) {
 
 } // namespace
 
-extern const OpDefinition kFusedMatMulOp = {OpSchema{"cuvil.FusedMatMul",
-                                                     2,
-                                                     4,
-                                                     1,
-                                                     1,
-                                                     {{"activation", AttrKind::String},
-                                                      {"activation_params", AttrKind::Floats},
-                                                      {"scale", AttrKind::Float},
-                                                      {"b_packed", AttrKind::Int},
-                                                      {"b_columns", AttrKind::Int}},
-                                                     infer,
-                                                     eval},
-                                            lower};
+extern const OpDefinition kFusedMatMulOp = {.schema =
+                                                OpSchema{"cuvil.FusedMatMul",
+                                                         2,
+                                                         4,
+                                                         1,
+                                                         1,
+                                                         {{"activation", AttrKind::String},
+                                                          {"activation_params", AttrKind::Floats},
+                                                          {"scale", AttrKind::Float},
+                                                          {"b_packed", AttrKind::Int},
+                                                          {"b_columns", AttrKind::Int}},
+                                                         infer,
+                                                         eval},
+                                            .lower = lower,
+                                            .dotProducts = matMulDotProducts};
 
 } // namespace cuvil::ops

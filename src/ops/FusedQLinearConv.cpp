@@ -10,6 +10,7 @@
 // the u8 tensor and the DequantizeLinear pass over it.
 #include "FusedActivation.h"
 #include "IntegerConvCommon.h"
+#include "IntegerGemmCommon.h"
 #include "Kernels.h"
 
 namespace cuvil::ops {
@@ -66,10 +67,11 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kFusedQLinearConvOp = {
-    OpSchema{
-        "cuvil.FusedQLinearConv", 8, 10, 1, 1,
-        convAttributes({{"activation", AttrKind::String}, {"activation_params", AttrKind::Floats}}),
-        infer, eval},
-    lower};
+    .schema = OpSchema{"cuvil.FusedQLinearConv", 8, 10, 1, 1,
+                       convAttributes({{"activation", AttrKind::String},
+                                       {"activation_params", AttrKind::Floats}}),
+                       infer, eval},
+    .lower = lower,
+    .dotProducts = integerDotProducts};
 
 } // namespace cuvil::ops

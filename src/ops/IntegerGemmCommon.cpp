@@ -167,6 +167,8 @@ int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *we
   return CUVIL_PRODUCTS_BYTES;
 }
 
+DotProducts integerDotProducts(const Node &) { return {.int8 = true}; }
+
 cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
   // The tile's vectors are 256-bit (IntegerGemmTile.h): the most
   // accumulators that fit beside a K pair's B vectors (LLVM keeps them in

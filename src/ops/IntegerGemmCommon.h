@@ -61,6 +61,10 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
 int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *weights,
                         const Value *weightZero);
 
+// The integer convolutions' and GEMMs' kernels: 8-bit products (vpdpbusd
+// where the CPU has VNNI).
+DotProducts integerDotProducts(const Node &node);
+
 // Rows per task, register tile and K chunk for a product of `rows` rows on
 // `cpu` (the integer convolutions' too).
 cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows);

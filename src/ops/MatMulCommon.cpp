@@ -92,6 +92,11 @@ Expected<MatMulGeometry> matMulGeometry(const Shape &a, const Shape &b) {
   return g;
 }
 
+DotProducts matMulDotProducts(const Node &node) {
+  return {.bf16 = node.getInt("b_packed", 0) && node.numInputs() > 1 &&
+                  node.input(1)->type().dtype == DType::BF16};
+}
+
 Status inferMatMul(InferContext &ctx) {
   // f32 activations by f16 or bf16 weight panels (--precision fp16-weights,
   // bf16).

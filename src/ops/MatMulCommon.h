@@ -32,6 +32,8 @@ struct MatMulGeometry {
 Shape logicalB(const Node &node, const Shape &b);
 Expected<MatMulGeometry> matMulGeometry(const Shape &a, const Shape &b);
 Status inferMatMul(InferContext &ctx);
+// bf16 products where B is packed in bf16 panels (--precision bf16).
+DotProducts matMulDotProducts(const Node &node);
 
 // The fused epilogue: act(scale * A.B + bias + residual).
 struct MatMulEpilogue {

@@ -34,6 +34,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kMatMulIntegerOp = {
-    OpSchema{"MatMulInteger", 2, 4, 1, 1, {}, infer, eval}, lower};
+    .schema = OpSchema{"MatMulInteger", 2, 4, 1, 1, {}, infer, eval},
+    .lower = lower,
+    .dotProducts = integerDotProducts};
 
 } // namespace cuvil::ops

@@ -32,6 +32,7 @@ struct OpDefinition {
   OpSchema schema;
   LowerFn lower;
   ElementwiseKernel elementwise = {};
+  DotProductsFn dotProducts = nullptr; // the dot products its kernels use, if any
 };
 
 // `schema` with the plan of its target-dependent attributes.

@@ -41,6 +41,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kQLinearConvOp = {
-    OpSchema{"QLinearConv", 8, 9, 1, 1, convAttributes(), infer, eval}, lower};
+    .schema = OpSchema{"QLinearConv", 8, 9, 1, 1, convAttributes(), infer, eval},
+    .lower = lower,
+    .dotProducts = integerDotProducts};
 
 } // namespace cuvil::ops

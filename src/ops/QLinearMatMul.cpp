@@ -57,6 +57,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kQLinearMatMulOp = {
-    OpSchema{"QLinearMatMul", 8, 8, 1, 1, {}, infer, eval}, lower};
+    .schema = OpSchema{"QLinearMatMul", 8, 8, 1, 1, {}, infer, eval},
+    .lower = lower,
+    .dotProducts = integerDotProducts};
 
 } // namespace cuvil::ops

@@ -2,6 +2,7 @@
 // libc only (no C++ runtime library), for model libraries as for infer.bin.
 #include "Isa.h"
 
+#include <array>
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
@@ -13,6 +14,21 @@ namespace {
 // ones before it.
 constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512", "avx512vnni", "avx512bf16"};
 constexpr int32_t kLevels = int32_t(sizeof kLevelNames / sizeof kLevelNames[0]);
+
+// "baseline, avx2, ...", joined at compile time (no C++ runtime here).
+constexpr auto kLevelList = [] {
+  std::array<char, 64> text{};
+  size_t length = 0;
+  for (const char *name : kLevelNames) {
+    if (length > 0) {
+      text[length++] = ',';
+      text[length++] = ' ';
+    }
+    for (const char *c = name; *c; ++c)
+      text[length++] = *c;
+  }
+  return text;
+}();
 
 int32_t detectLevel() {
 #if defined(__x86_64__)
@@ -34,7 +50,7 @@ int32_t detectLevel() {
 
 int32_t isaLevelCount() { return kLevels; }
 
-const char *isaLevelNames() { return "baseline, avx2, avx512, avx512vnni, avx512bf16"; }
+const char *isaLevelNames() { return kLevelList.data(); }
 
 const char *isaLevelName(int32_t level) {
   return level >= 0 && level < kLevels ? kLevelNames[level] : "unknown";

@@ -1,6 +1,7 @@
 // Targets the backend can compile for, by the name users pass to --target.
 #pragma once
 
+#include "cuvil/lowering/Lowering.h"
 #include "cuvil/support/Status.h"
 #include "cuvil/target/CpuModel.h"
 
@@ -48,13 +49,7 @@ struct TargetConfig {
 // ISA level), "native" one for this machine (its caches and cores probed).
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);
 
-// What a model's kernels multiply, as the variants care.
-struct ModelProducts {
-  bool integer = false; // 8-bit integer products (QLinearConv, MatMulInteger, ...)
-  bool bf16 = false;    // MatMuls of bf16 weight panels
-};
-
-// The target less the variants whose use the model does not have.
-TargetConfig variantsFor(const TargetConfig &target, ModelProducts products);
+// The target less the variants whose use the model's kernels do not have.
+TargetConfig variantsFor(const TargetConfig &target, DotProducts products);
 
 } // namespace cuvil

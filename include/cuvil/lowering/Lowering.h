@@ -69,17 +69,34 @@ protected:
 
 using LowerFn = Status (*)(const Node &, LoweringContext &);
 
+// The dot-product instructions a node's kernels use where the variant's CPU
+// has them (CpuModel::int8Dot, bf16Dot): a variant that adds them is worth
+// compiling only for a model with such nodes.
+struct DotProducts {
+  bool int8 = false; // vpdpbusd: 8-bit integer products
+  bool bf16 = false; // vdpbf16ps: bf16 products
+};
+using DotProductsFn = DotProducts (*)(const Node &);
+
 class LoweringRegistry {
 public:
   static LoweringRegistry &instance();
-  void add(std::string_view op, LowerFn lower) { lowerings_[std::string(op)] = lower; }
+  void add(std::string_view op, LowerFn lower, DotProductsFn dotProducts = nullptr) {
+    lowerings_[std::string(op)] = {lower, dotProducts};
+  }
   LowerFn find(std::string_view op) const {
     auto it = lowerings_.find(op);
-    return it == lowerings_.end() ? nullptr : it->second;
+    return it == lowerings_.end() ? nullptr : it->second.lower;
   }
+  // What `node`'s kernels use (none for an op that declares nothing).
+  DotProducts dotProducts(const Node &node) const;
 
 private:
-  std::map<std::string, LowerFn, std::less<>> lowerings_;
+  struct Entry {
+    LowerFn lower;
+    DotProductsFn dotProducts;
+  };
+  std::map<std::string, Entry, std::less<>> lowerings_;
 };
 
 // Runs the lowering of `node`'s op; errors name the node and its op.

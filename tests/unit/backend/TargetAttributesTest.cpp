@@ -46,7 +46,7 @@ void expectReachedFunctionsTargetCpu(llvm::Function &caller, const std::string &
 TEST(TargetAttributes, EachVariantGetsItsOwnCopyOfTheHelpersItCalls) {
   Expected<TargetConfig> resolved = resolveTarget("x86_64-linux", "");
   ASSERT_TRUE(resolved.ok()) << resolved.status().message();
-  TargetConfig target = variantsFor(*resolved, ModelProducts{});
+  TargetConfig target = variantsFor(*resolved, DotProducts{});
   ASSERT_EQ(target.variants.size(), 2u);
   llvm::LLVMContext context;
   llvm::SMDiagnostic error;
@@ -68,7 +68,7 @@ TEST(TargetAttributes, EachVariantGetsItsOwnCopyOfTheHelpersItCalls) {
 TEST(TargetVariants, VnniAndBf16OnlyForTheirProducts) {
   Expected<TargetConfig> resolved = resolveTarget("x86_64-linux", "");
   ASSERT_TRUE(resolved.ok()) << resolved.status().message();
-  TargetConfig integer = variantsFor(*resolved, {.integer = true});
+  TargetConfig integer = variantsFor(*resolved, {.int8 = true});
   ASSERT_EQ(integer.variants.size(), 3u);
   EXPECT_EQ(integer.variants[0].name, "avx512vnni");
   EXPECT_EQ(integer.variants[0].level, 3);
@@ -80,7 +80,7 @@ TEST(TargetVariants, VnniAndBf16OnlyForTheirProducts) {
   EXPECT_EQ(bf16.variants[0].name, "avx512bf16");
   EXPECT_EQ(bf16.variants[0].level, 4);
   EXPECT_TRUE(bf16.variants[0].cpuModel.bf16Dot);
-  EXPECT_EQ(variantsFor(*resolved, {.integer = true, .bf16 = true}).variants.size(), 4u);
+  EXPECT_EQ(variantsFor(*resolved, {.int8 = true, .bf16 = true}).variants.size(), 4u);
   TargetConfig plain = variantsFor(*resolved, {});
   ASSERT_EQ(plain.variants.size(), 2u);
   EXPECT_EQ(plain.variants[0].name, "avx512");
