@@ -160,6 +160,25 @@ DotProducts dotProductsOf(const std::vector<CodePath> &paths) {
   return products;
 }
 
+// At least the bytes of weights the builder embeds: every constant of every
+// path and region, 64-byte aligned as it lays them out.
+uint64_t weightsBound(const Graph &graph) {
+  uint64_t bytes = 0;
+  for (const Value *constant : graph.constants())
+    bytes += (std::max<uint64_t>(constant->constant().byteSize(), 1) + 63) / 64 * 64;
+  for (const auto &node : graph.nodes())
+    for (size_t r = 0; r < node->numRegions(); ++r)
+      bytes += weightsBound(node->region(r));
+  return bytes;
+}
+
+uint64_t weightsBound(const std::vector<CodePath> &paths) {
+  uint64_t bytes = 0;
+  for (const CodePath &path : paths)
+    bytes += weightsBound(*path.graph);
+  return bytes;
+}
+
 } // namespace
 
 Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
@@ -186,9 +205,17 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
   auto module = std::make_unique<llvm::Module>(model.name(), context);
   module->setTargetTriple(options.target.triple);
   module->setDataLayout((*machine)->createDataLayout());
-  ModuleBuilder builder(*module, **kernels, model, paths, options.target);
+  // Decided before lowering, from a bound on the weights (the builder shares
+  // equal constants). A library's section is named after it: two models'
+  // libraries may link into one program.
+  WeightsPlacement weights{"cuvil_weights", ""};
+  if (options.mapWeights || weightsBound(paths) >= kLoadedWeightsLimit)
+    weights.mappedSection =
+        library ? fmt::format(".cuvil_weights.{}", libraryOutput.name) : ".cuvil_weights";
+  ModuleBuilder builder(*module, **kernels, model, paths, options.target, weights);
   CUVIL_TRY(builder.build());
-  emitModelInfo(*module, model, paths, builder, options.target);
+  emitModelInfo(*module, model, paths, builder, options.target, weights);
+  stats.weightsMapped = !weights.mappedSection.empty();
   stats.arenaBytes = builder.arenaBytes();
   stats.weightsBytes = builder.weights().totalBytes;
   for (const PathBuild &path : builder.paths())
@@ -226,7 +253,7 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
   std::string weightsObject = (workDir / "weights.o").string();
   start = Clock::now();
   CUVIL_TRY(emitMachineCode(*module, **machine, modelObject, /*assembly=*/false));
-  CUVIL_TRY(writeWeightsObject(weightsObject, "cuvil_weights", ElfMachine::X86_64,
+  CUVIL_TRY(writeWeightsObject(weightsObject, weights, ElfMachine::X86_64,
                                builder.weights().totalBytes, builder.weights().pieces));
   stats.codegenSeconds = secondsSince(start);
   start = Clock::now();

@@ -110,7 +110,8 @@ public:
 } // namespace
 
 void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<CodePath> &paths,
-                   const ModuleBuilder &builder, const TargetConfig &target) {
+                   const ModuleBuilder &builder, const TargetConfig &target,
+                   const WeightsPlacement &weights) {
   ModelInfoEmitter emitter(module);
   llvm::LLVMContext &context = module.getContext();
   std::vector<std::string> inputNames, outputNames;
@@ -162,14 +163,16 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
       "paths");
 
   auto *infoType =
-      llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64,
-                                      i64, ptr, i32, i32, ptr, i32, ptr, ptr, i32, ptr});
+      llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64,
+                                      ptr, ptr, ptr, i32, i32, ptr, i32, ptr, ptr, i32, ptr});
   std::vector<llvm::Constant *> errors;
   for (const std::string &message : builder.errorMessages())
     errors.push_back(emitter.string(message));
   std::vector<std::string> variantNames;
   for (const IsaVariant &variant : target.variants)
     variantNames.push_back(variant.name);
+  llvm::Constant *null = llvm::ConstantPointerNull::get(llvm::PointerType::get(context, 0));
+  llvm::Constant *weightsAddress = builder.weightsGlobal() ? builder.weightsGlobal() : null;
   llvm::Constant *init = llvm::ConstantStruct::get(
       infoType, {llvm::ConstantInt::get(i32, CUVIL_ABI_VERSION),
                  llvm::ConstantInt::get(i32, model.inputs().size()),
@@ -183,6 +186,8 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
                  llvm::ConstantInt::get(i64, builder.arenaBytes()),
                  llvm::ConstantInt::get(i64, builder.frameBytes()),
                  llvm::ConstantInt::get(i64, builder.weights().totalBytes),
+                 weightsAddress,
+                 weights.mappedSection.empty() ? null : emitter.string(weights.mappedSection),
                  emitter.string(fmt::format("{}", fmt::join(variantNames, ","))),
                  llvm::ConstantInt::get(i32, uint64_t(target.variants.back().level)),
                  llvm::ConstantInt::get(i32, symbols.size()),

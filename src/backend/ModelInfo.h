@@ -4,6 +4,7 @@
 
 #include "ModuleBuilder.h"
 #include "cuvil/backend/Target.h"
+#include "cuvil/backend/WeightsObject.h"
 #include "cuvil/ir/Graph.h"
 
 #include <llvm/IR/Module.h>
@@ -11,6 +12,7 @@
 namespace cuvil {
 
 void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<CodePath> &paths,
-                   const ModuleBuilder &builder, const TargetConfig &target);
+                   const ModuleBuilder &builder, const TargetConfig &target,
+                   const WeightsPlacement &weights);
 
 } // namespace cuvil

@@ -95,9 +95,19 @@ uint64_t contentHash(std::span<const uint8_t> bytes) {
 } // namespace
 
 ModuleBuilder::ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &model,
-                             const std::vector<CodePath> &paths, const TargetConfig &target)
+                             const std::vector<CodePath> &paths, const TargetConfig &target,
+                             const WeightsPlacement &weights)
     : module_(module), context_(module.getContext()), kernels_(kernels), model_(model),
       pathList_(paths), target_(target) {
+  // Loaded weights are a link-time address, which the kernels fold into
+  // their addressing (the register allocator counts on it: a tile that was
+  // spill-free with it spilled when the address came from the frame).
+  if (weights.mappedSection.empty()) {
+    weightsGlobal_ =
+        new llvm::GlobalVariable(module_, llvm::ArrayType::get(llvm::Type::getInt8Ty(context_), 0),
+                                 true, llvm::GlobalValue::ExternalLinkage, nullptr, weights.symbol);
+    weightsGlobal_->setAlignment(llvm::Align(kAlign));
+  }
   // A slot per symbol name: a static path's symbols computed from data are
   // its own ids for the generic graph's symbols of the same name.
   std::map<std::string, size_t> slotByName;
@@ -175,7 +185,7 @@ llvm::Value *ModuleBuilder::address(llvm::IRBuilder<> &builder, const Value *val
   llvm::Value *base = nullptr;
   uint64_t offset = 0;
   if (value->isConstant()) {
-    base = weightsGlobal_;
+    base = weightsBase(builder);
     offset = weightsOffset(value);
   } else {
     const Storage &storage = value->storage();
@@ -213,16 +223,29 @@ llvm::Value *ModuleBuilder::frameField(llvm::IRBuilder<> &builder, uint64_t offs
   return builder.CreateConstInBoundsGEP1_64(builder.getInt8Ty(), frame, offset);
 }
 
-// cuvil_frame_header.arena: 64-byte aligned, which the kernels' vector
-// accesses may rely on.
+// cuvil_frame_header.arena and .weights: 64-byte aligned, which the
+// kernels' vector accesses may rely on.
+static llvm::Value *alignedFramePointer(llvm::IRBuilder<> &builder, llvm::Value *field,
+                                        uint64_t align, const char *name) {
+  llvm::LoadInst *pointer =
+      builder.CreateAlignedLoad(builder.getPtrTy(), field, llvm::Align(8), name);
+  llvm::LLVMContext &context = builder.getContext();
+  llvm::Metadata *alignment = llvm::ConstantAsMetadata::get(builder.getInt64(align));
+  pointer->setMetadata(llvm::LLVMContext::MD_align, llvm::MDNode::get(context, alignment));
+  pointer->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(context, {}));
+  return pointer;
+}
+
 llvm::Value *ModuleBuilder::arenaBase(llvm::IRBuilder<> &builder) const {
-  llvm::LoadInst *arena = builder.CreateAlignedLoad(
-      builder.getPtrTy(), frameField(builder, offsetof(cuvil_frame_header, arena)), llvm::Align(8),
-      "arena");
-  llvm::Metadata *alignment = llvm::ConstantAsMetadata::get(builder.getInt64(kAlign));
-  arena->setMetadata(llvm::LLVMContext::MD_align, llvm::MDNode::get(context_, alignment));
-  arena->setMetadata(llvm::LLVMContext::MD_nonnull, llvm::MDNode::get(context_, {}));
-  return arena;
+  return alignedFramePointer(builder, frameField(builder, offsetof(cuvil_frame_header, arena)),
+                             kAlign, "arena");
+}
+
+llvm::Value *ModuleBuilder::weightsBase(llvm::IRBuilder<> &builder) const {
+  if (weightsGlobal_)
+    return weightsGlobal_;
+  return alignedFramePointer(builder, frameField(builder, offsetof(cuvil_frame_header, weights)),
+                             kAlign, "weights");
 }
 
 llvm::Value *ModuleBuilder::ioSlot(llvm::IRBuilder<> &builder, size_t slot) const {
@@ -455,7 +478,6 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
 }
 
 Status ModuleBuilder::build() {
-  llvm::Type *i8 = llvm::Type::getInt8Ty(context_);
   llvm::Type *i64 = llvm::Type::getInt64Ty(context_);
   llvm::Type *ptr = llvm::PointerType::get(context_, 0);
   llvm::Type *voidTy = llvm::Type::getVoidTy(context_);
@@ -485,10 +507,6 @@ Status ModuleBuilder::build() {
     pathBuilds_.push_back(std::move(build));
   }
 
-  weightsGlobal_ =
-      new llvm::GlobalVariable(module_, llvm::ArrayType::get(i8, 0), true,
-                               llvm::GlobalValue::ExternalLinkage, nullptr, "cuvil_weights");
-  weightsGlobal_->setAlignment(llvm::Align(kAlign));
   static_assert(sizeof(cuvil_frame_header) <= kErrorCellOffset);
   size_t ioSlots = model_.inputs().size() + model_.outputs().size();
   symbolsOffset_ = kIoOffset + 8 * ioSlots;

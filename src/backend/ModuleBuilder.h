@@ -45,14 +45,19 @@ class ModuleBuilder final : public LoweringContext {
 public:
   // `model` is the generic graph: its inputs, outputs and symbols are the
   // executable's; `paths` lists every graph to lower, `model` among them.
+  // The weights are the loaded global `weights.symbol`, or where the frame
+  // says when they are mapped (`weights.mappedSection`).
   ModuleBuilder(llvm::Module &module, const llvm::Module &kernels, const Graph &model,
-                const std::vector<CodePath> &paths, const TargetConfig &target);
+                const std::vector<CodePath> &paths, const TargetConfig &target,
+                const WeightsPlacement &weights);
 
   // Lowers every node into calls from the run functions; errors name the
   // node.
   Status build();
 
   const WeightsLayout &weights() const { return weights_; }
+  // The loaded weights' symbol, null when they are mapped.
+  llvm::GlobalVariable *weightsGlobal() const { return weightsGlobal_; }
   // The arena every path shares: the largest path's.
   uint64_t arenaBytes() const;
   // The frame the runtime allocates per instance (cuvil_model_info.frame_bytes).
@@ -100,6 +105,7 @@ private:
   // `builder` is in.
   llvm::Value *frameField(llvm::IRBuilder<> &builder, uint64_t offset) const;
   llvm::Value *arenaBase(llvm::IRBuilder<> &builder) const;
+  llvm::Value *weightsBase(llvm::IRBuilder<> &builder) const;
   llvm::Value *ioSlot(llvm::IRBuilder<> &builder, size_t slot) const;
   llvm::Value *symbolsBase(llvm::IRBuilder<> &builder) const;
   // The address of the symbol's value in `symbols` (default: the frame's).
@@ -128,7 +134,7 @@ private:
   // The frame after its cuvil_frame_header: the error cell (int64_t[2]:
   // raised, value), the error code (i32: 1 + the failed check), the I/O
   // table (inputs then outputs) and the symbol slots.
-  static constexpr uint64_t kErrorCellOffset = 16, kErrorCodeOffset = 32, kIoOffset = 40;
+  static constexpr uint64_t kErrorCellOffset = 24, kErrorCodeOffset = 40, kIoOffset = 48;
   uint64_t symbolsOffset_ = 0;
   uint64_t frameBytes_ = 0;
   llvm::Function *parallelFor_ = nullptr;

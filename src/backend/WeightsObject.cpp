@@ -9,9 +9,10 @@ namespace cuvil {
 namespace {
 
 constexpr uint64_t kDataAlign = 64;
+constexpr uint64_t kPageAlign = 4096;
 
 // Section indices of the object we write.
-enum : uint16_t { kNull, kRodata, kSymtab, kStrtab, kShstrtab, kNoteStack, kNumSections };
+enum : uint16_t { kNull, kData, kSymtab, kStrtab, kShstrtab, kNoteStack, kNumSections };
 
 template <typename T> void writeRaw(std::ofstream &out, const T &value) {
   out.write(reinterpret_cast<const char *>(&value), sizeof(T));
@@ -30,23 +31,32 @@ uint64_t alignTo(uint64_t value, uint64_t align) { return (value + align - 1) / 
 
 } // namespace
 
-Status writeWeightsObject(const std::string &path, const std::string &symbol, ElfMachine machine,
-                          uint64_t totalBytes, const std::vector<WeightsPiece> &pieces) {
-  // The small code model addresses data within +-2 GiB of the code.
-  if (totalBytes >= (uint64_t(1) << 31) - (uint64_t(64) << 20))
+Status writeWeightsObject(const std::string &path, const WeightsPlacement &placement,
+                          ElfMachine machine, uint64_t totalBytes,
+                          const std::vector<WeightsPiece> &pieces) {
+  const bool mapped = !placement.mappedSection.empty();
+  if (!mapped && totalBytes >= kLoadedWeightsLimit)
     return Status::error(fmt::format("weights of {} bytes exceed the 2 GiB the generated code can "
-                                     "address",
+                                     "address in the loaded image",
                                      totalBytes));
-  const std::string strtab = std::string("\0", 1) + symbol + std::string("\0", 1);
-  const char shstrtabChars[] = "\0.rodata\0.symtab\0.strtab\0.shstrtab\0.note.GNU-stack";
-  const std::string shstrtab(shstrtabChars, sizeof(shstrtabChars));
-  const uint32_t nameRodata = 1, nameSymtab = 9, nameStrtab = 17, nameShstrtab = 25,
-                 nameNoteStack = 35;
+  // A mapped section holds no symbol: the runtime finds it by name.
+  const std::string strtab = mapped
+                                 ? std::string("\0", 1)
+                                 : std::string("\0", 1) + placement.symbol + std::string("\0", 1);
+  const std::string dataName = mapped ? placement.mappedSection : ".rodata";
+  static const char kOtherNames[] = "\0.symtab\0.strtab\0.shstrtab\0.note.GNU-stack";
+  const std::string shstrtab =
+      std::string("\0", 1) + dataName + std::string(kOtherNames, sizeof(kOtherNames));
+  const uint32_t nameData = 1, nameSymtab = nameData + uint32_t(dataName.size()) + 1,
+                 nameStrtab = nameSymtab + 8, nameShstrtab = nameStrtab + 8,
+                 nameNoteStack = nameShstrtab + 10;
+  // Page aligned in the file, so that the runtime can map it in place.
+  const uint64_t dataAlign = mapped ? kPageAlign : kDataAlign;
 
-  // Layout: header | rodata | symtab | strtab | shstrtab | section headers.
-  const uint64_t rodataOffset = alignTo(sizeof(Elf64_Ehdr), kDataAlign);
-  const uint64_t symtabOffset = alignTo(rodataOffset + totalBytes, 8);
-  const uint64_t symtabSize = 2 * sizeof(Elf64_Sym);
+  // Layout: header | data | symtab | strtab | shstrtab | section headers.
+  const uint64_t dataOffset = alignTo(sizeof(Elf64_Ehdr), dataAlign);
+  const uint64_t symtabOffset = alignTo(dataOffset + totalBytes, 8);
+  const uint64_t symtabSize = (mapped ? 1 : 2) * sizeof(Elf64_Sym);
   const uint64_t strtabOffset = symtabOffset + symtabSize;
   const uint64_t shstrtabOffset = strtabOffset + strtab.size();
   const uint64_t headersOffset = alignTo(shstrtabOffset + shstrtab.size(), 8);
@@ -70,7 +80,7 @@ Status writeWeightsObject(const std::string &path, const std::string &symbol, El
   header.e_shnum = kNumSections;
   header.e_shstrndx = kShstrtab;
   writeRaw(out, header);
-  writeZeros(out, rodataOffset - sizeof(Elf64_Ehdr));
+  writeZeros(out, dataOffset - sizeof(Elf64_Ehdr));
 
   uint64_t written = 0;
   for (const WeightsPiece &piece : pieces) {
@@ -80,18 +90,19 @@ Status writeWeightsObject(const std::string &path, const std::string &symbol, El
     written = piece.offset + piece.bytes.size();
   }
   writeZeros(out, totalBytes - written);
-  writeZeros(out, symtabOffset - (rodataOffset + totalBytes));
+  writeZeros(out, symtabOffset - (dataOffset + totalBytes));
 
   Elf64_Sym nullSymbol{};
   Elf64_Sym dataSymbol{};
   dataSymbol.st_name = 1;
   dataSymbol.st_info = ELF64_ST_INFO(STB_GLOBAL, STT_OBJECT);
   dataSymbol.st_other = STV_DEFAULT;
-  dataSymbol.st_shndx = kRodata;
+  dataSymbol.st_shndx = kData;
   dataSymbol.st_value = 0;
   dataSymbol.st_size = totalBytes;
   writeRaw(out, nullSymbol);
-  writeRaw(out, dataSymbol);
+  if (!mapped)
+    writeRaw(out, dataSymbol);
   out.write(strtab.data(), std::streamsize(strtab.size()));
   out.write(shstrtab.data(), std::streamsize(shstrtab.size()));
   writeZeros(out, headersOffset - (shstrtabOffset + shstrtab.size()));
@@ -112,7 +123,8 @@ Status writeWeightsObject(const std::string &path, const std::string &symbol, El
   symtabHeader.sh_info = 1; // index of the first global symbol
   symtabHeader.sh_entsize = sizeof(Elf64_Sym);
   writeRaw(out, Elf64_Shdr{});
-  writeRaw(out, section(nameRodata, SHT_PROGBITS, SHF_ALLOC, rodataOffset, totalBytes, kDataAlign));
+  writeRaw(out, section(nameData, SHT_PROGBITS, mapped ? 0 : SHF_ALLOC, dataOffset, totalBytes,
+                        dataAlign));
   writeRaw(out, symtabHeader);
   writeRaw(out, section(nameStrtab, SHT_STRTAB, 0, strtabOffset, strtab.size(), 1));
   writeRaw(out, section(nameShstrtab, SHT_STRTAB, 0, shstrtabOffset, shstrtab.size(), 1));

@@ -7,6 +7,7 @@
 #include "Frame.h"
 #include "Inputs.h"
 #include "Isa.h"
+#include "ModelWeights.h"
 #include "Outputs.h"
 #include "Profiler.h"
 #include "Report.h"
@@ -95,8 +96,12 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   if (pool.startError())
     throw std::runtime_error("cannot start " + std::to_string(threads - 1) +
                              " worker threads: " + std::strerror(pool.startError()));
+  char reason[1024];
+  const void *weights = modelWeights(model, reason, sizeof reason);
+  if (!weights)
+    throw std::runtime_error(reason);
   FrameMemory frameMemory;
-  if (int error = allocateFrame(model, &pool, frameMemory))
+  if (int error = allocateFrame(model, &pool, weights, frameMemory))
     throw std::runtime_error("cannot allocate the model's working memory (arena of " +
                              std::to_string(model.arena_bytes) +
                              " bytes): " + std::strerror(error));

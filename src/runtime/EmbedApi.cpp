@@ -11,6 +11,7 @@
 #include "FloatEnvironment.h"
 #include "Frame.h"
 #include "Isa.h"
+#include "ModelWeights.h"
 #include "SymbolBinding.h"
 #include "ThreadPool.h"
 
@@ -271,12 +272,16 @@ cuvil_status cuvil_model_create(cuvil_instance **result) {
   instance->outputDims = static_cast<int64_t *>(std::calloc(dimsTotal + 1, 8));
   instance->inputDims =
       static_cast<const int64_t **>(std::calloc(model().num_inputs + 1, sizeof(int64_t *)));
+  char reason[1024];
+  const void *weights = modelWeights(model(), reason, sizeof reason);
   int error = instance->symbols && instance->io && instance->staging && instance->outputDims &&
                       instance->inputDims
-                  ? allocateFrame(model(), &instance->executor, instance->memory)
+                  ? allocateFrame(model(), &instance->executor, weights, instance->memory)
                   : ENOMEM;
   cuvil_status status = CUVIL_OK;
-  if (error)
+  if (!weights)
+    status = fail(instance, CUVIL_NO_WEIGHTS, "%s", reason);
+  else if (error)
     status = fail(instance, CUVIL_OUT_OF_MEMORY,
                   "cannot allocate the model's working memory (arena of %" PRIu64 " bytes): %s",
                   model().arena_bytes, std::strerror(error));

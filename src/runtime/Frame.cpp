@@ -7,7 +7,8 @@
 
 namespace cuvil::runtime {
 
-int allocateFrame(const cuvil_model_info &model, void *runtime, FrameMemory &memory) {
+int allocateFrame(const cuvil_model_info &model, void *runtime, const void *weights,
+                  FrameMemory &memory) {
   memory = FrameMemory();
   uint64_t frameBytes = model.frame_bytes < sizeof(cuvil_frame_header) ? sizeof(cuvil_frame_header)
                                                                        : model.frame_bytes;
@@ -31,6 +32,7 @@ int allocateFrame(const cuvil_model_info &model, void *runtime, FrameMemory &mem
   auto *header = static_cast<cuvil_frame_header *>(memory.frame);
   header->runtime = runtime;
   header->arena = arena;
+  header->weights = weights;
   return 0;
 }
 

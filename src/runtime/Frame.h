@@ -17,10 +17,12 @@ struct FrameMemory {
   uint64_t arenaMapped = 0;
 };
 
-/// Allocates both for `model`, the frame's runtime field set to `runtime`.
-/// Returns 0, or the error number (ENOMEM for a size the address space cannot
-/// hold) with nothing left allocated.
-int allocateFrame(const cuvil_model_info &model, void *runtime, FrameMemory &memory);
+/// Allocates both for `model`, the frame's runtime and weights fields set
+/// to `runtime` and `weights` (modelWeights). Returns 0, or the error number
+/// (ENOMEM for a size the address space cannot hold) with nothing left
+/// allocated.
+int allocateFrame(const cuvil_model_info &model, void *runtime, const void *weights,
+                  FrameMemory &memory);
 void releaseFrame(FrameMemory &memory);
 
 } // namespace cuvil::runtime

@@ -159,19 +159,21 @@ void printTensorLine(std::FILE *out, const cuvil_model_info &model, const cuvil_
 
 void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
   if (json) {
-    std::fprintf(
-        out,
-        "{\"model_name\": %s, \"target\": %s, \"cpu\": %s, \"compiler_version\": %s, "
-        "\"abi_version\": %u, \"arena_bytes\": %llu, \"weights_bytes\": %llu, "
-        "\"isa_variants\": %s, \"isa_selected\": %s, "
-        "\"symbols\": %s, \"paths\": %s, \"inputs\": %s, \"outputs\": %s}\n",
-        jsonString(text(model.model_name)).c_str(), jsonString(text(model.target)).c_str(),
-        jsonString(text(model.cpu)).c_str(), jsonString(text(model.compiler_version)).c_str(),
-        model.abi_version, (unsigned long long)model.arena_bytes,
-        (unsigned long long)model.weights_bytes, jsonString(text(model.isa_variants)).c_str(),
-        jsonString(selectedVariant(model)).c_str(), jsonSymbols(model).c_str(),
-        jsonPaths(model).c_str(), jsonTensors(model, model.inputs, model.num_inputs, false).c_str(),
-        jsonTensors(model, model.outputs, model.num_outputs, true).c_str());
+    std::fprintf(out,
+                 "{\"model_name\": %s, \"target\": %s, \"cpu\": %s, \"compiler_version\": %s, "
+                 "\"abi_version\": %u, \"arena_bytes\": %llu, \"weights_bytes\": %llu, "
+                 "\"weights_section\": %s, \"isa_variants\": %s, \"isa_selected\": %s, "
+                 "\"symbols\": %s, \"paths\": %s, \"inputs\": %s, \"outputs\": %s}\n",
+                 jsonString(text(model.model_name)).c_str(), jsonString(text(model.target)).c_str(),
+                 jsonString(text(model.cpu)).c_str(),
+                 jsonString(text(model.compiler_version)).c_str(), model.abi_version,
+                 (unsigned long long)model.arena_bytes, (unsigned long long)model.weights_bytes,
+                 model.weights_section ? jsonString(model.weights_section).c_str() : "null",
+                 jsonString(text(model.isa_variants)).c_str(),
+                 jsonString(selectedVariant(model)).c_str(), jsonSymbols(model).c_str(),
+                 jsonPaths(model).c_str(),
+                 jsonTensors(model, model.inputs, model.num_inputs, false).c_str(),
+                 jsonTensors(model, model.outputs, model.num_outputs, true).c_str());
     return;
   }
   std::fprintf(out,
@@ -180,11 +182,14 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
                "cpu:           %s\n"
                "compiler:      %s\n"
                "arena bytes:   %llu\n"
-               "weights bytes: %llu\n"
+               "weights bytes: %llu%s%s%s\n"
                "isa variants:  %s (this CPU runs %s)\n",
                text(model.model_name), text(model.target), text(model.cpu),
                text(model.compiler_version), (unsigned long long)model.arena_bytes,
-               (unsigned long long)model.weights_bytes, text(model.isa_variants),
+               (unsigned long long)model.weights_bytes,
+               model.weights_section ? " (mapped from section " : "",
+               model.weights_section ? model.weights_section : "",
+               model.weights_section ? " at start-up)" : "", text(model.isa_variants),
                selectedVariant(model).c_str());
   if (model.num_symbols) {
     std::fprintf(out, "symbols:\n");

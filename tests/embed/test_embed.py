@@ -9,10 +9,10 @@ then builds and runs, each compared with ONNX Runtime's output:
   - examples/c/classify.c against libtiny_cnn.a (a C program: the library
     must need no C++ runtime library);
   - examples/cpp/classify_concurrently.cpp against libtiny_cnn.so (two
-    instances on two threads);
+    instances on two threads; weights mapped from the .so, --map-weights);
   - tests/embed/api_checks.c against both static libraries at once (two
-    models in one program; signature, errors, unaligned buffers, a caller's
-    pool, a batch of 3);
+    models in one program, tiny_dyn's weights mapped from the program's
+    file; signature, errors, unaligned buffers, a caller's pool, a batch of 3);
   - tests/embed/data_checks.c: an out-of-range Gather index refused with
     CUVIL_BAD_DATA and the node's message, the instance usable after.
 The shared library must depend on libc, libm and libpthread only and export
@@ -93,9 +93,11 @@ def main():
         os.makedirs(lib)
         dynamic = with_symbolic_batch(os.path.join(work, "tiny_dyn.onnx"))
         compile_library(args.cuvil, MODEL, os.path.join(lib, "tiny_cnn"), "lib")
-        compile_library(args.cuvil, MODEL, os.path.join(lib, "tiny_cnn"), "shared")
+        # The shared library and tiny_dyn keep their weights in a section the
+        # runtime maps from the library's (the program's) file, as above 2 GiB.
+        compile_library(args.cuvil, MODEL, os.path.join(lib, "tiny_cnn"), "shared", ["--map-weights"])
         compile_library(args.cuvil, dynamic, os.path.join(lib, "tiny_dyn"), "lib",
-                        ["--shape-range", "image=1x3x32x32:2x3x32x32:4x3x32x32"])
+                        ["--shape-range", "image=1x3x32x32:2x3x32x32:4x3x32x32", "--map-weights"])
         image_file, probs_file = os.path.join(work, "image.f32"), os.path.join(work, "probs.f32")
         image.tofile(image_file)
 

@@ -77,6 +77,8 @@ std::vector<std::string> cacheKeyArguments(const CompileOptions &options,
     arguments.push_back("accuracy-budget " + options.accuracyBudget);
   if (options.noWinograd)
     arguments.push_back("no-winograd");
+  if (options.mapWeights)
+    arguments.push_back("map-weights");
   if (library)
     arguments.push_back("library " + library->name);
   return arguments;

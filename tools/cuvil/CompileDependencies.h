@@ -28,6 +28,7 @@ struct CompileOptions {
   bool printAfterAll = false;
   bool keepTemporaries = false;
   bool noWinograd = false;
+  bool mapWeights = false;
   bool printCpuModel = false;
   bool quiet = false;
   std::string precision = "fp32";

@@ -372,6 +372,7 @@ int runCompile(const CompileOptions &options) {
   backendOptions.emit = kEmitKinds.at(options.emit);
   backendOptions.outputPath = options.output;
   backendOptions.keepTemporaries = options.keepTemporaries;
+  backendOptions.mapWeights = options.mapWeights;
   BackendStats stats;
   if (Status status = compileToOutput(**graph, paths, backendOptions, stats); !status.ok())
     return fail(status.withContext(options.input));
@@ -412,8 +413,9 @@ int runCompile(const CompileOptions &options) {
                                options.precision, context.precisionStats.quantized,
                                context.precisionStats.quantizable,
                                policy == PrecisionPolicy::BF16 ? "bf16" : "f16");
-    std::cout << fmt::format("  memory: arena {}, weights {}\n", humanBytes(stats.arenaBytes),
-                             humanBytes(stats.weightsBytes));
+    std::cout << fmt::format("  memory: arena {}, weights {}{}\n", humanBytes(stats.arenaBytes),
+                             humanBytes(stats.weightsBytes),
+                             stats.weightsMapped ? " (mapped from the file at start-up)" : "");
     std::cout << fmt::format(
         "  time: import {:.2f} s, passes {:.2f} s, build {:.2f} s, optimise {:.2f} s, "
         "codegen {:.2f} s, link {:.2f} s\n",
@@ -569,6 +571,10 @@ int main(int argc, char **argv) {
                              "the percentile the percentile method keeps at each end (99.99)");
   compileCommand->add_flag("--no-winograd", compile.noWinograd,
                            "direct convolution only (bit-closer to the reference, slower)");
+  compileCommand->add_flag("--map-weights", compile.mapWeights,
+                           "keep the weights in a section of the output that is mapped at "
+                           "start-up, not loaded with the program (always so from 2 GiB on, "
+                           "which loaded data cannot reach)");
   compileCommand->add_flag("--keep-temps", compile.keepTemporaries,
                            "keep model.o and weights.o next to the output");
   compileCommand->add_flag("--print-cpu-model", compile.printCpuModel,

@@ -26,6 +26,9 @@ struct BackendOptions {
   std::string outputPath;
   // Keep intermediate files (model.o, weights.o) next to the output.
   bool keepTemporaries = false;
+  // Weights in a section of the output that the runtime maps at start-up
+  // instead of loaded data (always so from kLoadedWeightsLimit on).
+  bool mapWeights = false;
 };
 
 // Where `--emit lib|shared --output DIR/NAME` puts the library and its
@@ -60,6 +63,7 @@ struct BackendStats {
   std::string cpu;         // the variants compiled (TargetConfig::cpu of those the model uses)
   uint64_t arenaBytes = 0; // shared by the paths: the largest
   uint64_t weightsBytes = 0;
+  bool weightsMapped = false; // in a section mapped at start-up (BackendOptions::mapWeights)
   std::vector<PathStats> paths;
   size_t specialisations = 0; // distinct specialised kernels generated
   double buildSeconds = 0;

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 9u
+#define CUVIL_ABI_VERSION 10u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -98,6 +98,13 @@ typedef struct cuvil_model_info {
   uint64_t arena_bytes;         /* scratch arena each frame points to */
   uint64_t frame_bytes;         /* the frame: cuvil_frame_header, then the model's own */
   uint64_t weights_bytes;       /* read-only weights embedded in the binary */
+  /* Where the weights are: in the loaded image at `weights`, or (weights
+   * too large for the image, which the code addresses within +-2 GiB, or a
+   * compile with --map-weights) in the ELF section `weights_section` of the
+   * file holding this model, which is not loaded with the program: the
+   * runtime maps it read-only before the first run, and `weights` is NULL. */
+  const void *weights;
+  const char *weights_section;
   /* The instruction-set variants compiled in, best first ("avx512,avx2"),
    * and the cuvil_isa_level the CPU needs for the last (fallback) one. */
   const char *isa_variants;
@@ -122,11 +129,12 @@ typedef struct cuvil_model_info {
 extern const cuvil_model_info cuvil_model;
 
 /* The start of every frame; the rest (frame_bytes in all) is the model's. The
- * runtime allocates a frame 64-byte aligned and zeroed, and sets both fields
+ * runtime allocates a frame 64-byte aligned and zeroed, and sets every field
  * before the first run. */
 typedef struct cuvil_frame_header {
-  void *runtime; /* the runtime's own (which pool runs this frame's tasks) */
-  void *arena;   /* arena_bytes of scratch, 64-byte aligned */
+  void *runtime;       /* the runtime's own (which pool runs this frame's tasks) */
+  void *arena;         /* arena_bytes of scratch, 64-byte aligned */
+  const void *weights; /* weights_bytes of weights, 64-byte aligned (see weights) */
 } cuvil_frame_header;
 
 /* Runs one inference in `frame`. inputs[i] / outputs[i] point to dense

@@ -28,7 +28,8 @@ typedef enum cuvil_status {
   CUVIL_BAD_DATA = 3,         /* the model refused the input data (an index out of range) */
   CUVIL_OUT_OF_MEMORY = 4,
   CUVIL_UNSUPPORTED_CPU = 5, /* the CPU lacks the instruction set of every compiled variant */
-  CUVIL_THREAD_ERROR = 6     /* a worker thread could not start */
+  CUVIL_THREAD_ERROR = 6,    /* a worker thread could not start */
+  CUVIL_NO_WEIGHTS = 7       /* the weights kept in the library's file could not be mapped */
 } cuvil_status;
 
 /* Element types: the codes of ONNX TensorProto.DataType. */

@@ -62,6 +62,7 @@ void outputDims(const int64_t *symbols, int64_t *dims) {
 }
 
 const char *const kErrors[] = {"Sum node 'ids/sum': id {} is negative"};
+alignas(64) const char kNoWeights[64] = {};
 
 } // namespace
 
@@ -80,6 +81,8 @@ const cuvil_model_info cuvil_model = {
     4096,
     sizeof(FakeFrame),
     0,
+    kNoWeights,
+    nullptr,
     "avx2",
     1,
     1,
