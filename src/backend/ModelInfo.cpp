@@ -164,7 +164,7 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
 
   auto *infoType =
       llvm::StructType::get(context, {i32, i32, i32, ptr, ptr, ptr, ptr, ptr, ptr, i64, i64, i64,
-                                      ptr, ptr, ptr, i32, i32, ptr, i32, ptr, ptr, i32, ptr});
+                                      ptr, ptr, ptr, i32, i32, ptr, i32, ptr, ptr, i32, ptr, i32});
   std::vector<llvm::Constant *> errors;
   for (const std::string &message : builder.errorMessages())
     errors.push_back(emitter.string(message));
@@ -196,7 +196,8 @@ void emitModelInfo(llvm::Module &module, const Graph &model, const std::vector<C
                  pathTable,
                  builder.outputDimsFunction(),
                  llvm::ConstantInt::get(i32, errors.size()),
-                 emitter.pointerArray(errors, "errors")});
+                 emitter.pointerArray(errors, "errors"),
+                 llvm::ConstantInt::get(i32, builder.drawsRandom() ? 1 : 0)});
   new llvm::GlobalVariable(module, infoType, true, llvm::GlobalValue::ExternalLinkage, init,
                            "cuvil_model");
 }

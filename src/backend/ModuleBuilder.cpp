@@ -65,6 +65,7 @@ llvm::Type *llvmType(llvm::LLVMContext &context, const KernelParam &param) {
     return llvm::Type::getFloatTy(context);
   case KernelParam::Kind::Buffer:
   case KernelParam::Kind::Block:
+  case KernelParam::Kind::RandomState:
     break;
   }
   return llvm::PointerType::get(context, 0);
@@ -449,7 +450,11 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
     if (arg.kind() == KernelArg::Kind::Pointer)
       specArgs.push_back(arg.symbol()        ? symbolSlot(builder, *arg.symbol())
                          : arg.isErrorCell() ? frameField(builder, kErrorCellOffset)
-                                             : address(builder, arg.value(), arg.byteOffset()));
+                         : arg.isRandomState()
+                             ? frameField(builder, offsetof(cuvil_frame_header, random_seed))
+                             : address(builder, arg.value(), arg.byteOffset()));
+  drawsRandom_ |= std::any_of(args.begin(), args.end(),
+                              [](const KernelArg &arg) { return arg.isRandomState(); });
   for (const KernelArg &arg : args) {
     if (!isRunTime(arg))
       continue;
@@ -508,6 +513,9 @@ Status ModuleBuilder::build() {
   }
 
   static_assert(sizeof(cuvil_frame_header) <= kErrorCellOffset);
+  static_assert(offsetof(cuvil_frame_header, runs) - offsetof(cuvil_frame_header, random_seed) ==
+                    offsetof(cuvil_random_state, runs) &&
+                sizeof(cuvil_random_state) == 16);
   size_t ioSlots = model_.inputs().size() + model_.outputs().size();
   symbolsOffset_ = kIoOffset + 8 * ioSlots;
   frameBytes_ = alignTo(symbolsOffset_ + 8 * numSlots_);

@@ -56,6 +56,8 @@ public:
   Status build();
 
   const WeightsLayout &weights() const { return weights_; }
+  // Whether a kernel call draws random numbers (cuvil_model_info.draws_random).
+  bool drawsRandom() const { return drawsRandom_; }
   // The loaded weights' symbol, null when they are mapped.
   llvm::GlobalVariable *weightsGlobal() const { return weightsGlobal_; }
   // The arena every path shares: the largest path's.
@@ -131,10 +133,11 @@ private:
   size_t numSlots_ = 0;
 
   llvm::GlobalVariable *weightsGlobal_ = nullptr;
+  bool drawsRandom_ = false;
   // The frame after its cuvil_frame_header: the error cell (int64_t[2]:
   // raised, value), the error code (i32: 1 + the failed check), the I/O
   // table (inputs then outputs) and the symbol slots.
-  static constexpr uint64_t kErrorCellOffset = 24, kErrorCodeOffset = 40, kIoOffset = 48;
+  static constexpr uint64_t kErrorCellOffset = 40, kErrorCodeOffset = 56, kIoOffset = 64;
   uint64_t symbolsOffset_ = 0;
   uint64_t frameBytes_ = 0;
   llvm::Function *parallelFor_ = nullptr;

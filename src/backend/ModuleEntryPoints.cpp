@@ -4,6 +4,8 @@
 // kernel call that can refuse its data.
 #include "ModuleBuilder.h"
 
+#include "cuvil/runtime/ModelABI.h"
+
 #include <fmt/format.h>
 #include <llvm/IR/MDBuilder.h>
 
@@ -54,6 +56,10 @@ void ModuleBuilder::emitDispatcher(const std::vector<std::vector<llvm::Function 
   llvm::Value *frame = run->getArg(0);
   builder.CreateStore(builder.getInt64(0), frameField(builder, kErrorCellOffset));
   builder.CreateStore(builder.getInt32(0), frameField(builder, kErrorCodeOffset));
+  // The run's number, from which random kernels draw (cuvil_random_state).
+  llvm::Value *runCount = frameField(builder, offsetof(cuvil_frame_header, runs));
+  builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, runCount), builder.getInt64(1)),
+                      runCount);
   size_t numInputs = model_.inputs().size();
   for (size_t i = 0; i < numInputs + model_.outputs().size(); ++i) {
     bool isInput = i < numInputs;

@@ -21,6 +21,7 @@
   X(Atanh)                                                                                         \
   X(AveragePool)                                                                                   \
   X(BatchNormalization)                                                                            \
+  X(Bernoulli)                                                                                     \
   X(BitShift)                                                                                      \
   X(BlackmanWindow)                                                                                \
   X(Cast)                                                                                          \
@@ -102,6 +103,7 @@
   X(Min)                                                                                           \
   X(Mod)                                                                                           \
   X(Mul)                                                                                           \
+  X(Multinomial)                                                                                   \
   X(Neg)                                                                                           \
   X(NonMaxSuppression)                                                                             \
   X(NonZero)                                                                                       \
@@ -120,6 +122,10 @@
   X(QLinearMatMul)                                                                                 \
   X(QuantizeLinear)                                                                                \
   X(RNN)                                                                                           \
+  X(RandomNormal)                                                                                  \
+  X(RandomNormalLike)                                                                              \
+  X(RandomUniform)                                                                                 \
+  X(RandomUniformLike)                                                                             \
   X(Range)                                                                                         \
   X(Reciprocal)                                                                                    \
   X(Recurrence)                                                                                    \

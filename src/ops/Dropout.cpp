@@ -1,46 +1,25 @@
-// Dropout in inference: y = x, and the optional mask is all true. In
-// training mode (training_mode true) dropout is random unless the ratio is
-// 0, which is the identity again: the ratio must then be a constant 0.
-// Both inputs must be known at compile time (constants, or graph inputs
-// fixed by --value); canonicalisation forwards the op away.
+// Dropout: y = x and a mask of all true in inference; in training mode
+// (training_mode a constant true) with a ratio that is not a constant 0,
+// canonicalize rewrites it into a uniform draw, its mask and the scaled
+// kept elements (CanonicalizeRandom.cpp). training_mode must be known at
+// compile time (a constant, or a graph input fixed by --value); the ratio
+// may come at run time.
 #include "OpSupport.h"
 
 namespace cuvil::ops {
 namespace {
 
-Status checkInference(const Node &node) {
+Status checkTrainingMode(const Node &node) {
   if (!node.input(2))
     return Status::success();
-  Expected<std::vector<int64_t>> training = constantInts(node, 2, "training_mode");
-  CUVIL_TRY(training.status());
-  if (training->empty() || training->front() == 0)
-    return Status::success();
-  double ratio = 0.5;
-  if (node.input(1)) {
-    Expected<std::vector<double>> ratios = constantReals(node, 1, "ratio");
-    CUVIL_TRY(ratios.status());
-    ratio = ratios->empty() ? ratio : ratios->front();
-  }
-  if (ratio != 0)
-    return Status::error(fmt::format("training_mode is true with ratio {}: random dropout is not "
-                                     "supported (only ratio 0, the identity, or inference)",
-                                     ratio));
-  return Status::success();
+  return constantInts(node, 2, "training_mode").status();
 }
 
 Status infer(InferContext &ctx) {
-  CUVIL_TRY(checkInference(ctx.node()));
+  CUVIL_TRY(checkTrainingMode(ctx.node()));
   ctx.setOutput(0, ctx.inputType(0));
   if (ctx.node().numOutputs() > 1)
     ctx.setOutput(1, TensorType{DType::Bool, ctx.inputShape(0)});
-  return Status::success();
-}
-
-Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  out[0] = *in[0];
-  if (out.size() > 1)
-    for (int64_t i = 0, n = out[1].numElements(); i < n; ++i)
-      out[1].setInt(i, 1);
   return Status::success();
 }
 
@@ -60,7 +39,8 @@ extern const OpDefinition kDropoutOp = {
              2,
              {{"seed", AttrKind::Int}, {"ratio", AttrKind::Float}},
              infer,
-             eval,
+             /*reference: a training-mode draw must not fold; canonicalize forwards the rest*/
+             nullptr,
              true},
     lower};
 

@@ -11,6 +11,7 @@
 #include "cuvil/kernels/Normalization.h"
 #include "cuvil/kernels/Pool.h"
 #include "cuvil/kernels/Quantize.h"
+#include "cuvil/kernels/Random.h"
 #include "cuvil/kernels/Recurrence.h"
 #include "cuvil/kernels/Reduce.h"
 #include "cuvil/kernels/Resize.h"
@@ -546,6 +547,19 @@ Expected<const KernelRef *> scatterElementsKernel(DType dtype, DType indices) {
   return find(kScatterElements, TypedIndexKey{dtypeName(dtype), dtypeName(indices)},
               "ScatterElements",
               fmt::format("element type {} and {} indices", dtypeName(dtype), dtypeName(indices)));
+}
+Expected<const KernelRef *> randomKernel(DType dtype) {
+  static const std::vector<Instance<DType>> kinds = {
+      {DType::F32, CUVIL_KERNEL_REF(cuvil_random_f32)},
+      {DType::F64, CUVIL_KERNEL_REF(cuvil_random_f64)},
+      {DType::F16, CUVIL_KERNEL_REF(cuvil_random_f16)}};
+  return find(kinds, dtype, "random", fmt::format("element type {}", dtypeName(dtype)));
+}
+Expected<const KernelRef *> multinomialKernel(DType indices) {
+  static const std::vector<Instance<DType>> kinds = {
+      {DType::I32, CUVIL_KERNEL_REF(cuvil_multinomial_i32)},
+      {DType::I64, CUVIL_KERNEL_REF(cuvil_multinomial_i64)}};
+  return find(kinds, indices, "Multinomial", fmt::format("{} samples", dtypeName(indices)));
 }
 Expected<const KernelRef *> scatterNDKernel(DType dtype) {
   return find(kScatterND, dtypeName(dtype), "ScatterND",

@@ -67,6 +67,10 @@ Expected<const KernelRef *> gatherNDKernel(size_t elementBytes);
 // Scatters by element type (and index type: i32, i64).
 Expected<const KernelRef *> scatterElementsKernel(DType dtype, DType indices);
 Expected<const KernelRef *> scatterNDKernel(DType dtype);
+// RandomUniform/RandomNormal results of f32, f64 or f16; Multinomial's of
+// i32 or i64 samples.
+Expected<const KernelRef *> randomKernel(DType dtype);
+Expected<const KernelRef *> multinomialKernel(DType indices);
 // OneHot by index type (any number type but bf16) and value element size.
 Expected<const KernelRef *> oneHotKernel(DType indices, size_t valueBytes);
 // By source and target type (bool is stored as u8).

@@ -3,7 +3,8 @@
 //   Clip (run-time bounds) -> Max, Min
 //   Div/Erf/Add/Mul/Mul GELU -> Gelu
 //   Mul(x, Sigmoid(x))  -> cuvil.Silu
-//   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true)
+//   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true);
+//   training-mode Dropout, Bernoulli -> a uniform draw compared (CanonicalizeRandom.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
@@ -25,6 +26,7 @@
 //                         (cuvil.FFTTwiddles)
 #include "CanonicalizeBatchNorm.h"
 #include "CanonicalizeEinsum.h"
+#include "CanonicalizeRandom.h"
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -97,6 +99,12 @@ Status forwardInput(Graph &graph, Node &node) {
   }
   graph.eraseNode(&node);
   return Status::success();
+}
+
+// Dropout: the identity in inference (its mask all true), a random draw in
+// training mode (CanonicalizeRandom.cpp).
+Status rewriteDropout(Graph &graph, Node &node) {
+  return isRandomDropout(node) ? rewriteRandomDropout(graph, node) : forwardInput(graph, node);
 }
 
 Status rewriteGemm(Graph &graph, Node &gemm) {
@@ -581,7 +589,9 @@ struct Rewrite {
   Status (*apply)(Graph &, Node &);
 };
 
-constexpr std::array<Rewrite, 23> kRewrites = {{
+// One row per op (clang-format would pack them two to a line).
+// clang-format off
+constexpr std::array<Rewrite, 25> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -598,7 +608,9 @@ constexpr std::array<Rewrite, 23> kRewrites = {{
     {"Abs", rewriteIntegerNegAbs},
     {"Pow", rewritePow},
     {"Identity", forwardInput},
-    {"Dropout", forwardInput},
+    {"Dropout", rewriteDropout},
+    {"Multinomial", rewriteMultinomialInput},
+    {"Bernoulli", rewriteBernoulli},
     {"Gemm", rewriteGemm},
     {"BatchNormalization", rewriteBatchNorm},
     {"Pad", rewritePad},
@@ -606,6 +618,7 @@ constexpr std::array<Rewrite, 23> kRewrites = {{
     {"DFT", rewriteFourier},
     {"STFT", rewriteFourier},
 }};
+// clang-format on
 
 } // namespace
 

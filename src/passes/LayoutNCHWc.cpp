@@ -123,7 +123,8 @@ private:
     const std::string &op = node.op();
     if (op == "Conv" || op == "cuvil.FusedConv")
       return convertConv(node);
-    if (!blockedSource(node.input(0)) || !isPlainImage(node.input(0)))
+    // (An op of no inputs, RandomUniform, has nothing to keep blocked.)
+    if (!node.input(0) || !blockedSource(node.input(0)) || !isPlainImage(node.input(0)))
       return Status::success();
     int64_t channels = node.input(0)->type().shape[1].constant();
     if (const ElementwiseFacts *facts = elementwiseFacts(node)) {

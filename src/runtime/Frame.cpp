@@ -3,9 +3,27 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <sys/mman.h>
+#include <sys/random.h>
 
 namespace cuvil::runtime {
+
+namespace {
+
+// A seed for the instance's unseeded random ops: the system's entropy, or
+// where that fails, the clock and the frame's address.
+uint64_t entropySeed(const void *frame) {
+  uint64_t seed = 0;
+  if (getrandom(&seed, sizeof seed, GRND_NONBLOCK) == ssize_t(sizeof seed))
+    return seed;
+  timespec now{};
+  clock_gettime(CLOCK_REALTIME, &now);
+  return uint64_t(now.tv_nsec) * 0x9E3779B97F4A7C15ull ^ uint64_t(now.tv_sec) ^
+         uint64_t(uintptr_t(frame));
+}
+
+} // namespace
 
 int allocateFrame(const cuvil_model_info &model, void *runtime, const void *weights,
                   FrameMemory &memory) {
@@ -33,6 +51,7 @@ int allocateFrame(const cuvil_model_info &model, void *runtime, const void *weig
   header->runtime = runtime;
   header->arena = arena;
   header->weights = weights;
+  header->random_seed = entropySeed(memory.frame);
   return 0;
 }
 

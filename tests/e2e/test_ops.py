@@ -1622,10 +1622,11 @@ def reduce_dropout_cases():
     # Training with ratio 0 (as torch exports a module left in train mode) is the identity; the mask all true.
     yield single("dropout/training_zero_ratio_mask", "Dropout", [d, scalar(0.0), scalar(True, BOOL)], outputs=2,
                  opset=13)
+    # Training-mode draws are tests/e2e/test_random.py's; whether to draw must be known.
     model = make_model([node("Dropout", ["x", "ratio", "training"], ["y"], name="drop")],
-                       {"x": In((2, 3))}, ["y"], dict(ratio=scalar(0.25), training=scalar(True, BOOL)), opset=13)
-    yield Case("unsupported/dropout_training_nonzero_ratio", model, {}, kind="compile_error",
-               expect=("drop", "training_mode is true with ratio 0.25", "random dropout is not supported"))
+                       {"x": In((2, 3)), "training": In((), BOOL)}, ["y"], dict(ratio=scalar(0.25)), opset=13)
+    yield Case("unsupported/dropout_training_mode_at_run_time", model, {}, kind="compile_error",
+               expect=("drop", "training_mode"))
     yield graph("dropout/between_ops", [node("MatMul", ["x", "w"], ["h"]), node("Dropout", ["h"], ["hd"]),
                                         node("Relu", ["hd"], ["y"])],
                 {"x": In((2, 6))}, ["y"], dict(w=np.random.default_rng(8).standard_normal((6, 3))))
@@ -3498,11 +3499,11 @@ def det_cases():
 
 def negative_cases():
     """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
-    model = make_model([node("Multinomial", ["x"], ["d"], name="multinomial_node"),
+    model = make_model([node("MaxRoiPool", ["img", "rois"], ["d"], name="roipool_node", pooled_shape=[1, 1]),
                         node("LpNormalization", ["x"], ["h"], name="lpnorm_node")],
-                       {"x": In((3, 3))}, ["d", "h"])
-    yield Case("unsupported/multinomial_and_lpnormalization", model, {}, kind="compile_error",
-               expect=("multinomial_node", "Multinomial", "lpnorm_node", "LpNormalization"))
+                       {"x": In((3, 3)), "img": In((1, 1, 4, 4)), "rois": In((1, 5))}, ["d", "h"])
+    yield Case("unsupported/maxroipool_and_lpnormalization", model, {}, kind="compile_error",
+               expect=("roipool_node", "MaxRoiPool", "lpnorm_node", "LpNormalization"))
     domain = "com.example.cuvil_test"
     model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
                         node("Relu", ["a"], ["b"]),

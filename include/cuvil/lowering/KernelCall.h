@@ -14,6 +14,7 @@
 #pragma once
 
 #include "cuvil/ir/Graph.h"
+#include "cuvil/kernels/Random.h"
 #include "cuvil/support/Status.h"
 
 #include <cstring>
@@ -49,7 +50,8 @@ template <typename T> std::string numberTypeName() {
 
 // One parameter of a kernel prototype (the trailing task range excluded).
 struct KernelParam {
-  enum class Kind { Buffer, I64, F32, Block };
+  // RandomState: the frame's cuvil_random_state, which the run updates.
+  enum class Kind { Buffer, I64, F32, Block, RandomState };
   Kind kind;
   std::string type;               // as declared: "const float *", "int64_t", ...
   size_t elementBytes = 0;        // Buffer: the pointee's size
@@ -66,7 +68,9 @@ struct KernelParam {
       static_assert(std::is_pointer_v<T>, "kernel parameters are pointers, int64_t or float");
       using Pointee = std::remove_pointer_t<T>;
       using Element = std::remove_const_t<Pointee>;
-      if constexpr (std::is_class_v<Element>) {
+      if constexpr (std::is_same_v<Element, cuvil_random_state>) {
+        return {Kind::RandomState, "const struct cuvil_random_state *"};
+      } else if constexpr (std::is_class_v<Element>) {
         static_assert(std::is_const_v<Pointee>, "parameter blocks are read-only");
         return {Kind::Block,    std::string(typeName<Element>()), 0, false, &kTypeTag<Element>,
                 sizeof(Element)};
@@ -196,6 +200,13 @@ public:
     arg.errorMessages_ = std::move(messages);
     return arg;
   }
+  // A pointer to the frame's random state (cuvil_random_state: the
+  // instance's seed, the run's number), from which random kernels draw.
+  static KernelArg randomState() {
+    KernelArg arg(Kind::Pointer);
+    arg.randomState_ = true;
+    return arg;
+  }
   // A pointer to an optional input, null when it is omitted.
   static KernelArg optionalPointer(const Value *value) {
     return value ? pointer(value) : KernelArg(Kind::Null);
@@ -237,6 +248,7 @@ public:
   // Pointer to the error cell: the messages of its checks, in check order.
   const std::vector<std::string> &errorMessages() const { return errorMessages_; }
   bool isErrorCell() const { return !errorMessages_.empty(); }
+  bool isRandomState() const { return randomState_; }
   const Dim &byteOffset() const { return byteOffset_; }
   const Dim &i64() const { return i64_; }
   float f32() const { return f32_; }
@@ -252,6 +264,7 @@ private:
   const Value *value_ = nullptr;           // Pointer
   std::optional<SymbolId> symbol_;         // Pointer to a symbol's slot
   std::vector<std::string> errorMessages_; // Pointer to the error cell
+  bool randomState_ = false;               // Pointer to the random state
   Dim byteOffset_;                         // Pointer: offset into the value's buffer
   Dim i64_;
   float f32_ = 0;

@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 10u
+#define CUVIL_ABI_VERSION 11u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -123,6 +123,9 @@ typedef struct cuvil_model_info {
    * failed. */
   uint32_t num_errors;
   const char *const *errors;
+  /* 1: the model draws random numbers (RandomNormal, Bernoulli, ...), so its
+   * outputs differ from run to run. */
+  int32_t draws_random;
 } cuvil_model_info;
 
 /* Emitted by the compiler. */
@@ -135,6 +138,11 @@ typedef struct cuvil_frame_header {
   void *runtime;       /* the runtime's own (which pool runs this frame's tasks) */
   void *arena;         /* arena_bytes of scratch, 64-byte aligned */
   const void *weights; /* weights_bytes of weights, 64-byte aligned (see weights) */
+  /* Random ops without a seed draw from random_seed, which the runtime sets
+   * from the system's entropy; cuvil_run counts its runs in runs, so that
+   * each draws anew (include/cuvil/kernels/Random.h). */
+  uint64_t random_seed;
+  uint64_t runs;
 } cuvil_frame_header;
 
 /* Runs one inference in `frame`. inputs[i] / outputs[i] point to dense

@@ -120,7 +120,7 @@ TEST_F(OnnxImporterTest, SymbolicDimensionsNeedAShape) {
 
 TEST_F(OnnxImporterTest, ListsEveryUnsupportedNode) {
   addInput("x", {int64_t(2), int64_t(2)});
-  addNode("Multinomial", {"x"}, {"a"}, "multinomial1");
+  addNode("MaxRoiPool", {"x"}, {"a"}, "roipool1");
   addNode("Relu", {"a"}, {"b"}, "ok");
   addNode("LpNormalization", {"b"}, {"c"}, "lp");
   addOutput("c");
@@ -128,7 +128,7 @@ TEST_F(OnnxImporterTest, ListsEveryUnsupportedNode) {
   ASSERT_FALSE(graph.ok());
   EXPECT_EQ(graph.status().message(),
             "cannot compile 2 nodes:\n"
-            "  node 'multinomial1' (Multinomial): operator not supported\n"
+            "  node 'roipool1' (MaxRoiPool): operator not supported\n"
             "  node 'lp' (LpNormalization): operator not supported");
 }
 

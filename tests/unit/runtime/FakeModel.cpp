@@ -92,6 +92,7 @@ const cuvil_model_info cuvil_model = {
     outputDims,
     1,
     kErrors,
+    0,
 };
 
 int32_t cuvil_run(void *frame, void *const *inputs, void *const *outputs, int64_t *symbols,

@@ -1,0 +1,21 @@
+// RandomUniformLike: RandomUniform of the input's shape (known at compile
+// time or not), of type `dtype` (by default the input's); the input's data
+// is not read. Bernoulli's function body draws through it.
+#include "RandomCommon.h"
+
+namespace cuvil::ops {
+
+extern const OpDefinition kRandomUniformLikeOp = {OpSchema{"RandomUniformLike",
+                                                           1,
+                                                           1,
+                                                           1,
+                                                           1,
+                                                           {{"dtype", AttrKind::Int},
+                                                            {"high", AttrKind::Float, 1.0f},
+                                                            {"low", AttrKind::Float, 0.0f},
+                                                            {"seed", AttrKind::Float}},
+                                                           inferRandom,
+                                                           /*reference: never folded*/ nullptr},
+                                                  lowerUniform};
+
+} // namespace cuvil::ops
