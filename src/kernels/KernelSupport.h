@@ -252,6 +252,8 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
   case CUVIL_UNARY_SOFTPLUS:
     // max(x, 0) + log(1 + e^-|x|): no overflow for large x.
     return maxf(x, T(0.0f)) + logf(1.0f + expf(-absf(x)));
+  case CUVIL_UNARY_MISH:
+    return x * tanhf(maxf(x, T(0.0f)) + logf(1.0f + expf(-absf(x))));
   case CUVIL_UNARY_SOFTSIGN:
     return x / (1.0f + absf(x));
   case CUVIL_UNARY_SIN:

@@ -63,6 +63,7 @@
   X(FusedConv)                                                                                     \
   X(FusedMatMul)                                                                                   \
   X(FusedQLinearConv)                                                                              \
+  X(GroupNormalization)                                                                            \
   X(GRU)                                                                                           \
   X(Gather)                                                                                        \
   X(GatherElements)                                                                                \
@@ -101,6 +102,7 @@
   X(MaxUnpool)                                                                                     \
   X(MelWeightMatrix)                                                                               \
   X(Min)                                                                                           \
+  X(Mish)                                                                                          \
   X(Mod)                                                                                           \
   X(Mul)                                                                                           \
   X(Multinomial)                                                                                   \
@@ -121,6 +123,7 @@
   X(QLinearConv)                                                                                   \
   X(QLinearMatMul)                                                                                 \
   X(QuantizeLinear)                                                                                \
+  X(RMSNormalization)                                                                              \
   X(RNN)                                                                                           \
   X(RandomNormal)                                                                                  \
   X(RandomNormalLike)                                                                              \

@@ -5,6 +5,8 @@
 //   Mul(x, Sigmoid(x))  -> cuvil.Silu
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true);
 //   training-mode Dropout, Bernoulli -> a uniform draw compared (CanonicalizeRandom.cpp)
+//   GroupNormalization -> LayerNormalization of a grouped view, Mul, Add;
+//   RMSNormalization   -> Mul, ReduceMean, Add, Sqrt, Div, Mul (CanonicalizeNormalization.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
@@ -26,6 +28,7 @@
 //                         (cuvil.FFTTwiddles)
 #include "CanonicalizeBatchNorm.h"
 #include "CanonicalizeEinsum.h"
+#include "CanonicalizeNormalization.h"
 #include "CanonicalizeRandom.h"
 #include "PassUtils.h"
 
@@ -591,7 +594,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 25> kRewrites = {{
+constexpr std::array<Rewrite, 27> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -602,6 +605,8 @@ constexpr std::array<Rewrite, 25> kRewrites = {{
     {"Unique", completeUniqueResults},
     {"CastLike", rewriteCastLike},
     {"InstanceNormalization", rewriteInstanceNorm},
+    {"GroupNormalization", rewriteGroupNorm},
+    {"RMSNormalization", rewriteRmsNorm},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

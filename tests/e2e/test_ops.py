@@ -711,6 +711,15 @@ def relu_clip_cases():
                                                        node(op, ["c"], ["y"])],
                         {"x": In((1, 16, 10, 10))}, ["y"],
                         dict(w=np.random.default_rng(7).standard_normal((32, 16, 3, 3)) * 0.1))
+    # Mish (opset 18, newer than Debian's ONNX: a native op), likewise.
+    yield single("mish/default", "Mish", [In((3, 4, 5), gen=scaled(3))], opset=18)
+    yield single("mish/large_magnitude", "Mish", [wide], opset=18)
+    yield graph("mish/in_a_chain", [node("Mul", ["x", "two"], ["m"]), node("Mish", ["m"], ["a"]),
+                                    node("Add", ["a", "x"], ["y"])],
+                {"x": In((2, 16, 9), gen=scaled(2))}, ["y"], dict(two=scalar(2.0)), opset=18)
+    yield graph("mish/conv_epilogue", [node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]), node("Mish", ["c"], ["y"])],
+                {"x": In((1, 16, 10, 10))}, ["y"],
+                dict(w=np.random.default_rng(7).standard_normal((32, 16, 3, 3)) * 0.1), opset=18)
 
 
 def pool_cases():
@@ -1061,6 +1070,25 @@ def softmax_layernorm_cases():
     def affine(*shape):
         return [rng.uniform(0.5, 1.5, shape), rng.standard_normal(shape) * 0.1]
 
+    # GroupNormalization (opset 21) and RMSNormalization (opset 23), newer
+    # than Debian's ONNX.
+    yield single("groupnorm/opset21_4d", "GroupNormalization", [In((2, 8, 5, 6))] + affine(8), dict(num_groups=4),
+                 opset=21, output_types={"out0": (F32, (2, 8, 5, 6))})
+    yield single("groupnorm/opset21_3d_one_group", "GroupNormalization", [In((2, 6, 7))] + affine(6),
+                 dict(num_groups=1, epsilon=1e-3), opset=21, output_types={"out0": (F32, (2, 6, 7))})
+    yield single("groupnorm/opset21_groups_equal_channels", "GroupNormalization", [In((1, 4, 3, 3))] + affine(4),
+                 dict(num_groups=4), opset=21, output_types={"out0": (F32, (1, 4, 3, 3))})
+    yield single("groupnorm/opset21_runtime_params", "GroupNormalization",
+                 [In((1, 6, 4, 4)), In((6,)), In((6,))], dict(num_groups=3), opset=21, output_types={"out0": (F32, (1, 6, 4, 4))})
+    yield single("groupnorm/opset21_offset_inputs", "GroupNormalization",
+                 [In((1, 32, 8, 8), gen=lambda r, s: r.standard_normal(s) * 3 + 50)] + affine(32),
+                 dict(num_groups=8), opset=21, output_types={"out0": (F32, (1, 32, 8, 8))})
+    yield single("rmsnorm/axis_last", "RMSNormalization", [In((2, 5, 16)), affine(16)[0]], opset=23, output_types={"out0": (F32, (2, 5, 16))})
+    yield single("rmsnorm/axis1_eps", "RMSNormalization", [In((2, 3, 4)), affine(3, 4)[0]],
+                 dict(axis=1, epsilon=1e-3), opset=23, output_types={"out0": (F32, (2, 3, 4))})
+    yield single("rmsnorm/runtime_scale", "RMSNormalization", [In((3, 8)), In((8,))], opset=23, output_types={"out0": (F32, (3, 8))})
+    yield single("rmsnorm/scalar_scale_axis_minus2", "RMSNormalization", [In((2, 4, 6)), np.array(1.5)],
+                 dict(axis=-2), opset=23, output_types={"out0": (F32, (2, 4, 6))})
     yield single("layernorm/axis_last_bias", "LayerNormalization", [In((2, 5, 16))] + affine(16), dict(axis=-1))
     yield single("layernorm/axis_last_no_bias", "LayerNormalization", [In((2, 5, 16)), affine(16)[0]], dict(axis=-1))
     yield single("layernorm/default_axis_eps1e-12", "LayerNormalization", [In((1, 7, 24))] + affine(24),
