@@ -15,12 +15,6 @@ Value *int64s(Graph &graph, const std::vector<int64_t> &values, const std::strin
                            Tensor::fromInt64s(values, {int64_t(values.size())}));
 }
 
-Value *scalar(Graph &graph, double value, DType dtype, const std::string &name) {
-  Tensor t(TensorType{dtype, {}});
-  t.setDouble(0, value);
-  return graph.addConstant(graph.uniqueName(name), std::move(t));
-}
-
 // `param` [C] as [C, 1, ...] against x of `rank`.
 Expected<Value *> perChannel(Graph &graph, Value *param, size_t rank, Node &before,
                              const std::string &name) {
@@ -53,9 +47,9 @@ Status rewriteGroupNorm(Graph &graph, Node &node) {
       insertNode(graph, "Reshape", {x, int64s(graph, {0, groups, -1}, base)}, &node,
                  graph.uniqueName(base + ".grouped"));
   CUVIL_TRY(grouped.status());
-  Node *normalized =
-      graph.addNode("LayerNormalization", {*grouped, scalar(graph, 1.0, x->type().dtype, base)},
-                    {graph.uniqueName(base + ".normalized")}, &node);
+  Node *normalized = graph.addNode("LayerNormalization",
+                                   {*grouped, addScalarConstant(graph, 1.0, x->type().dtype, base)},
+                                   {graph.uniqueName(base + ".normalized")}, &node);
   normalized->setAttr("axis", Attribute(int64_t(2)));
   normalized->setAttr("epsilon", Attribute(node.getFloat("epsilon")));
   CUVIL_TRY(inferNodeTypes(*normalized));
@@ -97,8 +91,8 @@ Status rewriteRmsNorm(Graph &graph, Node &node) {
   CUVIL_TRY(inferNodeTypes(*mean));
   Expected<Value *> shifted =
       insertNode(graph, "Add",
-                 {mean->output(0),
-                  scalar(graph, node.getFloat("epsilon"), x->type().dtype, base + ".epsilon")},
+                 {mean->output(0), addScalarConstant(graph, node.getFloat("epsilon"),
+                                                     x->type().dtype, base + ".epsilon")},
                  &node, graph.uniqueName(base + ".shifted"));
   CUVIL_TRY(shifted.status());
   Expected<Value *> rms =

@@ -15,13 +15,6 @@
 namespace cuvil {
 namespace {
 
-// The scalar constant `value` of `dtype`.
-Value *scalar(Graph &graph, double value, DType dtype, const std::string &name) {
-  Tensor t(TensorType{dtype, {}});
-  t.setDouble(0, value);
-  return graph.addConstant(graph.uniqueName(name), std::move(t));
-}
-
 Expected<Value *> castTo(Graph &graph, Value *value, DType dtype, Node &before,
                          const std::string &name) {
   if (value->type().dtype == dtype)
@@ -48,7 +41,8 @@ Status rewriteRandomDropout(Graph &graph, Node &dropout) {
   const std::string base = dropout.output(0)->name();
   Value *x = dropout.input(0);
   const DType dtype = x->type().dtype;
-  Value *ratio = dropout.input(1) ? dropout.input(1) : scalar(graph, 0.5, dtype, base + ".ratio");
+  Value *ratio =
+      dropout.input(1) ? dropout.input(1) : addScalarConstant(graph, 0.5, dtype, base + ".ratio");
   Node *draw =
       graph.addNode("RandomUniformLike", {x}, {graph.uniqueName(base + ".uniform")}, &dropout);
   draw->setAttr("dtype", Attribute(int64_t(dtypeOnnxCode(DType::F32))));
@@ -62,7 +56,7 @@ Status rewriteRandomDropout(Graph &graph, Node &dropout) {
   CUVIL_TRY(mask.status());
   Expected<Value *> rate = castTo(graph, ratio, dtype, dropout, base + ".rate");
   CUVIL_TRY(rate.status());
-  Value *one = scalar(graph, 1.0, dtype, base + ".one");
+  Value *one = addScalarConstant(graph, 1.0, dtype, base + ".one");
   Expected<Value *> keep =
       insertNode(graph, "Sub", {one, *rate}, &dropout, graph.uniqueName(base + ".keep"));
   CUVIL_TRY(keep.status());
@@ -72,9 +66,9 @@ Status rewriteRandomDropout(Graph &graph, Node &dropout) {
   Expected<Value *> scaled =
       insertNode(graph, "Mul", {x, *scale}, &dropout, graph.uniqueName(base + ".scaled"));
   CUVIL_TRY(scaled.status());
-  Expected<Value *> y =
-      insertNode(graph, "Where", {*mask, *scaled, scalar(graph, 0.0, dtype, base + ".zero")},
-                 &dropout, graph.uniqueName(base + ".dropped"));
+  Expected<Value *> y = insertNode(
+      graph, "Where", {*mask, *scaled, addScalarConstant(graph, 0.0, dtype, base + ".zero")},
+      &dropout, graph.uniqueName(base + ".dropped"));
   CUVIL_TRY(y.status());
   graph.replaceAllUsesWith(dropout.output(0), *y);
   if (dropout.numOutputs() > 1)
@@ -86,8 +80,8 @@ Status rewriteRandomDropout(Graph &graph, Node &dropout) {
 Status rewriteBernoulli(Graph &graph, Node &bernoulli) {
   const std::string base = bernoulli.output(0)->name();
   Value *p = bernoulli.input(0);
-  Node *draw = graph.addNode("RandomUniformLike", {p}, {graph.uniqueName(base + ".uniform")},
-                             &bernoulli);
+  Node *draw =
+      graph.addNode("RandomUniformLike", {p}, {graph.uniqueName(base + ".uniform")}, &bernoulli);
   draw->setAttr("dtype", Attribute(int64_t(dtypeOnnxCode(DType::F32))));
   if (bernoulli.hasAttr("seed"))
     draw->setAttr("seed", Attribute(bernoulli.getFloat("seed")));

@@ -157,6 +157,12 @@ Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vecto
   return clone->output(0);
 }
 
+Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::string &name) {
+  Tensor t(TensorType{dtype, {}});
+  t.setDouble(0, value);
+  return graph.addConstant(graph.uniqueName(name), std::move(t));
+}
+
 Expected<Value *> insertNode(Graph &graph, const std::string &op,
                              const std::vector<Value *> &inputs, Node *before,
                              const std::string &name) {

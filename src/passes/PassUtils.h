@@ -26,6 +26,9 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes, size_t maxGro
 Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vector<Value *> &inputs,
                                 Node *before, const std::string &name);
 
+// A new scalar constant `value` of `dtype`, named after `name` (made unique).
+Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::string &name);
+
 // Makes a new node computing `op` on inputs just before `before`, types it,
 // and returns its single result.
 Expected<Value *> insertNode(Graph &graph, const std::string &op,
