@@ -97,6 +97,12 @@ template <typename T> CUVIL_INLINE T binaryArith(int64_t op, T a, T b) {
     bool divisorSign = op == CUVIL_BINARY_MOD && r != T(0) && ((r < T(0)) != (b < T(0)));
     return divisorSign ? T(r + b) : r;
   }
+  case CUVIL_BINARY_BITWISE_AND:
+    return T(a & b);
+  case CUVIL_BINARY_BITWISE_OR:
+    return T(a | b);
+  case CUVIL_BINARY_BITWISE_XOR:
+    return T(a ^ b);
   case CUVIL_BINARY_SHIFT_LEFT:
     return b >= T(8 * sizeof(T)) ? T(0) : T(a << b);
   case CUVIL_BINARY_SHIFT_RIGHT:

@@ -23,6 +23,10 @@
   X(BatchNormalization)                                                                            \
   X(Bernoulli)                                                                                     \
   X(BitShift)                                                                                      \
+  X(BitwiseAnd)                                                                                    \
+  X(BitwiseNot)                                                                                    \
+  X(BitwiseOr)                                                                                     \
+  X(BitwiseXor)                                                                                    \
   X(BlackmanWindow)                                                                                \
   X(Cast)                                                                                          \
   X(CastLike)                                                                                      \

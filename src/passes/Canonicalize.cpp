@@ -5,6 +5,7 @@
 //   Mul(x, Sigmoid(x))  -> cuvil.Silu
 //   Identity, Dropout  -> forwarded (Dropout's mask becomes a constant true);
 //   training-mode Dropout, Bernoulli -> a uniform draw compared (CanonicalizeRandom.cpp)
+//   BitwiseNot         -> BitwiseXor with all ones
 //   GroupNormalization -> LayerNormalization of a grouped view, Mul, Add;
 //   RMSNormalization   -> Mul, ReduceMean, Add, Sqrt, Div, Mul (CanonicalizeNormalization.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
@@ -421,6 +422,20 @@ Status rewriteIntegerNegAbs(Graph &graph, Node &node) {
   return Status::success();
 }
 
+// BitwiseNot(x) -> BitwiseXor(x, all ones of x's type).
+Status rewriteBitwiseNot(Graph &graph, Node &node) {
+  Value *x = node.input(0);
+  Tensor ones(TensorType{x->type().dtype, {}});
+  ones.setInt(0, -1);
+  Expected<Value *> flipped = insertNode(
+      graph, "BitwiseXor", {x, graph.addConstant(graph.uniqueName(x->name() + ".ones"), ones)},
+      &node, node.output(0)->name() + ".xor");
+  CUVIL_TRY(flipped.status());
+  graph.replaceAllUsesWith(node.output(0), *flipped);
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
 // Pow whose run-time exponent has another type than the base: the
 // exponent cast to the base's type first (the binary kernel takes one).
 Status rewritePow(Graph &graph, Node &pow) {
@@ -594,7 +609,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 27> kRewrites = {{
+constexpr std::array<Rewrite, 28> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -611,6 +626,7 @@ constexpr std::array<Rewrite, 27> kRewrites = {{
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},
     {"Abs", rewriteIntegerNegAbs},
+    {"BitwiseNot", rewriteBitwiseNot},
     {"Pow", rewritePow},
     {"Identity", forwardInput},
     {"Dropout", rewriteDropout},

@@ -818,6 +818,17 @@ def integer_binary_cases():
         shifts = In((6,), dtype, gen=lambda r, s: r.integers(0, 9, s))
         yield single(f"bitshift/{name}_left", "BitShift", [x, shifts], dict(direction="LEFT"))
         yield single(f"bitshift/{name}_right", "BitShift", [x, shifts], dict(direction="RIGHT"))
+    # Bitwise ops (opset 18, newer than Debian's ONNX): full-range values,
+    # broadcast, a constant operand.
+    for dtype in [np.int8, np.uint8, np.int16, np.int32, np.uint32, I64, np.uint64]:
+        name, info = np.dtype(dtype).name, np.iinfo(dtype)
+        full = In((3, 8), dtype, gen=lambda r, s, info=info, dtype=dtype: r.integers(info.min, info.max, s, dtype=dtype, endpoint=True))
+        row = In((8,), dtype, gen=lambda r, s, info=info, dtype=dtype: r.integers(info.min, info.max, s, dtype=dtype, endpoint=True))
+        for op in ["BitwiseAnd", "BitwiseOr", "BitwiseXor"]:
+            yield single(f"bitwise/{op[7:].lower()}_{name}", op, [full, row], opset=18)
+        yield single(f"bitwise/not_{name}", "BitwiseNot", [full], opset=18)
+    yield single("bitwise/and_constant_mask", "BitwiseAnd", [In((4, 5), I32, gen=lambda r, s: r.integers(0, 1 << 20, s)),
+                                                           np.array(0xFF0, np.int32)], opset=18)
     yield single("prelu/per_channel", "PRelu", [In((2, 3, 4, 5)), np.array([0.1, 0.2, -0.5], F32).reshape(3, 1, 1)])
     yield single("prelu/scalar_slope", "PRelu", [In((2, 7)), scalar(0.25)])
     yield single("prelu/runtime_slope", "PRelu", [In((2, 7)), In((7,))])

@@ -95,7 +95,10 @@ enum cuvil_binary_op {
   CUVIL_BINARY_FMOD = 16,        /* the remainder with the dividend's sign (C's fmod) */
   CUVIL_BINARY_SHIFT_LEFT = 17,  /* a << b, 0 once b reaches the width */
   CUVIL_BINARY_SHIFT_RIGHT = 18, /* a >> b, 0 once b reaches the width */
-  CUVIL_BINARY_PRELU = 19        /* a < 0 ? a b : a */
+  CUVIL_BINARY_PRELU = 19,       /* a < 0 ? a b : a */
+  CUVIL_BINARY_BITWISE_AND = 20, /* integers only */
+  CUVIL_BINARY_BITWISE_OR = 21,
+  CUVIL_BINARY_BITWISE_XOR = 22
 };
 
 /* A cuvil_unary_op with its parameters: an elementwise kernel's function,
