@@ -135,6 +135,7 @@
   X(RandomUniformLike)                                                                             \
   X(Range)                                                                                         \
   X(Reciprocal)                                                                                    \
+  X(RotaryEmbedding)                                                                               \
   X(Recurrence)                                                                                    \
   X(ReduceL1)                                                                                      \
   X(ReduceL2)                                                                                      \

@@ -8,6 +8,7 @@
 //   BitwiseNot         -> BitwiseXor with all ones
 //   GroupNormalization -> LayerNormalization of a grouped view, Mul, Add;
 //   RMSNormalization   -> Mul, ReduceMean, Add, Sqrt, Div, Mul (CanonicalizeNormalization.cpp)
+//   RotaryEmbedding    -> Slice, Gather, Mul, Sub, Add, Concat (CanonicalizeRotary.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
@@ -31,6 +32,7 @@
 #include "CanonicalizeEinsum.h"
 #include "CanonicalizeNormalization.h"
 #include "CanonicalizeRandom.h"
+#include "CanonicalizeRotary.h"
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -609,7 +611,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 28> kRewrites = {{
+constexpr std::array<Rewrite, 29> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -622,6 +624,7 @@ constexpr std::array<Rewrite, 28> kRewrites = {{
     {"InstanceNormalization", rewriteInstanceNorm},
     {"GroupNormalization", rewriteGroupNorm},
     {"RMSNormalization", rewriteRmsNorm},
+    {"RotaryEmbedding", rewriteRotaryEmbedding},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

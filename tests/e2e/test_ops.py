@@ -1100,6 +1100,23 @@ def softmax_layernorm_cases():
     yield single("rmsnorm/runtime_scale", "RMSNormalization", [In((3, 8)), In((8,))], opset=23, output_types={"out0": (F32, (3, 8))})
     yield single("rmsnorm/scalar_scale_axis_minus2", "RMSNormalization", [In((2, 4, 6)), np.array(1.5)],
                  dict(axis=-2), opset=23, output_types={"out0": (F32, (2, 4, 6))})
+    # RotaryEmbedding (opset 23): 4-D and 3-D x, caches per position or per
+    # (batch, position), halves or interleaved pairs, a partial rotary dim.
+    angles = rng.uniform(0, 6.3, (16, 4))
+    cos, sin = np.cos(angles), np.sin(angles)
+    positions = In((2, 5), I64, gen=lambda r, s: r.integers(0, 16, s))
+    rope = [("4d_positions", In((2, 3, 5, 8)), [cos, sin, positions], {}),
+            ("4d_positions_interleaved", In((2, 3, 5, 8)), [cos, sin, positions], dict(interleaved=1)),
+            ("3d_positions", In((2, 5, 24)), [cos, sin, positions], dict(num_heads=3)),
+            ("3d_interleaved_partial", In((2, 5, 24)), [cos[:, :2], sin[:, :2], positions],
+             dict(num_heads=2, interleaved=1, rotary_embedding_dim=4)),
+            ("4d_partial", In((1, 2, 5, 12)),
+             [cos[:, :3], sin[:, :3], In((1, 5), I64, gen=lambda r, s: r.integers(0, 16, s))],
+             dict(rotary_embedding_dim=6)),
+            ("4d_batch_caches", In((2, 3, 5, 8)), [In((2, 5, 4)), In((2, 5, 4))], {})]
+    for name, x, caches, attrs in rope:
+        yield single(f"rotary/{name}", "RotaryEmbedding", [x] + caches, attrs, opset=23,
+                     output_types={"out0": (F32, x.shape)})
     yield single("layernorm/axis_last_bias", "LayerNormalization", [In((2, 5, 16))] + affine(16), dict(axis=-1))
     yield single("layernorm/axis_last_no_bias", "LayerNormalization", [In((2, 5, 16)), affine(16)[0]], dict(axis=-1))
     yield single("layernorm/default_axis_eps1e-12", "LayerNormalization", [In((1, 7, 24))] + affine(24),
