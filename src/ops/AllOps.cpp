@@ -75,6 +75,7 @@
   X(Gelu)                                                                                          \
   X(Gemm)                                                                                          \
   X(GlobalAveragePool)                                                                             \
+  X(GlobalLpPool)                                                                                  \
   X(GlobalMaxPool)                                                                                 \
   X(Greater)                                                                                       \
   X(GreaterOrEqual)                                                                                \
@@ -99,6 +100,8 @@
   X(Log)                                                                                           \
   X(Loop)                                                                                          \
   X(LogSoftmax)                                                                                    \
+  X(LpNormalization)                                                                               \
+  X(LpPool)                                                                                        \
   X(MatMul)                                                                                        \
   X(MatMulInteger)                                                                                 \
   X(Max)                                                                                           \

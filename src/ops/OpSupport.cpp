@@ -7,6 +7,17 @@
 
 namespace cuvil::ops {
 
+Status inferFloatAlongAxis(InferContext &ctx) {
+  Expected<int64_t> axis =
+      normalizeAxis(ctx.node().getInt("axis"), int64_t(ctx.inputShape(0).size()));
+  if (!axis)
+    return ctx.error("{}", axis.status().message());
+  if (!isFloat(ctx.inputDType(0)))
+    return ctx.error("expects float x, got {}", dtypeName(ctx.inputDType(0)));
+  ctx.setOutput(0, ctx.inputType(0));
+  return Status::success();
+}
+
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   if (rank == 0)
     return Status::error(fmt::format("axis {} of a scalar: the op needs rank 1 or more", axis));

@@ -44,6 +44,10 @@ inline OpSchema withTargetPlan(OpSchema schema, PlanFn plan) {
 // The definition of `op`, or null (AllOps.cpp).
 const OpDefinition *findOpDefinition(std::string_view op);
 
+// The shape rule of an op whose result is its float input 0's type and
+// which works along the `axis` attribute (LpNormalization, RMSNormalization).
+Status inferFloatAlongAxis(InferContext &ctx);
+
 // Axis in [-rank, rank) to [0, rank).
 Expected<int64_t> normalizeAxis(int64_t axis, int64_t rank);
 Expected<std::vector<int64_t>> normalizeAxes(const std::vector<int64_t> &axes, int64_t rank);

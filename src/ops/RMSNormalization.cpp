@@ -8,17 +8,6 @@
 namespace cuvil::ops {
 namespace {
 
-Status infer(InferContext &ctx) {
-  Expected<int64_t> axis =
-      normalizeAxis(ctx.node().getInt("axis"), int64_t(ctx.inputShape(0).size()));
-  if (!axis)
-    return ctx.error("{}", axis.status().message());
-  if (!isFloat(ctx.inputDType(0)))
-    return ctx.error("expects float x, got {}", dtypeName(ctx.inputDType(0)));
-  ctx.setOutput(0, ctx.inputType(0));
-  return Status::success();
-}
-
 Status lower(const Node &, LoweringContext &) {
   return Status::error("internal error: canonicalize rewrites RMSNormalization");
 }
@@ -34,7 +23,7 @@ extern const OpDefinition kRMSNormalizationOp = {
              {{"axis", AttrKind::Int, int64_t(-1)},
               {"epsilon", AttrKind::Float, 1e-5f},
               {"stash_type", AttrKind::Int, int64_t(1)}},
-             infer,
+             inferFloatAlongAxis,
              /*reference: see canonicalize*/ nullptr},
     lower};
 

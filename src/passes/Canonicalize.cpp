@@ -9,6 +9,8 @@
 //   GroupNormalization -> LayerNormalization of a grouped view, Mul, Add;
 //   RMSNormalization   -> Mul, ReduceMean, Add, Sqrt, Div, Mul (CanonicalizeNormalization.cpp)
 //   RotaryEmbedding    -> Slice, Gather, Mul, Sub, Add, Concat (CanonicalizeRotary.cpp)
+//   LpPool, GlobalLpPool (p > 2), LpNormalization -> AveragePool or reductions,
+//                         Pow/Sqrt, Max, Div (CanonicalizeLp.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
@@ -30,6 +32,7 @@
 //                         (cuvil.FFTTwiddles)
 #include "CanonicalizeBatchNorm.h"
 #include "CanonicalizeEinsum.h"
+#include "CanonicalizeLp.h"
 #include "CanonicalizeNormalization.h"
 #include "CanonicalizeRandom.h"
 #include "CanonicalizeRotary.h"
@@ -611,7 +614,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 29> kRewrites = {{
+constexpr std::array<Rewrite, 32> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -625,6 +628,9 @@ constexpr std::array<Rewrite, 29> kRewrites = {{
     {"GroupNormalization", rewriteGroupNorm},
     {"RMSNormalization", rewriteRmsNorm},
     {"RotaryEmbedding", rewriteRotaryEmbedding},
+    {"LpPool", rewriteLpPool},
+    {"GlobalLpPool", rewriteGlobalLpPool},
+    {"LpNormalization", rewriteLpNormalization},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

@@ -10,19 +10,14 @@
 namespace cuvil {
 namespace {
 
-Value *int64s(Graph &graph, const std::vector<int64_t> &values, const std::string &name) {
-  return graph.addConstant(graph.uniqueName(name),
-                           Tensor::fromInt64s(values, {int64_t(values.size())}));
-}
-
 // `param` [C] as [C, 1, ...] against x of `rank`.
 Expected<Value *> perChannel(Graph &graph, Value *param, size_t rank, Node &before,
                              const std::string &name) {
   std::vector<int64_t> axes;
   for (size_t d = 1; d + 1 < rank; ++d)
     axes.push_back(int64_t(d));
-  return insertNode(graph, "Unsqueeze", {param, int64s(graph, axes, name + ".axes")}, &before,
-                    graph.uniqueName(name + ".broadcast"));
+  return insertNode(graph, "Unsqueeze", {param, addInt64sConstant(graph, axes, name + ".axes")},
+                    &before, graph.uniqueName(name + ".broadcast"));
 }
 
 // x's shape as a value: a constant when static, else Shape(x).
@@ -33,7 +28,7 @@ Expected<Value *> shapeOf(Graph &graph, Value *x, Node &before, const std::strin
   std::vector<int64_t> dims;
   for (const Dim &dim : x->type().shape)
     dims.push_back(dim.constant());
-  return int64s(graph, dims, name);
+  return addInt64sConstant(graph, dims, name);
 }
 
 } // namespace
@@ -44,7 +39,7 @@ Status rewriteGroupNorm(Graph &graph, Node &node) {
   const size_t rank = x->type().shape.size();
   const int64_t groups = node.getInt("num_groups");
   Expected<Value *> grouped =
-      insertNode(graph, "Reshape", {x, int64s(graph, {0, groups, -1}, base)}, &node,
+      insertNode(graph, "Reshape", {x, addInt64sConstant(graph, {0, groups, -1}, base)}, &node,
                  graph.uniqueName(base + ".grouped"));
   CUVIL_TRY(grouped.status());
   Node *normalized = graph.addNode("LayerNormalization",
@@ -85,8 +80,9 @@ Status rewriteRmsNorm(Graph &graph, Node &node) {
   Expected<Value *> squared =
       insertNode(graph, "Mul", {x, x}, &node, graph.uniqueName(base + ".sq"));
   CUVIL_TRY(squared.status());
-  Node *mean = graph.addNode("ReduceMean", {*squared, int64s(graph, axes, base + ".axes")},
-                             {graph.uniqueName(base + ".mean")}, &node);
+  Node *mean =
+      graph.addNode("ReduceMean", {*squared, addInt64sConstant(graph, axes, base + ".axes")},
+                    {graph.uniqueName(base + ".mean")}, &node);
   mean->setAttr("keepdims", Attribute(int64_t(1)));
   CUVIL_TRY(inferNodeTypes(*mean));
   Expected<Value *> shifted =

@@ -61,8 +61,7 @@ public:
 
 private:
   Value *ints(const std::vector<int64_t> &values) {
-    return graph_.addConstant(graph_.uniqueName(base_ + ".ints"),
-                              Tensor::fromInt64s(values, {int64_t(values.size())}));
+    return addInt64sConstant(graph_, values, base_ + ".ints");
   }
 
   // A new node before the rewritten one, typed by typed(); a failure is kept

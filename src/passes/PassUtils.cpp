@@ -163,6 +163,12 @@ Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::str
   return graph.addConstant(graph.uniqueName(name), std::move(t));
 }
 
+Value *addInt64sConstant(Graph &graph, const std::vector<int64_t> &values,
+                         const std::string &name) {
+  return graph.addConstant(graph.uniqueName(name),
+                           Tensor::fromInt64s(values, {int64_t(values.size())}));
+}
+
 Expected<Value *> insertNode(Graph &graph, const std::string &op,
                              const std::vector<Value *> &inputs, Node *before,
                              const std::string &name) {

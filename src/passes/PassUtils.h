@@ -28,6 +28,8 @@ Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vecto
 
 // A new scalar constant `value` of `dtype`, named after `name` (made unique).
 Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::string &name);
+// A new 1-D int64 constant (axes, shapes, Slice bounds), likewise.
+Value *addInt64sConstant(Graph &graph, const std::vector<int64_t> &values, const std::string &name);
 
 // Makes a new node computing `op` on inputs just before `before`, types it,
 // and returns its single result.

@@ -124,6 +124,9 @@ class Case:
     # An equivalent model ORT runs instead, where it lacks the case's form
     # (batch-major recurrences, opsets before ORT's first kernel).
     ort_model: Optional[onnx.ModelProto] = None
+    # Why the case has no symbolic variants (a form that needs static shapes,
+    # refused with a message when they are not), or "" to derive them.
+    static_only: str = ""
 
 
 def _seed(name):
@@ -791,6 +794,27 @@ def pool_cases():
 
     for shape in [(1, 8, 7, 7), (2, 3, 5, 9), (1, 16, 1, 1), (1, 4, 10)]:
         yield single(f"globalaveragepool/{'x'.join(map(str, shape))}", "GlobalAveragePool", [In(shape)])
+    # LpPool (opset 18: dilations, ceil_mode), GlobalLpPool and LpNormalization.
+    lppool = [("p2_k3_s2", dict(kernel_shape=[3, 3], strides=[2, 2])),
+              ("p1_pads", dict(kernel_shape=[2, 2], pads=[1, 1, 1, 1], p=1)),
+              ("p3_dilated", dict(kernel_shape=[2, 2], dilations=[2, 2], p=3)),
+              ("p2_ceil", dict(kernel_shape=[3, 3], strides=[2, 2], ceil_mode=1)),
+              ("p2_auto_pad", dict(kernel_shape=[3, 3], auto_pad="SAME_UPPER"))]
+    for name, attrs in lppool:
+        yield single(f"lppool/{name}", "LpPool", [In((1, 3, 9, 9))], attrs, opset=18,
+                     static_only="ceil_mode pads the end for whole windows" if "ceil_mode" in attrs else "")
+    model = make_model([node("LpPool", ["x"], ["y"], name="lppool_ceil", kernel_shape=[3], strides=[2], ceil_mode=1)],
+                       {"x": In((1, 2, "w"))}, ["y"], opset=18)
+    yield Case("unsupported/lppool_ceil_mode_symbolic", model, {}, kind="compile_error",
+               compile_args=("--shape-range", "x=1x2x4:1x2x9:1x2x16"),
+               expect=("lppool_ceil", "ceil_mode needs explicit pads and spatial extents known at compile time"))
+    yield single("lppool/1d_opset11", "LpPool", [In((2, 3, 10))], dict(kernel_shape=[3], p=2), opset=11)
+    for p in (1, 2, 3):
+        yield single(f"globallppool/p{p}", "GlobalLpPool", [In((2, 4, 5, 6))], dict(p=p))
+    for axis, p in [(-1, 2), (1, 1), (0, 2)]:
+        yield single(f"lpnormalization/axis{axis}_p{p}", "LpNormalization", [In((3, 4, 5))], dict(axis=axis, p=p))
+    yield single("lpnormalization/zero_rows", "LpNormalization",
+                 [In((3, 6), gen=lambda r, s: np.where(np.arange(3)[:, None] == 1, 0.0, r.standard_normal(s)))])
 
 
 def nonzero_ints(dtype, lo, hi):
@@ -3556,10 +3580,11 @@ def det_cases():
 def negative_cases():
     """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
     model = make_model([node("MaxRoiPool", ["img", "rois"], ["d"], name="roipool_node", pooled_shape=[1, 1]),
-                        node("LpNormalization", ["x"], ["h"], name="lpnorm_node")],
-                       {"x": In((3, 3)), "img": In((1, 1, 4, 4)), "rois": In((1, 5))}, ["d", "h"])
-    yield Case("unsupported/maxroipool_and_lpnormalization", model, {}, kind="compile_error",
-               expect=("roipool_node", "MaxRoiPool", "lpnorm_node", "LpNormalization"))
+                        node("DeformConv", ["img", "w", "offset"], ["h"], name="deform_node")],
+                       {"img": In((1, 1, 4, 4)), "rois": In((1, 5)), "w": In((1, 1, 2, 2)), "offset": In((1, 8, 3, 3))},
+                       ["d", "h"], opset=19)
+    yield Case("unsupported/maxroipool_and_deformconv", model, {}, kind="compile_error",
+               expect=("roipool_node", "MaxRoiPool", "deform_node", "DeformConv"))
     domain = "com.example.cuvil_test"
     model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
                         node("Relu", ["a"], ["b"]),
@@ -3820,7 +3845,7 @@ def symbolic_variants(case):
     at OPT, MAX and a smaller size.
     A variant is kept when ONNX Runtime runs its model at every one of those
     sizes: the op must then accept any value of the dim."""
-    if case.kind != "compare" or not case.feeds:
+    if case.kind != "compare" or not case.feeds or case.static_only:
         return []
     variants = []
     for where in ("first", "last"):

@@ -122,14 +122,14 @@ TEST_F(OnnxImporterTest, ListsEveryUnsupportedNode) {
   addInput("x", {int64_t(2), int64_t(2)});
   addNode("MaxRoiPool", {"x"}, {"a"}, "roipool1");
   addNode("Relu", {"a"}, {"b"}, "ok");
-  addNode("LpNormalization", {"b"}, {"c"}, "lp");
+  addNode("DeformConv", {"b"}, {"c"}, "deform");
   addOutput("c");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_FALSE(graph.ok());
   EXPECT_EQ(graph.status().message(),
             "cannot compile 2 nodes:\n"
             "  node 'roipool1' (MaxRoiPool): operator not supported\n"
-            "  node 'lp' (LpNormalization): operator not supported");
+            "  node 'deform' (DeformConv): operator not supported");
 }
 
 TEST_F(OnnxImporterTest, MovesOldOpsetAttributesToInputs) {
