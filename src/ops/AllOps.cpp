@@ -11,6 +11,7 @@
   X(Acos)                                                                                          \
   X(Acosh)                                                                                         \
   X(Add)                                                                                           \
+  X(AffineGrid)                                                                                    \
   X(And)                                                                                           \
   X(Attention)                                                                                     \
   X(ArgMax)                                                                                        \
@@ -31,6 +32,7 @@
   X(Cast)                                                                                          \
   X(CastLike)                                                                                      \
   X(Ceil)                                                                                          \
+  X(CenterCropPad)                                                                                 \
   X(Clip)                                                                                          \
   X(Compress)                                                                                      \
   X(Concat)                                                                                        \

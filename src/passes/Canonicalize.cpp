@@ -11,6 +11,8 @@
 //   RotaryEmbedding    -> Slice, Gather, Mul, Sub, Add, Concat (CanonicalizeRotary.cpp)
 //   LpPool, GlobalLpPool (p > 2), LpNormalization -> AveragePool or reductions,
 //                         Pow/Sqrt, Max, Div (CanonicalizeLp.cpp)
+//   CenterCropPad      -> Slice, Pad; AffineGrid -> MatMul with a base grid
+//                         (CanonicalizeGeometry.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
 //   ConvTranspose      -> Reshape, Transpose, MatMul, cuvil.ConvTransposeCol2Im
@@ -32,6 +34,7 @@
 //                         (cuvil.FFTTwiddles)
 #include "CanonicalizeBatchNorm.h"
 #include "CanonicalizeEinsum.h"
+#include "CanonicalizeGeometry.h"
 #include "CanonicalizeLp.h"
 #include "CanonicalizeNormalization.h"
 #include "CanonicalizeRandom.h"
@@ -614,7 +617,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 32> kRewrites = {{
+constexpr std::array<Rewrite, 34> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -631,6 +634,8 @@ constexpr std::array<Rewrite, 32> kRewrites = {{
     {"LpPool", rewriteLpPool},
     {"GlobalLpPool", rewriteGlobalLpPool},
     {"LpNormalization", rewriteLpNormalization},
+    {"CenterCropPad", rewriteCenterCropPad},
+    {"AffineGrid", rewriteAffineGrid},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},
     {"Neg", rewriteIntegerNegAbs},

@@ -794,6 +794,31 @@ def pool_cases():
 
     for shape in [(1, 8, 7, 7), (2, 3, 5, 9), (1, 16, 1, 1), (1, 4, 10)]:
         yield single(f"globalaveragepool/{'x'.join(map(str, shape))}", "GlobalAveragePool", [In(shape)])
+    # CenterCropPad (opset 18): crops and pads of even and odd differences.
+    for name, shape, target, attrs in [("crop_both", (7, 8, 3), [4, 5, 3], {}),
+                                       ("pad_both", (3, 4, 2), [6, 7, 2], {}),
+                                       ("crop_and_pad", (5, 6, 3), [8, 3], dict(axes=[0, 1])),
+                                       ("negative_axes_hwc", (10, 9, 3), [6, 12], dict(axes=[-3, -2]))]:
+        yield single(f"centercroppad/{name}", "CenterCropPad", [In(shape), np.array(target, I64)], attrs, opset=18,
+                     static_only="the extents of the axes it crops or pads must be known")
+    model = make_model([node("CenterCropPad", ["x", "shape"], ["y"], name="crop")], {"x": In(("n", 6))}, ["y"],
+                       dict(shape=np.array([4, 4], I64)), opset=18)
+    yield Case("unsupported/centercroppad_symbolic_axis", model, {}, kind="compile_error",
+               compile_args=("--shape-range", "x=1x6:4x6:8x6"),
+               expect=("crop", "axis 0 must have an extent known at compile time"))
+    # AffineGrid (opset 20), 2-D and 3-D, with and without align_corners, a
+    # one-pixel axis.
+    theta2 = In((2, 2, 3), gen=lambda r, s: np.array([[1, 0, 0], [0, 1, 0]]) + r.standard_normal(s) * 0.3)
+    theta3 = In((2, 3, 4), gen=lambda r, s: np.concatenate([np.eye(3), np.zeros((3, 1))], 1) + r.standard_normal(s) * 0.3)
+    for align in (0, 1):
+        yield single(f"affinegrid/2d_align{align}", "AffineGrid", [theta2, np.array([2, 3, 5, 7], I64)],
+                     dict(align_corners=align), opset=20)
+        yield single(f"affinegrid/3d_align{align}", "AffineGrid", [theta3, np.array([2, 1, 3, 4, 5], I64)],
+                     dict(align_corners=align), opset=20)
+    # (One row with align_corners: ONNX's reference and PyTorch put it at -1,
+    # as cuvil does; ONNX Runtime at +1. Without it all agree on 0.)
+    yield single("affinegrid/2d_one_row_align0", "AffineGrid", [theta2, np.array([2, 1, 1, 6], I64)],
+                 dict(align_corners=0), opset=20)
     # LpPool (opset 18: dilations, ceil_mode), GlobalLpPool and LpNormalization.
     lppool = [("p2_k3_s2", dict(kernel_shape=[3, 3], strides=[2, 2])),
               ("p1_pads", dict(kernel_shape=[2, 2], pads=[1, 1, 1, 1], p=1)),

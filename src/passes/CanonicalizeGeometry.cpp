@@ -1,0 +1,114 @@
+// CenterCropPad(x, shape, axes) -> Pad(Slice(x, the crops), the pads, 0):
+//   per axis a = in - out > 0 crops [a / 2, a / 2 + out); out - in > 0 pads
+//   (out - in) / 2 zeros before and the rest after.
+// AffineGrid(theta [N, s, s+1], size, align_corners) ->
+//   Reshape(MatMul(base [P, s+1], Transpose(theta, [0, 2, 1])), [N, dims..., s])
+//   base's row p: the point's normalised (x, y, [z,] 1), x along the last
+//   axis; per axis of n points i -> align_corners ? 2i / (n-1) - 1 (-1 for
+//   n = 1: ONNX's reference and PyTorch; ONNX Runtime puts it at +1) :
+//   (2i + 1) / n - 1.
+#include "CanonicalizeGeometry.h"
+
+#include "PassUtils.h"
+
+namespace cuvil {
+namespace {
+
+Status replace(Graph &graph, Node &node, Value *result) {
+  graph.replaceAllUsesWith(node.output(0), result);
+  graph.eraseNode(&node);
+  return Status::success();
+}
+
+double normalised(int64_t i, int64_t n, bool alignCorners) {
+  if (alignCorners)
+    return n == 1 ? -1.0 : 2.0 * double(i) / double(n - 1) - 1.0; // linspace(-1, 1, 1)
+  return (2.0 * double(i) + 1.0) / double(n) - 1.0;
+}
+
+} // namespace
+
+Status rewriteCenterCropPad(Graph &graph, Node &node) {
+  const std::string base = node.output(0)->name();
+  Value *x = node.input(0);
+  const Shape &in = x->type().shape, &out = node.output(0)->type().shape;
+  const size_t rank = in.size();
+  std::vector<int64_t> starts, ends, axes, pads(2 * rank, 0);
+  bool padded = false;
+  for (size_t d = 0; d < rank; ++d) {
+    if (in[d] == out[d])
+      continue;
+    const int64_t from = in[d].constant(), to = out[d].constant(); // checked by the shape rule
+    if (to < from) {
+      axes.push_back(int64_t(d));
+      starts.push_back((from - to) / 2);
+      ends.push_back((from - to) / 2 + to);
+    } else {
+      pads[d] = (to - from) / 2;
+      pads[rank + d] = to - from - pads[d];
+      padded = true;
+    }
+  }
+  Value *result = x;
+  if (!axes.empty()) {
+    Expected<Value *> cropped = insertNode(graph, "Slice",
+                                           {x, addInt64sConstant(graph, starts, base + ".starts"),
+                                            addInt64sConstant(graph, ends, base + ".ends"),
+                                            addInt64sConstant(graph, axes, base + ".axes")},
+                                           &node, graph.uniqueName(base + ".cropped"));
+    CUVIL_TRY(cropped.status());
+    result = *cropped;
+  }
+  if (padded) {
+    Expected<Value *> filled =
+        insertNode(graph, "Pad", {result, addInt64sConstant(graph, pads, base + ".pads")}, &node,
+                   graph.uniqueName(base + ".padded"));
+    CUVIL_TRY(filled.status());
+    result = *filled;
+  }
+  return replace(graph, node, result);
+}
+
+Status rewriteAffineGrid(Graph &graph, Node &node) {
+  const std::string base = node.output(0)->name();
+  Value *theta = node.input(0);
+  const Shape &out = node.output(0)->type().shape;
+  const size_t spatial = out.size() - 2;
+  const bool alignCorners = node.getInt("align_corners") != 0;
+  std::vector<int64_t> extents; // D, H, W or H, W
+  int64_t points = 1;
+  for (size_t d = 1; d <= spatial; ++d) {
+    extents.push_back(out[d].constant());
+    points *= extents.back();
+  }
+  const int64_t columns = int64_t(spatial) + 1;
+  Tensor grid(TensorType{theta->type().dtype, {points, columns}});
+  for (int64_t p = 0; p < points; ++p) {
+    // The point's index along each axis, innermost (x) first.
+    for (int64_t rest = p, axis = int64_t(spatial) - 1; axis >= 0; --axis) {
+      int64_t n = extents[size_t(axis)];
+      grid.setDouble(p * columns + (int64_t(spatial) - 1 - axis),
+                     normalised(rest % n, n, alignCorners));
+      rest /= n;
+    }
+    grid.setDouble(p * columns + int64_t(spatial), 1.0);
+  }
+  Value *baseGrid = graph.addConstant(graph.uniqueName(base + ".base"), std::move(grid));
+  Node *transposed =
+      graph.addNode("Transpose", {theta}, {graph.uniqueName(base + ".theta_t")}, &node);
+  transposed->setAttr("perm", std::vector<int64_t>{0, 2, 1});
+  CUVIL_TRY(inferNodeTypes(*transposed));
+  Expected<Value *> mapped = insertNode(graph, "MatMul", {baseGrid, transposed->output(0)}, &node,
+                                        graph.uniqueName(base + ".points"));
+  CUVIL_TRY(mapped.status());
+  std::vector<int64_t> shape = {0};
+  shape.insert(shape.end(), extents.begin(), extents.end());
+  shape.push_back(int64_t(spatial));
+  Expected<Value *> grid4 =
+      insertNode(graph, "Reshape", {*mapped, addInt64sConstant(graph, shape, base + ".shape")},
+                 &node, graph.uniqueName(base + ".grid"));
+  CUVIL_TRY(grid4.status());
+  return replace(graph, node, *grid4);
+}
+
+} // namespace cuvil

@@ -1,0 +1,14 @@
+// canonicalize's rewrites of CenterCropPad into Slice and Pad, and of
+// AffineGrid into a batched MatMul with a constant base grid
+// (CanonicalizeGeometry.cpp).
+#pragma once
+
+#include "cuvil/ir/Graph.h"
+#include "cuvil/support/Status.h"
+
+namespace cuvil {
+
+Status rewriteCenterCropPad(Graph &graph, Node &node);
+Status rewriteAffineGrid(Graph &graph, Node &node);
+
+} // namespace cuvil
