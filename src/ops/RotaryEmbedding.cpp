@@ -32,6 +32,9 @@ Status infer(InferContext &ctx) {
   if (rotary < 0 || rotary > headSize || rotary % 2 != 0)
     return ctx.error("rotary_embedding_dim {} must be even and at most the head size {}", rotary,
                      headSize);
+  if (node.input(3) && ctx.inputShape(3).size() != 2)
+    return ctx.error("position_ids must be [batch, sequence], not of rank {}",
+                     ctx.inputShape(3).size());
   const size_t cacheRank = node.input(3) ? 2 : 3;
   for (size_t i = 1; i < 3; ++i)
     if (ctx.inputShape(i).size() != cacheRank)

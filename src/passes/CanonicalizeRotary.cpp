@@ -90,8 +90,10 @@ private:
   // heads' axis inserted.
   Value *angles(Value *cache, int64_t half, int64_t headAxis, const std::string &name) {
     Value *table = node_.input(3) ? add("Gather", {cache, node_.input(3)}, name + "_at") : cache;
-    if (!table->hasType() || !table->type().shape[2].isConstant() ||
-        table->type().shape[2].constant() != half)
+    if (!status_.ok())
+      return table;
+    const Shape &shape = table->type().shape; // [B, S, n]: the shape rule checked the ranks
+    if (!shape[2].isConstant() || shape[2].constant() != half)
       table = slice(table, 0, half, 1, name + "_half");
     return add("Unsqueeze", {table, ints({headAxis})}, name);
   }
