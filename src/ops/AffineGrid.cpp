@@ -21,10 +21,14 @@ Status infer(InferContext &ctx) {
     return ctx.error("theta must be [N, {}, {}] for a {}-D size", spatial, spatial + 1, spatial);
   if (!isFloat(ctx.inputDType(0)))
     return ctx.error("expects float theta, got {}", dtypeName(ctx.inputDType(0)));
+  // The rewrite builds the base grid at compile time: one row per point.
+  constexpr int64_t kMaxPoints = int64_t(1) << 25;
   Shape out = {theta[0]};
+  int64_t points = 1;
   for (size_t d = 2; d < size->size(); ++d) {
-    if ((*size)[d] < 1)
-      return ctx.error("size has an extent {} below 1", (*size)[d]);
+    if ((*size)[d] < 1 || (*size)[d] > kMaxPoints / points)
+      return ctx.error("size's extents must be at least 1 and make at most {} points", kMaxPoints);
+    points *= (*size)[d];
     out.push_back((*size)[d]);
   }
   out.push_back(spatial);

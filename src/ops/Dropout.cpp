@@ -9,14 +9,17 @@
 namespace cuvil::ops {
 namespace {
 
-Status checkTrainingMode(const Node &node) {
+Status checkTrainingMode(const InferContext &ctx) {
+  const Node &node = ctx.node();
   if (!node.input(2))
     return Status::success();
+  if (ctx.inputDType(2) != DType::Bool)
+    return ctx.error("training_mode must be bool, not {}", dtypeName(ctx.inputDType(2)));
   return constantInts(node, 2, "training_mode").status();
 }
 
 Status infer(InferContext &ctx) {
-  CUVIL_TRY(checkTrainingMode(ctx.node()));
+  CUVIL_TRY(checkTrainingMode(ctx));
   ctx.setOutput(0, ctx.inputType(0));
   if (ctx.node().numOutputs() > 1)
     ctx.setOutput(1, TensorType{DType::Bool, ctx.inputShape(0)});
