@@ -6,6 +6,7 @@
 #include <cassert>
 #include <cstring>
 #include <fmt/format.h>
+#include <limits>
 
 namespace cuvil {
 
@@ -129,8 +130,17 @@ int64_t Tensor::getInt(int64_t i) const {
     return int64_t(load<uint64_t>(p, i));
   case DType::Bool:
     return load<uint8_t>(p, i) != 0;
-  default:
-    return int64_t(getDouble(i));
+  default: {
+    // Saturated (nan as 0): a float beyond int64 converts with undefined behaviour.
+    double value = getDouble(i);
+    if (!(value == value))
+      return 0;
+    if (value >= 9223372036854775807.0)
+      return std::numeric_limits<int64_t>::max();
+    if (value <= -9223372036854775808.0)
+      return std::numeric_limits<int64_t>::min();
+    return int64_t(value);
+  }
   }
 }
 

@@ -11,6 +11,8 @@ namespace cuvil::ops {
 namespace {
 
 Status infer(InferContext &ctx) {
+  if (ctx.inputDType(1) != DType::I64)
+    return ctx.error("size must be int64, not {}", dtypeName(ctx.inputDType(1)));
   Expected<std::vector<int64_t>> size = constantInts(ctx.node(), 1, "size");
   CUVIL_TRY(size.status());
   const Shape &theta = ctx.inputShape(0);

@@ -11,6 +11,8 @@ namespace {
 
 Status infer(InferContext &ctx) {
   const Shape &in = ctx.inputShape(0);
+  if (ctx.inputDType(1) != DType::I64 && ctx.inputDType(1) != DType::I32)
+    return ctx.error("shape must be int64 or int32, not {}", dtypeName(ctx.inputDType(1)));
   Expected<std::vector<int64_t>> target = constantInts(ctx.node(), 1, "shape");
   CUVIL_TRY(target.status());
   std::vector<int64_t> axes = ctx.node().getInts("axes");
