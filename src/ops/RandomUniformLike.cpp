@@ -1,6 +1,7 @@
 // RandomUniformLike: RandomUniform of the input's shape (known at compile
 // time or not), of type `dtype` (by default the input's); the input's data
-// is not read. Bernoulli's function body draws through it.
+// is not read. Bernoulli and training-mode Dropout draw through it
+// (canonicalize's rewrites).
 #include "RandomCommon.h"
 
 namespace cuvil::ops {
