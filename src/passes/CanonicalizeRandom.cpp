@@ -13,20 +13,6 @@
 #include "PassUtils.h"
 
 namespace cuvil {
-namespace {
-
-Expected<Value *> castTo(Graph &graph, Value *value, DType dtype, Node &before,
-                         const std::string &name) {
-  if (value->type().dtype == dtype)
-    return value;
-  Node *cast = graph.addNode("Cast", {value}, {graph.uniqueName(name)}, &before);
-  cast->setAttr("to", Attribute(int64_t(dtypeOnnxCode(dtype))));
-  CUVIL_TRY(inferNodeTypes(*cast));
-  return cast->output(0);
-}
-
-} // namespace
-
 bool isRandomDropout(const Node &dropout) {
   const Value *training = dropout.input(2);
   if (!training || !training->isConstant() || training->constant().numElements() != 1 ||
@@ -49,12 +35,14 @@ Status rewriteRandomDropout(Graph &graph, Node &dropout) {
   if (dropout.hasAttr("seed"))
     draw->setAttr("seed", Attribute(float(dropout.getInt("seed")))); // an int here
   CUVIL_TRY(inferNodeTypes(*draw));
-  Expected<Value *> threshold = castTo(graph, ratio, DType::F32, dropout, base + ".threshold");
+  Expected<Value *> threshold =
+      insertCast(graph, ratio, DType::F32, &dropout, graph.uniqueName(base + ".threshold"));
   CUVIL_TRY(threshold.status());
   Expected<Value *> mask = insertNode(graph, "GreaterOrEqual", {draw->output(0), *threshold},
                                       &dropout, graph.uniqueName(base + ".mask"));
   CUVIL_TRY(mask.status());
-  Expected<Value *> rate = castTo(graph, ratio, dtype, dropout, base + ".rate");
+  Expected<Value *> rate =
+      insertCast(graph, ratio, dtype, &dropout, graph.uniqueName(base + ".rate"));
   CUVIL_TRY(rate.status());
   Value *one = addScalarConstant(graph, 1.0, dtype, base + ".one");
   Expected<Value *> keep =
@@ -86,13 +74,14 @@ Status rewriteBernoulli(Graph &graph, Node &bernoulli) {
   if (bernoulli.hasAttr("seed"))
     draw->setAttr("seed", Attribute(bernoulli.getFloat("seed")));
   CUVIL_TRY(inferNodeTypes(*draw));
-  Expected<Value *> threshold = castTo(graph, p, DType::F32, bernoulli, base + ".p");
+  Expected<Value *> threshold =
+      insertCast(graph, p, DType::F32, &bernoulli, graph.uniqueName(base + ".p"));
   CUVIL_TRY(threshold.status());
   Expected<Value *> drawn = insertNode(graph, "Less", {draw->output(0), *threshold}, &bernoulli,
                                        graph.uniqueName(base + ".drawn"));
   CUVIL_TRY(drawn.status());
-  Expected<Value *> y =
-      castTo(graph, *drawn, bernoulli.output(0)->type().dtype, bernoulli, base + ".cast");
+  Expected<Value *> y = insertCast(graph, *drawn, bernoulli.output(0)->type().dtype, &bernoulli,
+                                   graph.uniqueName(base + ".cast"));
   CUVIL_TRY(y.status());
   graph.replaceAllUsesWith(bernoulli.output(0), *y);
   graph.eraseNode(&bernoulli);
@@ -103,8 +92,8 @@ Status rewriteMultinomialInput(Graph &graph, Node &multinomial) {
   Value *logits = multinomial.input(0);
   if (logits->type().dtype == DType::F32)
     return Status::success();
-  Expected<Value *> narrowed =
-      castTo(graph, logits, DType::F32, multinomial, logits->name() + ".f32");
+  Expected<Value *> narrowed = insertCast(graph, logits, DType::F32, &multinomial,
+                                          graph.uniqueName(logits->name() + ".f32"));
   CUVIL_TRY(narrowed.status());
   multinomial.setInput(0, *narrowed);
   return Status::success();

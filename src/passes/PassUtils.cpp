@@ -157,6 +157,16 @@ Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vecto
   return clone->output(0);
 }
 
+Expected<Value *> insertCast(Graph &graph, Value *value, DType dtype, Node *before,
+                             const std::string &name) {
+  if (value->hasType() && value->type().dtype == dtype)
+    return value;
+  Node *cast = graph.addNode("Cast", {value}, {name}, before);
+  cast->setAttr("to", Attribute(int64_t(dtypeOnnxCode(dtype))));
+  CUVIL_TRY(inferNodeTypes(*cast));
+  return cast->output(0);
+}
+
 Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::string &name) {
   Tensor t(TensorType{dtype, {}});
   t.setDouble(0, value);

@@ -26,6 +26,11 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes, size_t maxGro
 Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vector<Value *> &inputs,
                                 Node *before, const std::string &name);
 
+// `value` converted to `dtype` by a new Cast named `name` before `before`,
+// typed; `value` itself when it has that type already.
+Expected<Value *> insertCast(Graph &graph, Value *value, DType dtype, Node *before,
+                             const std::string &name);
+
 // A new scalar constant `value` of `dtype`, named after `name` (made unique).
 Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::string &name);
 // A new 1-D int64 constant (axes, shapes, Slice bounds), likewise.

@@ -32,14 +32,6 @@ bool promoted(const Node &node) {
   return false;
 }
 
-Expected<Value *> castTo(Graph &graph, Value *value, DType dtype, Node *before,
-                         const std::string &name) {
-  Node *cast = graph.addNode("Cast", {value}, {name}, before);
-  cast->setAttr("to", Attribute(int64_t(dtypeOnnxCode(dtype))));
-  CUVIL_TRY(inferNodeTypes(*cast));
-  return cast->output(0);
-}
-
 Status promote(Graph &graph, Node &node) {
   std::vector<Value *> inputs;
   for (Value *input : node.inputs()) {
@@ -54,7 +46,7 @@ Status promote(Graph &graph, Node &node) {
           graph.addConstant(input->name() + ".f32", input->constant().castTo(DType::F32)));
       continue;
     }
-    Expected<Value *> widened = castTo(graph, input, DType::F32, &node, input->name() + ".f32");
+    Expected<Value *> widened = insertCast(graph, input, DType::F32, &node, input->name() + ".f32");
     CUVIL_TRY(widened.status());
     inputs.push_back(*widened);
   }
@@ -71,7 +63,7 @@ Status promote(Graph &graph, Node &node) {
     Value *result = wide->output(i);
     DType declared = node.output(i)->type().dtype;
     if (result->type().dtype != declared) {
-      Expected<Value *> narrow = castTo(graph, result, declared, &node, node.output(i)->name());
+      Expected<Value *> narrow = insertCast(graph, result, declared, &node, node.output(i)->name());
       CUVIL_TRY(narrow.status());
       result = *narrow;
     }

@@ -126,10 +126,9 @@ TEST_F(OnnxImporterTest, ListsEveryUnsupportedNode) {
   addOutput("c");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_FALSE(graph.ok());
-  EXPECT_EQ(graph.status().message(),
-            "cannot compile 2 nodes:\n"
-            "  node 'roipool1' (MaxRoiPool): operator not supported\n"
-            "  node 'deform' (DeformConv): operator not supported");
+  EXPECT_EQ(graph.status().message(), "cannot compile 2 nodes:\n"
+                                      "  node 'roipool1' (MaxRoiPool): operator not supported\n"
+                                      "  node 'deform' (DeformConv): operator not supported");
 }
 
 TEST_F(OnnxImporterTest, MovesOldOpsetAttributesToInputs) {
