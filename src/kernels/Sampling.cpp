@@ -1,4 +1,4 @@
-// GridSample and RoiAlign: images sampled at computed points.
+// GridSample, RoiAlign and MaxRoiPool: images sampled at computed points.
 //
 // GridSample, a task per output row (n, od, oh), kLanes points at a time:
 //   per axis and lane: the coordinate, its taps (index, weight), each index
@@ -13,6 +13,11 @@
 //     its bilinear corners and weights (all 0 outside the map)
 //     for c: y[r, c, ph, pw] += (or max=) the point's value
 //   avg: y /= the point count
+//
+// MaxRoiPool, a task per row of bins (r, ph) of one roi:
+//   rows [h0, h1) of the bin, clipped to the map
+//   for pw: columns [w0, w1), clipped; for c: y[r, c, ph, pw] = max over the
+//     window (0 when it is empty)
 #include "Vector.h"
 
 #include "cuvil/kernels/Sampling.h"
@@ -258,6 +263,62 @@ CUVIL_KERNEL void cuvil_roi_align_f32(const float *x, const float *rois,
       if (!isMax && points > 0)
         for (int64_t c = 0; c < C; ++c)
           yRow[c * PH * PW + pw] /= float(points);
+    }
+  }
+}
+
+namespace {
+
+// C's round(): half away from zero (Caffe's and ONNX Runtime's rounding of
+// roi corners), within +-2^30.
+CUVIL_INLINE int64_t roundHalfAway(float v) {
+  const float clamped = minf(maxf(v, -kCoordinateLimit), kCoordinateLimit);
+  const float whole = __builtin_truncf(clamped), fraction = clamped - whole;
+  return int64_t(whole) + (fraction >= 0.5f ? 1 : fraction <= -0.5f ? -1 : 0);
+}
+
+CUVIL_INLINE int64_t clampIndex(int64_t v, int64_t extent) {
+  return v < 0 ? 0 : v > extent ? extent : v;
+}
+
+} // namespace
+
+CUVIL_KERNEL void cuvil_max_roi_pool_f32(const float *x, const float *rois, float *y,
+                                         int64_t *error, const cuvil_max_roi_pool_params *p,
+                                         int64_t begin, int64_t end) {
+  const int64_t C = p->channels, H = p->height, W = p->width;
+  const int64_t PH = p->pooled_height, PW = p->pooled_width;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t r = task / PH, ph = task % PH;
+    const float *roi = rois + r * 5;
+    // NaN fails both comparisons.
+    if (!(roi[0] > -1.0f && roi[0] < float(p->batch)))
+      return raiseError(error, 1, roundHalfAway(roi[0]));
+    const int64_t image = int64_t(roi[0]);
+    const int64_t startW = roundHalfAway(roi[1] * p->spatial_scale);
+    const int64_t startH = roundHalfAway(roi[2] * p->spatial_scale);
+    const int64_t endW = roundHalfAway(roi[3] * p->spatial_scale);
+    const int64_t endH = roundHalfAway(roi[4] * p->spatial_scale);
+    const int64_t roiH = endH - startH + 1 > 1 ? endH - startH + 1 : 1;
+    const int64_t roiW = endW - startW + 1 > 1 ? endW - startW + 1 : 1;
+    const float binH = float(roiH) / float(PH), binW = float(roiW) / float(PW);
+    const int64_t h0 = clampIndex(int64_t(__builtin_floorf(float(ph) * binH)) + startH, H);
+    const int64_t h1 = clampIndex(int64_t(__builtin_ceilf(float(ph + 1) * binH)) + startH, H);
+    const float *xImage = x + image * C * H * W;
+    float *yRow = y + r * C * PH * PW + ph * PW;
+    for (int64_t pw = 0; pw < PW; ++pw) {
+      const int64_t w0 = clampIndex(int64_t(__builtin_floorf(float(pw) * binW)) + startW, W);
+      const int64_t w1 = clampIndex(int64_t(__builtin_ceilf(float(pw + 1) * binW)) + startW, W);
+      const bool empty = h1 <= h0 || w1 <= w0;
+      for (int64_t c = 0; c < C; ++c) {
+        const float *plane = xImage + c * H * W;
+        // From the lowest finite float, as ONNX Runtime: NaNs are skipped.
+        float best = empty ? 0.0f : -3.40282347e38f;
+        for (int64_t h = h0; h < h1; ++h)
+          for (int64_t w = w0; w < w1; ++w)
+            best = plane[h * W + w] > best ? plane[h * W + w] : best;
+        yRow[c * PH * PW + pw] = best;
+      }
     }
   }
 }

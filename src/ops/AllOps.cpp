@@ -108,6 +108,7 @@
   X(MatMulInteger)                                                                                 \
   X(Max)                                                                                           \
   X(MaxPool)                                                                                       \
+  X(MaxRoiPool)                                                                                    \
   X(MaxUnpool)                                                                                     \
   X(MelWeightMatrix)                                                                               \
   X(Min)                                                                                           \

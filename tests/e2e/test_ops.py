@@ -3511,6 +3511,37 @@ def roialign_cases():
                expect=("RoiAlign node 'pool_rois'", "batch index 2 is outside [0, 2)"))
 
 
+def _pool_rois(scale):
+    """[batch, x1, y1, x2, y2] rois over a 2-image batch whose map is 10 x 12 after
+    spatial_scale `scale`: within it, across its border, reversed (x2 < x1) and
+    on exact halves (rounding away from zero)."""
+    def gen(rng, shape):
+        corners = rng.uniform(-3, 13, (shape[0] - 2, 2, 2)) / scale
+        boxes = np.concatenate([corners.min(axis=1), corners.max(axis=1)], axis=1)
+        boxes = np.concatenate([boxes, [[5.0, 4.0, 2.0, 1.0], [0.5, 1.5, 6.5, 2.5]]])
+        batch = rng.integers(0, 2, (shape[0], 1)).astype(np.float32)
+        return np.concatenate([batch, boxes], axis=1)
+    return gen
+
+
+def maxroipool_cases():
+    """MaxRoiPool: pooled shapes coarser and finer than the rois, spatial_scale,
+    rois outside the map (empty bins: 0), batch indices picking images; an
+    index outside the batch is refused."""
+    x = In((2, 3, 10, 12))
+    for name, pooled, scale in [("p2x2", [2, 2], 1.0), ("p3x4_scale_half", [3, 4], 0.5),
+                                ("p7x7_scale_sixteenth", [7, 7], 0.0625), ("p1x5", [1, 5], 1.0)]:
+        rois = In((6, 5), gen=_pool_rois(scale))
+        yield single(f"maxroipool/{name}", "MaxRoiPool", [x, rois],
+                     dict(pooled_shape=pooled, spatial_scale=scale), opset=13)
+    model = make_model([node("MaxRoiPool", ["x", "rois"], ["y"], name="pool_rois", pooled_shape=[2, 2])],
+                       {"x": x, "rois": In((2, 5))}, ["y"], opset=13)
+    feeds = feeds_for("maxroipool/bad_batch", {"x": x})
+    feeds["rois"] = np.array([[0, 1, 1, 4, 4], [2, 1, 1, 4, 4]], np.float32)
+    yield Case("bad_input/maxroipool_batch_index_out_of_range", model, feeds, kind="bad_input",
+               expect=("MaxRoiPool node 'pool_rois'", "batch index 2 is outside [0, 2)"))
+
+
 def lrn_cases():
     """LRN at opsets 1 and 13: window sizes, alpha, beta, bias."""
     for opset in (1, 13):
@@ -3604,12 +3635,13 @@ def det_cases():
 
 def negative_cases():
     """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
-    model = make_model([node("MaxRoiPool", ["img", "rois"], ["d"], name="roipool_node", pooled_shape=[1, 1]),
+    model = make_model([node("ImageDecoder", ["encoded"], ["d"], name="decoder_node"),
                         node("DeformConv", ["img", "w", "offset"], ["h"], name="deform_node")],
-                       {"img": In((1, 1, 4, 4)), "rois": In((1, 5)), "w": In((1, 1, 2, 2)), "offset": In((1, 8, 3, 3))},
-                       ["d", "h"], opset=19)
-    yield Case("unsupported/maxroipool_and_deformconv", model, {}, kind="compile_error",
-               expect=("roipool_node", "MaxRoiPool", "deform_node", "DeformConv"))
+                       {"encoded": In((64,), np.uint8), "img": In((1, 1, 4, 4)), "w": In((1, 1, 2, 2)),
+                        "offset": In((1, 8, 3, 3))},
+                       ["d", "h"], opset=20, output_types={"d": (np.uint8, (2, 2, 3)), "h": (F32, (1, 1, 3, 3))})
+    yield Case("unsupported/imagedecoder_and_deformconv", model, {}, kind="compile_error",
+               expect=("decoder_node", "ImageDecoder", "deform_node", "DeformConv"))
     domain = "com.example.cuvil_test"
     model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
                         node("Relu", ["a"], ["b"]),
@@ -3930,7 +3962,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, conv3d_cases, pool3d_cases, elemen
             slice_split_cases, pad_cases, resize_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, recurrent_cases, quantize_cases, integer_product_cases,
             data_dependent_cases, value_range_cases, control_flow_cases, sequence_cases, tfidf_cases,
-            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, lrn_cases,
+            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, lrn_cases,
             maxpool_indices_cases, reversesequence_cases, det_cases, signal_cases, microsoft_quantized_cases,
             model_level_cases, negative_cases]
 

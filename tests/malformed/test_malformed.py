@@ -537,7 +537,7 @@ def _(d):
 @case("op/all_unsupported_listed", "'first'", "'second'", "'third'", "3 nodes")
 def _(d):
     simple(d, [helper.make_node("Frobnicate", ["x"], ["a"], name="first"),
-               helper.make_node("MaxRoiPool", ["a"], ["b"], name="second"),
+               helper.make_node("ImageDecoder", ["a"], ["b"], name="second"),
                helper.make_node("Relu", ["b"], ["c"]),
                helper.make_node("Hardmax", ["c"], ["y"], name="third", domain="com.example")])
 

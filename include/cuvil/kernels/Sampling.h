@@ -1,4 +1,4 @@
-/* Sampling images at computed points: GridSample and RoiAlign
+/* Sampling images at computed points: GridSample, RoiAlign and MaxRoiPool
  * (src/kernels/Sampling.cpp). */
 #ifndef CUVIL_KERNELS_SAMPLING_H
 #define CUVIL_KERNELS_SAMPLING_H
@@ -60,5 +60,24 @@ CUVIL_KERNEL_DECL void cuvil_roi_align_f32(const float *x, const float *rois,
                                            const int64_t *batch_indices, float *y, int64_t *error,
                                            const struct cuvil_roi_align_params *p, int64_t begin,
                                            int64_t end);
+
+/* MaxRoiPool (Caffe's RoI pooling, as ONNX Runtime computes it): roi r of
+ * rois [R, 5] (batch index, x1, y1, x2, y2) is scaled by spatial_scale and
+ * rounded half away from zero to pixels; its extent (end - start + 1, at
+ * least 1) is split into pooled_height x pooled_width bins, bin (ph, pw)
+ * covering rows [start + floor(ph * h / PH), start + ceil((ph + 1) * h /
+ * PH)) clipped to the map (likewise columns), and y[r, c, ph, pw] is the
+ * largest value of x[batch index, c] in it, 0 for an empty bin. A batch
+ * index (truncated) outside [0, N) raises check 1 of `error`. A task is
+ * one row of bins of one roi (r, ph). */
+struct cuvil_max_roi_pool_params {
+  int64_t batch, channels, height, width;
+  int64_t pooled_height, pooled_width;
+  float spatial_scale, unused_scale;
+};
+CUVIL_KERNEL_DECL void cuvil_max_roi_pool_f32(const float *x, const float *rois, float *y,
+                                              int64_t *error,
+                                              const struct cuvil_max_roi_pool_params *p,
+                                              int64_t begin, int64_t end);
 
 #endif /* CUVIL_KERNELS_SAMPLING_H */
