@@ -34,6 +34,7 @@
   X(Ceil)                                                                                          \
   X(CenterCropPad)                                                                                 \
   X(Clip)                                                                                          \
+  X(Col2Im)                                                                                        \
   X(Compress)                                                                                      \
   X(Concat)                                                                                        \
   X(ConstantOfShape)                                                                               \

@@ -11,7 +11,8 @@
 //   RotaryEmbedding    -> Slice, Gather, Mul, Sub, Add, Concat (CanonicalizeRotary.cpp)
 //   LpPool, GlobalLpPool (p > 2), LpNormalization -> AveragePool or reductions,
 //                         Pow/Sqrt, Max, Div (CanonicalizeLp.cpp)
-//   CenterCropPad      -> Slice, Pad; AffineGrid -> MatMul with a base grid
+//   CenterCropPad      -> Slice, Pad; AffineGrid -> MatMul with a base grid;
+//                         Col2Im -> Transpose, cuvil.ConvTransposeCol2Im
 //                         (CanonicalizeGeometry.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
@@ -555,14 +556,6 @@ Status rewriteMul(Graph &graph, Node &mul) {
   return rewriteErfGelu(graph, mul);
 }
 
-// The values of an integer input that shape inference found known: a
-// constant's, or a graph input's fixed by --value.
-std::vector<int64_t> knownInts(const Value *value) {
-  if (value->isConstant())
-    return value->constant().toInt64s();
-  return staticDims(*value->dimValues());
-}
-
 // DFT(signal, [dft_length], [axis]) and STFT(signal, frame_step, [window],
 // [frame_length]) -> cuvil.FFT(signal, twiddles, [window]) with the length,
 // axis and frame step their shape rules resolved (and checked).
@@ -617,7 +610,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 34> kRewrites = {{
+constexpr std::array<Rewrite, 35> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -635,6 +628,7 @@ constexpr std::array<Rewrite, 34> kRewrites = {{
     {"GlobalLpPool", rewriteGlobalLpPool},
     {"LpNormalization", rewriteLpNormalization},
     {"CenterCropPad", rewriteCenterCropPad},
+    {"Col2Im", rewriteCol2Im},
     {"AffineGrid", rewriteAffineGrid},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},

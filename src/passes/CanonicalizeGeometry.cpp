@@ -7,9 +7,17 @@
 //   axis; per axis of n points i -> align_corners ? 2i / (n-1) - 1 (-1 for
 //   n = 1: ONNX's reference and PyTorch; ONNX Runtime puts it at +1) :
 //   (2i + 1) / n - 1.
+// Col2Im(cols [N, C x K, L], image_shape, block_shape) ->
+//   t = Reshape(Transpose(cols, [0, 2, 1]), [0, 1, L, C x K])
+//   y = cuvil.ConvTransposeCol2Im(t, Reshape(cols, [0, C x K, blocks...]))
+//   the scatter of a ConvTranspose whose input is the grid of blocks (the
+//   second operand gives only that shape) with the kernel block_shape and
+//   output_padding the rest of the image the blocks do not reach
+//   (image - ((blocks - 1) s + (k - 1) d + 1 - pads), in [0, s)).
 #include "CanonicalizeGeometry.h"
 
 #include "PassUtils.h"
+#include "cuvil/ir/WindowGeometry.h"
 
 namespace cuvil {
 namespace {
@@ -109,6 +117,50 @@ Status rewriteAffineGrid(Graph &graph, Node &node) {
                  &node, graph.uniqueName(base + ".grid"));
   CUVIL_TRY(grid4.status());
   return replace(graph, node, *grid4);
+}
+
+Status rewriteCol2Im(Graph &graph, Node &node) {
+  const std::string base = node.output(0)->name();
+  Value *cols = node.input(0);
+  const Shape &in = cols->type().shape, &out = node.output(0)->type().shape;
+  // The shape rule checked the operands and that the image is static.
+  const std::vector<int64_t> block = knownInts(node.input(2));
+  const Shape image(out.begin() + 2, out.end());
+  Expected<WindowGeometry> window = windowGeometry(node, image, block, false);
+  CUVIL_TRY(window.status());
+  const int64_t rows = in[1].constant(), blocks = in[2].constant();
+  std::vector<int64_t> grid = {0, rows}, outputPadding;
+  for (size_t d = 0; d < block.size(); ++d) {
+    const int64_t count = window->output[d].constant(), stride = window->strides[d];
+    const int64_t reach = (count - 1) * stride + (block[d] - 1) * window->dilations[d] + 1 -
+                          window->padsBegin[d].constant() - window->padsEnd[d].constant();
+    grid.push_back(count);
+    outputPadding.push_back(image[d].constant() - reach);
+  }
+  Node *transposed =
+      graph.addNode("Transpose", {cols}, {graph.uniqueName(base + ".blocks")}, &node);
+  transposed->setAttr("perm", std::vector<int64_t>{0, 2, 1});
+  CUVIL_TRY(inferNodeTypes(*transposed));
+  Expected<Value *> perBlock = insertNode(
+      graph, "Reshape",
+      {transposed->output(0), addInt64sConstant(graph, {0, 1, blocks, rows}, base + ".cols_shape")},
+      &node, graph.uniqueName(base + ".cols"));
+  CUVIL_TRY(perBlock.status());
+  Expected<Value *> gridView =
+      insertNode(graph, "Reshape", {cols, addInt64sConstant(graph, grid, base + ".grid_shape")},
+                 &node, graph.uniqueName(base + ".grid"));
+  CUVIL_TRY(gridView.status());
+  Node *scatter = graph.addNode("cuvil.ConvTransposeCol2Im", {*perBlock, *gridView},
+                                {graph.uniqueName(base + ".image")}, &node);
+  for (const char *name : {"strides", "dilations", "pads"})
+    if (const Attribute *value = node.findAttr(name))
+      scatter->setAttr(name, *value);
+  scatter->setAttr("output_padding", outputPadding);
+  scatter->setAttr("kernel_extents", block);
+  scatter->setAttr("out_channels", out[1].constant());
+  scatter->setName(node.name());
+  CUVIL_TRY(inferNodeTypes(*scatter));
+  return replace(graph, node, scatter->output(0));
 }
 
 } // namespace cuvil

@@ -1,6 +1,6 @@
 // canonicalize's rewrites of CenterCropPad into Slice and Pad, and of
-// AffineGrid into a batched MatMul with a constant base grid
-// (CanonicalizeGeometry.cpp).
+// AffineGrid into a batched MatMul with a constant base grid, and of Col2Im
+// into ConvTranspose's scatter (CanonicalizeGeometry.cpp).
 #pragma once
 
 #include "cuvil/ir/Graph.h"
@@ -9,6 +9,7 @@
 namespace cuvil {
 
 Status rewriteCenterCropPad(Graph &graph, Node &node);
+Status rewriteCol2Im(Graph &graph, Node &node);
 Status rewriteAffineGrid(Graph &graph, Node &node);
 
 } // namespace cuvil

@@ -173,6 +173,12 @@ Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::str
   return graph.addConstant(graph.uniqueName(name), std::move(t));
 }
 
+std::vector<int64_t> knownInts(const Value *value) {
+  if (value->isConstant())
+    return value->constant().toInt64s();
+  return staticDims(*value->dimValues());
+}
+
 Value *addInt64sConstant(Graph &graph, const std::vector<int64_t> &values,
                          const std::string &name) {
   return graph.addConstant(graph.uniqueName(name),

@@ -33,6 +33,9 @@ Expected<Value *> insertCast(Graph &graph, Value *value, DType dtype, Node *befo
 
 // A new scalar constant `value` of `dtype`, named after `name` (made unique).
 Value *addScalarConstant(Graph &graph, double value, DType dtype, const std::string &name);
+// The values of an integer input that shape inference found known: a
+// constant's, or a graph input's fixed by --value.
+std::vector<int64_t> knownInts(const Value *value);
 // A new 1-D int64 constant (axes, shapes, Slice bounds), likewise.
 Value *addInt64sConstant(Graph &graph, const std::vector<int64_t> &values, const std::string &name);
 

@@ -806,6 +806,27 @@ def pool_cases():
     yield Case("unsupported/centercroppad_symbolic_axis", model, {}, kind="compile_error",
                compile_args=("--shape-range", "x=1x6:4x6:8x6"),
                expect=("crop", "axis 0 must have an extent known at compile time"))
+    # Col2Im (opset 18): 1-D to 3-D, strides, pads, dilations, an image the
+    # blocks do not reach to its end.
+    def col2im_case(name, n, channels, image, block, strides=None, pads=None, dilations=None):
+        rank = len(image)
+        s, d = strides or [1] * rank, dilations or [1] * rank
+        p = pads or [0] * (2 * rank)
+        counts = [(image[i] + p[i] + p[rank + i] - d[i] * (block[i] - 1) - 1) // s[i] + 1 for i in range(rank)]
+        attrs = {k: v for k, v in dict(strides=strides, pads=pads, dilations=dilations).items() if v}
+        return single(f"col2im/{name}", "Col2Im",
+                      [In((n, channels * int(np.prod(block)), int(np.prod(counts)))), np.array(image, I64),
+                       np.array(block, I64)], attrs, opset=18)
+    yield col2im_case("2d_fold", 2, 3, [5, 5], [2, 2])
+    yield col2im_case("2d_strides_pads_dilations", 1, 2, [7, 6], [3, 2], strides=[2, 1], pads=[1, 0, 1, 1],
+                      dilations=[1, 2])
+    yield col2im_case("2d_unreached_edge", 1, 4, [6, 7], [2, 2], strides=[3, 3])
+    yield col2im_case("1d", 2, 3, [10], [3], strides=[2], pads=[1, 1])
+    yield col2im_case("3d", 1, 2, [4, 5, 3], [2, 3, 2], strides=[1, 2, 1])
+    # Constant columns: folded at compile time by the reference.
+    yield single("col2im/folded_reference", "Col2Im",
+                 [np.random.default_rng(5).standard_normal((1, 8, 6)).astype(F32), np.array([3, 5], I64),
+                  np.array([2, 2], I64)], dict(strides=[1, 2], pads=[0, 1, 0, 1]), opset=18)
     # AffineGrid (opset 20), 2-D and 3-D, with and without align_corners, a
     # one-pixel axis.
     theta2 = In((2, 2, 3), gen=lambda r, s: np.array([[1, 0, 0], [0, 1, 0]]) + r.standard_normal(s) * 0.3)

@@ -120,15 +120,15 @@ TEST_F(OnnxImporterTest, SymbolicDimensionsNeedAShape) {
 
 TEST_F(OnnxImporterTest, ListsEveryUnsupportedNode) {
   addInput("x", {int64_t(2), int64_t(2)});
-  addNode("MaxRoiPool", {"x"}, {"a"}, "roipool1");
+  addNode("ImageDecoder", {"x"}, {"a"}, "decoder");
   addNode("Relu", {"a"}, {"b"}, "ok");
-  addNode("DeformConv", {"b"}, {"c"}, "deform");
+  addNode("NotAnOnnxOp", {"b"}, {"c"}, "unknown");
   addOutput("c");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_FALSE(graph.ok());
   EXPECT_EQ(graph.status().message(), "cannot compile 2 nodes:\n"
-                                      "  node 'roipool1' (MaxRoiPool): operator not supported\n"
-                                      "  node 'deform' (DeformConv): operator not supported");
+                                      "  node 'decoder' (ImageDecoder): operator not supported\n"
+                                      "  node 'unknown' (NotAnOnnxOp): operator not supported");
 }
 
 TEST_F(OnnxImporterTest, MovesOldOpsetAttributesToInputs) {
