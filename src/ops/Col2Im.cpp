@@ -43,7 +43,9 @@ Expected<Col2ImGeometry> geometry(InferContext &ctx) {
       return ctx.error("image_shape [{}] must not be negative, block_shape [{}] positive",
                        fmt::join(*image, ","), fmt::join(*block, ","));
     g.image.push_back((*image)[d]);
-    taps *= (*block)[d];
+    if (__builtin_mul_overflow(taps, (*block)[d], &taps))
+      return ctx.error("block_shape [{}] has more taps than an int64 holds",
+                       fmt::join(*block, ","));
   }
   g.block = *block;
   Expected<WindowGeometry> window = windowGeometry(ctx.node(), g.image, g.block, false);
