@@ -11,8 +11,6 @@
 // the same sum. Debian's ONNX 1.12 predates it. f32.
 #include "OpSupport.h"
 
-#include <functional>
-
 namespace cuvil::ops {
 namespace {
 
@@ -87,7 +85,7 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
       for (int64_t k = 0; k < taps; ++k)
         for (int64_t l = 0; l < L; ++l) {
           // Row-major coordinates of tap k and block l; the pixel they meet.
-          int64_t pixel = 0, kRest = k, lRest = l;
+          int64_t pixel = 0, pixelStride = 1, kRest = k, lRest = l;
           bool inside = true;
           for (size_t d = rank; d-- > 0;) {
             const int64_t kd = kRest % g.block[d], ld = lRest % blocks[d];
@@ -96,10 +94,8 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
             const int64_t at = ld * g.window.strides[d] - g.window.padsBegin[d].constant() +
                                kd * g.window.dilations[d];
             inside = inside && at >= 0 && at < image[d];
-            int64_t stride = 1;
-            for (size_t e = d + 1; e < rank; ++e)
-              stride *= image[e];
-            pixel += at * stride;
+            pixel += at * pixelStride;
+            pixelStride *= image[d];
           }
           if (inside) {
             const int64_t at = (n * C + c) * pixels + pixel;

@@ -8,7 +8,9 @@
 #include "OpSupport.h"
 #include "cuvil/kernels/Sampling.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cuvil::ops {
 namespace {
