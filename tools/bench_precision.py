@@ -96,6 +96,7 @@ def main():
     parser.add_argument("--models-dir", required=True)
     parser.add_argument("--models", default="resnet50,mobilenet_v2")
     parser.add_argument("--samples", type=int, default=8, help="calibration samples")
+    parser.add_argument("--calibration-method", default="minmax", help="minmax, percentile or entropy")
     parser.add_argument("--eval", type=int, default=16, help="inputs accuracy is measured on")
     parser.add_argument("--threads", default="1,2")
     parser.add_argument("--runs", type=int, default=20)
@@ -113,7 +114,8 @@ def main():
             exes = {key: os.path.join(work, f"{name}.{key}.bin") for key in ("fp32", "int8", "bf16")}
             print(f"[{name}] compiling ...", file=sys.stderr, flush=True)
             e2e.compile(model, exes["fp32"], ["--no-cache"], cuvil=args.cuvil)
-            proc = e2e.compile(model, exes["int8"], ["--no-cache", "--precision", "int8", "--calibration", calib],
+            proc = e2e.compile(model, exes["int8"], ["--no-cache", "--precision", "int8", "--calibration", calib,
+                                                             "--calibration-method", args.calibration_method],
                                cuvil=args.cuvil)
             quantized = next(line.strip() for line in proc.stdout.splitlines() if "precision:" in line)
             e2e.compile(model, exes["bf16"], ["--no-cache", "--precision", "bf16"], cuvil=args.cuvil)
@@ -163,7 +165,7 @@ def main():
                    "ORT speed-up | cuvil INT8 / ORT INT8 | cuvil BF16 ms | BF16 speed-up |",
                    "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *rows]
     header = (f"CPU: {cpu_model()} ({isa_features()}); {peers.OnnxRuntimePeer.version()}; {args.samples} "
-              f"calibration samples, accuracy on {args.eval} other inputs")
+              f"calibration samples ({args.calibration_method}), accuracy on {args.eval} other inputs")
     print(header + "\n")
     print("\n".join(accuracy_table) + "\n")
     print("\n".join(speed_table))

@@ -279,7 +279,7 @@ def main():
         fp32_accuracy = 100.0 * np.mean(fp32 == test[1])
         checks.expect(fp32_accuracy > 90, f"the trained CNN is a classifier (FP32 top-1 {fp32_accuracy:.1f}%)")
 
-        for method in ("minmax", "percentile"):
+        for method in ("minmax", "percentile", "entropy"):
             exe = path(f"int8_{method}.bin")
             proc = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"),
                            "--calibration-method", method)

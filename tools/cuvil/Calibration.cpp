@@ -2,6 +2,7 @@
 
 #include "DType.h"
 #include "LoadedModel.h"
+#include "cuvil/passes/CalibrationHistogram.h"
 #include "cuvil/passes/Pipeline.h"
 
 #include <algorithm>
@@ -18,12 +19,16 @@ struct Observed {
   std::string name;
   size_t output; // its output of the calibration library
   float min = INFINITY, max = -INFINITY;
-  std::vector<uint64_t> histogram;
+  CalibrationHistogram histogram;
+  // Exact zeros left out of the histogram (entropy: every candidate range
+  // represents zero exactly, and ReLU's spike of zeros would otherwise
+  // decide the divergence, favouring the narrowest range).
+  bool histogramSkipsZeros = false;
 };
 
-int64_t histogramBin(float value, const Observed &o) {
-  double position = (double(value) - o.min) / (double(o.max) - o.min) * kHistogramBins;
-  return std::clamp<int64_t>(int64_t(position), 0, kHistogramBins - 1);
+int64_t histogramBin(float value, const CalibrationHistogram &h) {
+  double position = (double(value) - h.low) / (h.high - h.low) * double(h.counts.size());
+  return std::clamp<int64_t>(int64_t(position), 0, int64_t(h.counts.size()) - 1);
 }
 
 void fold(Observed &o, const float *data, int64_t count, bool histogram) {
@@ -35,28 +40,21 @@ void fold(Observed &o, const float *data, int64_t count, bool histogram) {
       }
     return;
   }
-  if (!(o.max > o.min))
+  CalibrationHistogram &h = o.histogram;
+  if (!(h.high > h.low))
     return;
   for (int64_t i = 0; i < count; ++i)
-    if (std::isfinite(data[i]))
-      ++o.histogram[size_t(histogramBin(data[i], o))];
+    if (std::isfinite(data[i]) && !(o.histogramSkipsZeros && data[i] == 0))
+      ++h.counts[size_t(histogramBin(data[i], h))];
 }
 
-// [min, max] clipped to the `percentile` of the elements at each end.
-CalibratedRange percentileRange(const Observed &o, double percentile) {
-  uint64_t total = 0;
-  for (uint64_t count : o.histogram)
-    total += count;
-  if (total == 0 || !(o.max > o.min))
-    return {o.min, o.max};
-  const double tail = double(total) * (1.0 - percentile / 100.0);
-  const double width = (double(o.max) - o.min) / kHistogramBins;
-  int64_t low = 0, high = kHistogramBins - 1;
-  for (double below = 0; low < high && below + double(o.histogram[low]) <= tail; ++low)
-    below += double(o.histogram[low]);
-  for (double above = 0; high > low && above + double(o.histogram[high]) <= tail; --high)
-    above += double(o.histogram[high]);
-  return {float(o.min + low * width), float(o.min + (high + 1) * width)};
+// The bins the second run counts in: [min, max] for the percentile method;
+// for entropy, widened to take in zero, which its candidate ranges keep
+// (assign-precision's quantization always represents zero).
+CalibrationHistogram histogramBounds(const Observed &o, CalibrationMethod method) {
+  if (method == CalibrationMethod::Entropy)
+    return {std::min(o.min, 0.0f), std::max(o.max, 0.0f), std::vector<uint64_t>(kHistogramBins, 0)};
+  return {o.min, o.max, std::vector<uint64_t>(kHistogramBins, 0)};
 }
 
 Status checkSample(const LoadedModel &model, const CalibrationSample &sample) {
@@ -95,8 +93,10 @@ Expected<CalibrationMethod> parseCalibrationMethod(std::string_view text) {
     return CalibrationMethod::MinMax;
   if (text == "percentile")
     return CalibrationMethod::Percentile;
+  if (text == "entropy")
+    return CalibrationMethod::Entropy;
   return Status::error(
-      fmt::format("--calibration-method {} is not one of minmax, percentile", text));
+      fmt::format("--calibration-method {} is not one of minmax, percentile, entropy", text));
 }
 
 Expected<CalibrationRanges> calibrate(Graph &graph, std::span<const PassInfo *const> rest,
@@ -120,9 +120,11 @@ Expected<CalibrationRanges> calibrate(Graph &graph, std::span<const PassInfo *co
   for (const CalibrationSample &sample : samples)
     CUVIL_TRY(checkSample(**model, sample));
   CUVIL_TRY(runSamples(**model, samples, observed, /*histogram=*/false));
-  if (settings.method == CalibrationMethod::Percentile) {
-    for (Observed &o : observed)
-      o.histogram.assign(kHistogramBins, 0);
+  if (settings.method != CalibrationMethod::MinMax) {
+    for (Observed &o : observed) {
+      o.histogram = histogramBounds(o, settings.method);
+      o.histogramSkipsZeros = settings.method == CalibrationMethod::Entropy;
+    }
     CUVIL_TRY(runSamples(**model, samples, observed, /*histogram=*/true));
   }
 
@@ -130,9 +132,17 @@ Expected<CalibrationRanges> calibrate(Graph &graph, std::span<const PassInfo *co
   for (const Observed &o : observed) {
     if (!(o.min <= o.max)) // no finite element: left in FP32
       continue;
-    ranges[o.name] = settings.method == CalibrationMethod::Percentile
-                         ? percentileRange(o, settings.percentile)
-                         : CalibratedRange{o.min, o.max};
+    switch (settings.method) {
+    case CalibrationMethod::MinMax:
+      ranges[o.name] = {o.min, o.max};
+      break;
+    case CalibrationMethod::Percentile:
+      ranges[o.name] = percentileRange(o.histogram, settings.percentile);
+      break;
+    case CalibrationMethod::Entropy:
+      ranges[o.name] = entropyRange(o.histogram);
+      break;
+    }
   }
   return ranges;
 }

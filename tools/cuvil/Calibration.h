@@ -7,6 +7,8 @@
 //   minmax      the smallest and largest element seen
 //   percentile  a second run histograms each value over [min, max] (2048
 //               bins) and clips both tails at the given percentile
+//   entropy     the second run's histogram spans zero too; the range is the
+//               one whose 256 steps diverge least from it (KL)
 #pragma once
 
 #include "CalibrationSet.h"
@@ -19,7 +21,7 @@
 
 namespace cuvil {
 
-enum class CalibrationMethod : uint8_t { MinMax, Percentile };
+enum class CalibrationMethod : uint8_t { MinMax, Percentile, Entropy };
 
 struct CalibrationSettings {
   std::string directory;

@@ -566,7 +566,7 @@ int main(int argc, char **argv) {
                              "NAME.pb per input (or test_data_set_N/input_K.pb); the ranges "
                              "measured are kept next to the output (OUTPUT.ranges)");
   compileCommand->add_option("--calibration-method", compile.calibrationMethod,
-                             "minmax (default) or percentile");
+                             "minmax (default), percentile or entropy (KL)");
   compileCommand->add_option("--percentile", compile.percentile,
                              "the percentile the percentile method keeps at each end (99.99)");
   compileCommand->add_flag("--no-winograd", compile.noWinograd,
