@@ -204,13 +204,14 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   Expected<MatMulGeometry> g = matMulGeometry(a->type().shape, logicalB(node, b->type().shape));
   CUVIL_TRY(g.status());
   const Shape &out = node.output(0)->type().shape;
-  // Residual strides over the output's dims: last 1, row N or 0, batch any.
+  // Residual strides over the output's dims: last 1 (or any, over one
+  // column), row N or 0, batch any.
   std::vector<Dim> rStrides(out.size(), 0);
   Dim rowStride = 0;
   if (epilogue.residual) {
     rStrides = broadcastStrides(epilogue.residual->type().shape, out);
     bool rowAndColumn = out.size() >= 2 && g->outShape.size() == g->batch.size() + 2;
-    if (!rowAndColumn || !rStrides.back().is(1))
+    if (!rowAndColumn || !(rStrides.back().is(1) || out.back().is(1)))
       return Status::error("the residual must vary along the output's columns");
     rowStride = rStrides[out.size() - 2];
   }

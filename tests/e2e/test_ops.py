@@ -1075,6 +1075,12 @@ def gemm_matmul_cases():
                     [node("MatMul", ["x", "w"], ["m"]), node("Add", ["m", "b"], ["a"]),
                      node("Add", ["a", "r"], ["y"])],
                     {"x": In((5, 1, 3, 16)), "r": In(residual)}, ["y"], inits={"w": w, "b": bias})
+    # One output column: a residual broadcast along it (a per-group bias of a
+    # grouped 1-channel product) fuses with no column stride to follow.
+    yield graph("matmul/one_column_residual_broadcast",
+                [node("MatMul", ["x", "w"], ["m"]), node("Add", ["m", "r"], ["y"])],
+                {"x": In((2, 4, 6, 9))}, ["y"], inits={"w": rng.standard_normal((4, 9, 1)),
+                                                       "r": rng.standard_normal((4, 1, 1))})
 
 
 def attention_mask(rng, shape):
