@@ -1,4 +1,5 @@
-// GridSample, RoiAlign and MaxRoiPool: images sampled at computed points.
+// GridSample, RoiAlign, MaxRoiPool and DeformConv's columns: images sampled
+// at computed points.
 //
 // GridSample, a task per output row (n, od, oh), kLanes points at a time:
 //   per axis and lane: the coordinate, its taps (index, weight), each index
@@ -18,6 +19,11 @@
 //   rows [h0, h1) of the bin, clipped to the map
 //   for pw: columns [w0, w1), clipped; for c: y[r, c, ph, pw] = max over the
 //     window (0 when it is empty)
+//
+// DeformConv's columns (x channels last), a task per output row (n, oh):
+//   for ow, og, tap: the moved point's corners and weights (times the mask)
+//     for c of og: cols[n, c / Cg, oh * OW + ow, tap * Cg + c % Cg] =
+//       the weighted corners' channels c   (contiguous runs: vector FMAs)
 #include "Vector.h"
 
 #include "cuvil/kernels/Sampling.h"
@@ -319,6 +325,103 @@ CUVIL_KERNEL void cuvil_max_roi_pool_f32(const float *x, const float *rois, floa
             best = plane[h * W + w] > best ? plane[h * W + w] : best;
         yRow[c * PH * PW + pw] = best;
       }
+    }
+  }
+}
+
+namespace {
+
+// GridSample's bilinear with zeros padding (DeformConv's, as ONNX's
+// reference and ONNX Runtime sample): a corner outside the map counts 0 and
+// is not read (its index is -1), so a point a pixel or more outside, or NaN,
+// reads nothing. `whole` when all four corners are inside.
+struct PaddedBilinear {
+  int64_t at[4];
+  float w[4];
+  bool whole;
+};
+
+CUVIL_INLINE PaddedBilinear zeroPaddedBilinear(float yy, float xx, int64_t H, int64_t W) {
+  PaddedBilinear b{{-1, -1, -1, -1}, {0.0f, 0.0f, 0.0f, 0.0f}, false};
+  if (!(yy > -1.0f && yy < float(H) && xx > -1.0f && xx < float(W)))
+    return b;
+  const float fy = __builtin_floorf(yy), fx = __builtin_floorf(xx);
+  const int64_t rows[2] = {int64_t(fy), int64_t(fy) + 1};
+  const int64_t columns[2] = {int64_t(fx), int64_t(fx) + 1};
+  const float ly = yy - fy, lx = xx - fx;
+  const float wy[2] = {1.0f - ly, ly}, wx[2] = {1.0f - lx, lx};
+  int64_t inside = 0;
+  for (int64_t r = 0; r < 2; ++r)
+    for (int64_t c = 0; c < 2; ++c)
+      if (rows[r] >= 0 && rows[r] < H && columns[c] >= 0 && columns[c] < W) {
+        b.at[r * 2 + c] = rows[r] * W + columns[c];
+        b.w[r * 2 + c] = wy[r] * wx[c];
+        ++inside;
+      }
+  b.whole = inside == 4;
+  return b;
+}
+
+// dst[c] = the point's weighted corners, each a run of `count` channels
+// (channels last) at its index times `stride`; corners outside are not read.
+CUVIL_INLINE void sampleChannels(const PaddedBilinear &b, const float *image, int64_t stride,
+                                 int64_t count, float *__restrict dst) {
+  if (b.whole) {
+    const float *__restrict c0 = image + b.at[0] * stride, *__restrict c1 =
+                                                               image + b.at[1] * stride;
+    const float *__restrict c2 = image + b.at[2] * stride, *__restrict c3 =
+                                                               image + b.at[3] * stride;
+    for (int64_t c = 0; c < count; ++c)
+      dst[c] = b.w[0] * c0[c] + b.w[1] * c1[c] + b.w[2] * c2[c] + b.w[3] * c3[c];
+    return;
+  }
+  for (int64_t c = 0; c < count; ++c)
+    dst[c] = 0.0f;
+  for (int64_t k = 0; k < 4; ++k)
+    if (b.at[k] >= 0) {
+      const float *__restrict corner = image + b.at[k] * stride;
+      for (int64_t c = 0; c < count; ++c)
+        dst[c] += b.w[k] * corner[c];
+    }
+}
+
+} // namespace
+
+CUVIL_KERNEL void cuvil_deform_im2col_f32(const float *x, const float *offset, const float *mask,
+                                          float *cols, const cuvil_deform_im2col_params *p,
+                                          int64_t begin, int64_t end) {
+  const int64_t C = p->channels, H = p->height, W = p->width, OH = p->out_height, OW = p->out_width;
+  const int64_t KW = p->kernel_width, taps = p->kernel_height * KW, pixels = OH * OW;
+  const int64_t OG = p->offset_groups, groupChannels = C / p->groups, ogChannels = C / OG;
+  const int64_t rowWidth = taps * groupChannels;
+  for (int64_t task = begin; task < end; ++task) {
+    const int64_t n = task / OH, oh = task % OH;
+    const float *image = x + n * H * W * C;
+    for (int64_t ow = 0; ow < OW; ++ow) {
+      const int64_t pixel = oh * OW + ow;
+      for (int64_t og = 0; og < OG; ++og)
+        for (int64_t tap = 0; tap < taps; ++tap) {
+          const int64_t i = tap / KW, j = tap % KW;
+          const float *dy = offset + ((n * OG + og) * 2 * taps + 2 * tap) * pixels + pixel;
+          const float y0 = float(oh * p->stride_height - p->pad_top + i * p->dilation_height);
+          const float x0 = float(ow * p->stride_width - p->pad_left + j * p->dilation_width);
+          PaddedBilinear point = zeroPaddedBilinear(y0 + dy[0], x0 + dy[pixels], H, W);
+          if (mask) {
+            const float scale = mask[((n * OG + og) * taps + tap) * pixels + pixel];
+            for (float &w : point.w)
+              w *= scale;
+          }
+          // The offset group's channels, one run per group they fall in.
+          for (int64_t c = og * ogChannels; c < (og + 1) * ogChannels;) {
+            const int64_t g = c / groupChannels, cl = c % groupChannels;
+            const int64_t left = (og + 1) * ogChannels - c;
+            const int64_t run = groupChannels - cl < left ? groupChannels - cl : left;
+            sampleChannels(point, image + c, C, run,
+                           cols + ((n * p->groups + g) * pixels + pixel) * rowWidth +
+                               tap * groupChannels + cl);
+            c += run;
+          }
+        }
     }
   }
 }

@@ -47,6 +47,8 @@
   X(Cos)                                                                                           \
   X(Cosh)                                                                                          \
   X(CumSum)                                                                                        \
+  X(DeformConv)                                                                                    \
+  X(DeformIm2Col)                                                                                  \
   X(DequantizeLinear)                                                                              \
   X(DepthToSpace)                                                                                  \
   X(Det)                                                                                           \

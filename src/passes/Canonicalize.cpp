@@ -12,7 +12,8 @@
 //   LpPool, GlobalLpPool (p > 2), LpNormalization -> AveragePool or reductions,
 //                         Pow/Sqrt, Max, Div (CanonicalizeLp.cpp)
 //   CenterCropPad      -> Slice, Pad; AffineGrid -> MatMul with a base grid;
-//                         Col2Im -> Transpose, cuvil.ConvTransposeCol2Im
+//                         Col2Im -> Transpose, cuvil.ConvTransposeCol2Im;
+//                         DeformConv -> cuvil.DeformIm2Col, MatMul
 //                         (CanonicalizeGeometry.cpp)
 //   Pad (constant_value given at run time) -> Where(padded mask, Pad(x), value)
 //   Gemm               -> [Transpose] MatMul [Mul alpha] [Add beta*C]
@@ -610,7 +611,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 35> kRewrites = {{
+constexpr std::array<Rewrite, 36> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -629,6 +630,7 @@ constexpr std::array<Rewrite, 35> kRewrites = {{
     {"LpNormalization", rewriteLpNormalization},
     {"CenterCropPad", rewriteCenterCropPad},
     {"Col2Im", rewriteCol2Im},
+    {"DeformConv", rewriteDeformConv},
     {"AffineGrid", rewriteAffineGrid},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},

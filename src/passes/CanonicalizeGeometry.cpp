@@ -14,6 +14,15 @@
 //   second operand gives only that shape) with the kernel block_shape and
 //   output_padding the rest of the image the blocks do not reach
 //   (image - ((blocks - 1) s + (k - 1) d + 1 - pads), in [0, s)).
+// DeformConv(x, w [OC, C/G, kh, kw], offset, [b], [mask]) ->
+//   cols = cuvil.DeformIm2Col(Transpose(x, [0, 2, 3, 1]), offset, [mask])
+//                                [N, G, OH x OW, taps x C/G]: channels last,
+//                                so each sampled corner is a run of channels
+//   wt   = Reshape(Transpose(Reshape(w, [G, OC/G, C/G, taps]), [0, 3, 2, 1]),
+//                  [G, taps x C/G, OC/G])    (folds; [taps x C, OC] when G = 1)
+//   y    = MatMul(cols, wt) [+ Reshape(b, [G, 1, OC/G])]   the fast GEMM
+//   out  = Reshape(Transpose(y, [0, 1, 3, 2]), [0, OC, OH, OW])
+//   (OH, OW from Shape(offset) when they are symbolic).
 #include "CanonicalizeGeometry.h"
 
 #include "PassUtils.h"
@@ -161,6 +170,95 @@ Status rewriteCol2Im(Graph &graph, Node &node) {
   scatter->setName(node.name());
   CUVIL_TRY(inferNodeTypes(*scatter));
   return replace(graph, node, scatter->output(0));
+}
+
+Status rewriteDeformConv(Graph &graph, Node &node) {
+  const std::string base = node.output(0)->name();
+  const Shape &ws = node.input(1)->type().shape, &out = node.output(0)->type().shape;
+  // The shape rule checked that W is static and fits the groups.
+  const int64_t groups = node.getInt("group", 1), outChannels = ws[0].constant();
+  auto transposed = [&](Value *input, std::vector<int64_t> perm,
+                        const std::string &suffix) -> Expected<Value *> {
+    Node *t = graph.addNode("Transpose", {input}, {graph.uniqueName(base + suffix)}, &node);
+    t->setAttr("perm", std::move(perm));
+    CUVIL_TRY(inferNodeTypes(*t));
+    return t->output(0);
+  };
+
+  Expected<Value *> channelsLast = transposed(node.input(0), {0, 2, 3, 1}, ".x_hwc");
+  CUVIL_TRY(channelsLast.status());
+  std::vector<Value *> columnInputs = {*channelsLast, node.input(2)};
+  if (node.hasInput(4))
+    columnInputs.push_back(node.input(4));
+  Node *cols =
+      graph.addNode("cuvil.DeformIm2Col", columnInputs, {graph.uniqueName(base + ".cols")}, &node);
+  for (const auto &[name, value] : node.attributes())
+    cols->setAttr(name, value);
+  cols->setAttr("kernel_shape", std::vector<int64_t>{ws[2].constant(), ws[3].constant()});
+  cols->setName(node.name());
+  CUVIL_TRY(inferNodeTypes(*cols));
+
+  // The weights as the columns' rows: (tap, channel) by output channel.
+  const bool grouped = groups > 1;
+  auto reshaped = [&](Value *input, std::vector<int64_t> dims,
+                      const std::string &suffix) -> Expected<Value *> {
+    if (!grouped)
+      dims.erase(dims.begin());
+    return insertNode(graph, "Reshape",
+                      {input, addInt64sConstant(graph, dims, base + suffix + "_shape")}, &node,
+                      graph.uniqueName(base + suffix));
+  };
+  const int64_t groupOut = outChannels / groups, groupIn = ws[1].constant(),
+                taps = ws[2].constant() * ws[3].constant();
+  Expected<Value *> split = reshaped(node.input(1), {groups, groupOut, groupIn, taps}, ".w_split");
+  CUVIL_TRY(split.status());
+  Expected<Value *> tapMajor =
+      transposed(*split, grouped ? std::vector<int64_t>{0, 3, 2, 1} : std::vector<int64_t>{2, 1, 0},
+                 ".w_taps");
+  CUVIL_TRY(tapMajor.status());
+  Expected<Value *> weights = reshaped(*tapMajor, {groups, taps * groupIn, groupOut}, ".wt");
+  CUVIL_TRY(weights.status());
+  Expected<Value *> y = insertNode(graph, "MatMul", {cols->output(0), *weights}, &node,
+                                   graph.uniqueName(base + ".gemm"));
+  CUVIL_TRY(y.status());
+  if (node.hasInput(3)) {
+    Value *bias = node.input(3);
+    if (grouped) {
+      Expected<Value *> perGroup =
+          insertNode(graph, "Reshape",
+                     {bias, addInt64sConstant(graph, {groups, 1, groupOut}, base + ".b_shape")},
+                     &node, graph.uniqueName(base + ".b_groups"));
+      CUVIL_TRY(perGroup.status());
+      bias = *perGroup;
+    }
+    y = insertNode(graph, "Add", {*y, bias}, &node, graph.uniqueName(base + ".biased"));
+    CUVIL_TRY(y.status());
+  }
+  Expected<Value *> channelsFirst = transposed(*y, {0, 1, 3, 2}, ".channels_first");
+  CUVIL_TRY(channelsFirst.status());
+
+  Value *shape;
+  if (out[2].isConstant() && out[3].isConstant()) {
+    shape = addInt64sConstant(graph, {0, outChannels, out[2].constant(), out[3].constant()},
+                              base + ".y_shape");
+  } else {
+    Node *spatial =
+        graph.addNode("Shape", {node.input(2)}, {graph.uniqueName(base + ".spatial")}, &node);
+    spatial->setAttr("start", int64_t(2));
+    spatial->setAttr("end", int64_t(4));
+    CUVIL_TRY(inferNodeTypes(*spatial));
+    Node *concat = graph.addNode(
+        "Concat",
+        {addInt64sConstant(graph, {0, outChannels}, base + ".y_channels"), spatial->output(0)},
+        {graph.uniqueName(base + ".y_shape")}, &node);
+    concat->setAttr("axis", int64_t(0));
+    CUVIL_TRY(inferNodeTypes(*concat));
+    shape = concat->output(0);
+  }
+  Expected<Value *> result =
+      insertNode(graph, "Reshape", {*channelsFirst, shape}, &node, graph.uniqueName(base + ".y"));
+  CUVIL_TRY(result.status());
+  return replace(graph, node, *result);
 }
 
 } // namespace cuvil

@@ -3569,6 +3569,67 @@ def maxroipool_cases():
                expect=("MaxRoiPool node 'pool_rois'", "batch index 2 is outside [0, 2)"))
 
 
+def deform_conv_cases():
+    """DeformConv (opset 19, torchvision's deform_conv2d): DCNv1 (no mask) and
+    DCNv2 (mask), groups and offset groups, strides, dilations, pads, a
+    rectangular kernel, offsets that move taps off the map (zeros) and onto
+    whole pixels, run-time weights, and all-constant inputs (the reference)."""
+    rng = np.random.default_rng(19)
+    def weights(shape):
+        return (rng.standard_normal(shape) * 0.3).astype(F32)
+    def taps_case(name, n, c, hw, oc, kernel, group=1, offset_group=1, mask=True, bias=True,
+                  offsets=scaled(1.5), strides=(1, 1), pads=(1, 1, 1, 1), dilations=(1, 1)):
+        kh, kw = kernel
+        oh = (hw[0] + pads[0] + pads[2] - dilations[0] * (kh - 1) - 1) // strides[0] + 1
+        ow = (hw[1] + pads[1] + pads[3] - dilations[1] * (kw - 1) - 1) // strides[1] + 1
+        args = [In((n, c, *hw)), weights((oc, c // group, kh, kw)),
+                In((n, offset_group * 2 * kh * kw, oh, ow), gen=offsets),
+                weights((oc,)) if bias else None,
+                In((n, offset_group * kh * kw, oh, ow), gen=lambda r, s: r.uniform(0, 1, s)) if mask else None]
+        attrs = dict(group=group, offset_group=offset_group, strides=list(strides), pads=list(pads),
+                     dilations=list(dilations))
+        return single(f"deformconv/{name}", "DeformConv", args, attrs, opset=19, atol=1e-5)
+    yield taps_case("dcn_v1", 1, 4, (7, 7), 6, (3, 3), mask=False)
+    yield taps_case("dcn_v2", 2, 4, (6, 7), 5, (3, 3))
+    yield taps_case("groups_and_offset_groups", 1, 8, (6, 6), 6, (3, 3), group=2, offset_group=4)
+    yield taps_case("depthwise_offset_group_per_channel", 1, 4, (5, 6), 4, (3, 3), group=4, offset_group=4)
+    yield taps_case("stride2_dilation2_no_bias", 1, 3, (9, 8), 4, (3, 3), strides=(2, 2), dilations=(2, 2),
+                    pads=(2, 2, 2, 2), bias=False)
+    yield taps_case("rect_kernel_no_pads", 2, 3, (5, 7), 4, (2, 3), pads=(0, 0, 0, 0))
+    yield taps_case("offsets_off_the_map", 1, 3, (5, 5), 2, (3, 3), offsets=scaled(6.0))
+    yield taps_case("whole_and_half_pixel_offsets", 1, 3, (5, 6), 4, (3, 3),
+                    offsets=lambda r, s: r.integers(-4, 5, s) / 2.0)
+    yield taps_case("1x1_kernel", 1, 16, (4, 5), 8, (1, 1), pads=(0, 0, 0, 0))
+    # A DCNv2 block as detectors build it: the offsets and the mask are
+    # convolutions of the same input (strided, so the offsets' extent is the
+    # window's expression of X's), the result activated.
+    nodes = [node("Conv", ["x", "w_offset", "b_offset"], ["offset"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                  strides=[2, 2]),
+             node("Conv", ["x", "w_mask", "b_mask"], ["mask_logits"], kernel_shape=[3, 3], pads=[1, 1, 1, 1],
+                  strides=[2, 2]),
+             node("Sigmoid", ["mask_logits"], ["mask"]),
+             node("DeformConv", ["x", "w", "offset", "b", "mask"], ["deformed"], pads=[1, 1, 1, 1], strides=[2, 2]),
+             node("Relu", ["deformed"], ["y"])]
+    yield graph("deformconv/dcn_v2_block", nodes, {"x": In((1, 8, 12, 11))}, ["y"],
+                dict(w_offset=weights((18, 8, 3, 3)), b_offset=weights((18,)), w_mask=weights((9, 8, 3, 3)),
+                     b_mask=weights((9,)), w=weights((16, 8, 3, 3)), b=weights((16,))), opset=19, atol=1e-5)
+    # Run-time weights and bias (the GEMM's weights are not constants).
+    yield single("deformconv/runtime_weights", "DeformConv",
+                 [In((1, 4, 6, 6)), In((4, 2, 3, 3)), In((1, 18, 6, 6)), In((4,)), None],
+                 dict(pads=[1, 1, 1, 1], group=2), opset=19, atol=1e-5)
+    # Every input constant: folded at compile time by the reference.
+    yield single("deformconv/folded_reference", "DeformConv",
+                 [rng.standard_normal((1, 2, 4, 5)).astype(F32), weights((3, 2, 2, 2)),
+                  (rng.standard_normal((1, 8, 3, 4)) * 1.5).astype(F32), weights((3,)),
+                  rng.uniform(0, 1, (1, 4, 3, 4)).astype(F32)], {}, opset=19, atol=1e-5)
+    model = make_model([node("DeformConv", ["x", "w", "offset"], ["y"], name="deform_mismatch", kernel_shape=[3, 3])],
+                       {"x": In((1, 2, 5, 5)), "offset": In((1, 18, 4, 4))}, ["y"],
+                       dict(w=weights((2, 2, 2, 2))), opset=19, infer=False,
+                       output_types={"y": (F32, (1, 2, 4, 4))})
+    yield Case("unsupported/deformconv_kernel_shape_mismatch", model, {}, kind="compile_error",
+               expect=("deform_mismatch", "kernel_shape [3, 3] is not W's [2, 2]"))
+
+
 def lrn_cases():
     """LRN at opsets 1 and 13: window sizes, alpha, beta, bias."""
     for opset in (1, 13):
@@ -3663,12 +3724,11 @@ def det_cases():
 def negative_cases():
     """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
     model = make_model([node("ImageDecoder", ["encoded"], ["d"], name="decoder_node"),
-                        node("DeformConv", ["img", "w", "offset"], ["h"], name="deform_node")],
-                       {"encoded": In((64,), np.uint8), "img": In((1, 1, 4, 4)), "w": In((1, 1, 2, 2)),
-                        "offset": In((1, 8, 3, 3))},
-                       ["d", "h"], opset=20, output_types={"d": (np.uint8, (2, 2, 3)), "h": (F32, (1, 1, 3, 3))})
-    yield Case("unsupported/imagedecoder_and_deformconv", model, {}, kind="compile_error",
-               expect=("decoder_node", "ImageDecoder", "deform_node", "DeformConv"))
+                        node("StringNormalizer", ["words"], ["h"], name="normalizer_node", case_change_action="LOWER")],
+                       {"encoded": In((64,), np.uint8), "words": In((3,), np.object_)},
+                       ["d", "h"], opset=20, output_types={"d": (np.uint8, (2, 2, 3)), "h": (np.object_, (3,))})
+    yield Case("unsupported/imagedecoder_and_stringnormalizer", model, {}, kind="compile_error",
+               expect=("decoder_node", "ImageDecoder", "normalizer_node", "StringNormalizer"))
     domain = "com.example.cuvil_test"
     model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
                         node("Relu", ["a"], ["b"]),
@@ -3863,6 +3923,9 @@ class SymbolicCase:
 # Squeeze without axes of a dim that may be 1 (the rank would vary), and a
 # sequence whose length would follow a symbolic dim.
 SYMBOLIC_UNSUPPORTED = {
+    # The offset's width is a symbol of its own, not the strided window's
+    # expression of X's width (a model computes it from X: one expression).
+    "deformconv/stride2_dilation2_no_bias@last": "the window and offset_group 1 need [1,18,5,floordiv(d8 + 1, 2)]",
     "conv/weights_as_input@last": "input channels, kernel and grouped output channels must be static",
     # A signal's last dim says whether it is real or complex; a transform's length
     # must be known.
@@ -3989,7 +4052,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, conv3d_cases, pool3d_cases, elemen
             slice_split_cases, pad_cases, resize_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, recurrent_cases, quantize_cases, integer_product_cases,
             data_dependent_cases, value_range_cases, control_flow_cases, sequence_cases, tfidf_cases,
-            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, lrn_cases,
+            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, deform_conv_cases, lrn_cases,
             maxpool_indices_cases, reversesequence_cases, det_cases, signal_cases, microsoft_quantized_cases,
             model_level_cases, negative_cases]
 

@@ -1,5 +1,5 @@
-/* Sampling images at computed points: GridSample, RoiAlign and MaxRoiPool
- * (src/kernels/Sampling.cpp). */
+/* Sampling images at computed points: GridSample, RoiAlign, MaxRoiPool and
+ * DeformConv's columns (src/kernels/Sampling.cpp). */
 #ifndef CUVIL_KERNELS_SAMPLING_H
 #define CUVIL_KERNELS_SAMPLING_H
 
@@ -79,5 +79,26 @@ CUVIL_KERNEL_DECL void cuvil_max_roi_pool_f32(const float *x, const float *rois,
                                               int64_t *error,
                                               const struct cuvil_max_roi_pool_params *p,
                                               int64_t begin, int64_t end);
+
+/* DeformConv's columns (canonicalize rewrites DeformConv into these and a
+ * GEMM), from x channels last [N, H, W, C]: output pixel (oh, ow)'s tap
+ * (i, j) of offset group og samples the point
+ *   y = oh * SH - PT + i * DH + offset[n, og * 2 * taps + 2 * tap, oh, ow]
+ *   x = ow * SW - PL + j * DW + offset[n, og * 2 * taps + 2 * tap + 1, oh, ow]
+ * bilinearly from every channel c of that offset group (each corner outside
+ * the map counts 0, as GridSample's zeros padding), times mask[n, og * taps
+ * + tap, oh, ow] when there is a mask, into
+ *   cols[n, g, oh * OW + ow, tap * C / groups + cl]   c = g * C / groups + cl
+ * A task is one output row (n, oh). */
+struct cuvil_deform_im2col_params {
+  int64_t channels, height, width, out_height, out_width;
+  int64_t kernel_height, kernel_width, stride_height, stride_width;
+  int64_t dilation_height, dilation_width, pad_top, pad_left;
+  int64_t groups, offset_groups, unused;
+};
+CUVIL_KERNEL_DECL void cuvil_deform_im2col_f32(const float *x, const float *offset,
+                                               const float *mask, float *cols,
+                                               const struct cuvil_deform_im2col_params *p,
+                                               int64_t begin, int64_t end);
 
 #endif /* CUVIL_KERNELS_SAMPLING_H */
