@@ -1,4 +1,5 @@
-// Index kernels: ScatterElements, ScatterND, GatherND and OneHot (loop nests
+// Index kernels: ScatterElements, ScatterND, GatherND, OneHot and
+// TensorScatter (loop nests
 // in include/cuvil/kernels/Indexing.h). Every index is checked before it
 // addresses memory; a bad one raises the error cell and ends the task.
 #include "ElementCodec.h"
@@ -152,6 +153,28 @@ CUVIL_INLINE void gatherND(const T *data, const int64_t *indices, T *out, int64_
   }
 }
 
+template <typename T>
+CUVIL_INLINE void tensorScatter(T *out, const T *update, const int64_t *writeIndices,
+                                int64_t *error, const cuvil_tensor_scatter_params *p, int64_t begin,
+                                int64_t end) {
+  const int64_t maxSeq = p->max_seq, inner = p->inner;
+  for (int64_t prefix = begin; prefix < end; ++prefix) {
+    const int64_t first = writeIndices ? writeIndices[prefix / p->per_batch] : 0;
+    if (first < 0)
+      return raiseError(error, 1, first);
+    for (int64_t s = 0; s < p->seq; ++s) {
+      // first + s is only formed below max_seq (no overflow).
+      const int64_t position = p->circular       ? (first % maxSeq + s) % maxSeq
+                               : first >= maxSeq ? first
+                                                 : first + s;
+      if (position >= maxSeq)
+        return raiseError(error, 1, position);
+      copyElements(out + (prefix * maxSeq + position) * inner,
+                   update + (prefix * p->seq + s) * inner, inner);
+    }
+  }
+}
+
 // Where index `index` of codec C sets the one: in [0, depth), or -1.
 template <int C, typename I> CUVIL_INLINE int64_t oneHotPosition(I index, int64_t depth) {
   auto value = decodeElement<C>(index);
@@ -215,6 +238,14 @@ CUVIL_SCATTER_TYPES(CUVIL_DEFINE_SCATTER_ND)
     gatherND<T>(data, indices, out, error, p, begin, end);                                         \
   }
 CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_GATHER_ND)
+
+#define CUVIL_DEFINE_TENSOR_SCATTER(size, T)                                                       \
+  CUVIL_KERNEL void cuvil_tensor_scatter_##size(                                                   \
+      T *out, const T *update, const int64_t *write_indices, int64_t *error,                       \
+      const cuvil_tensor_scatter_params *p, int64_t begin, int64_t end) {                          \
+    tensorScatter<T>(out, update, write_indices, error, p, begin, end);                            \
+  }
+CUVIL_ELEMENT_SIZES(CUVIL_DEFINE_TENSOR_SCATTER)
 
 #define CUVIL_DEFINE_ONEHOT(index, I, codec, size, T)                                              \
   CUVIL_KERNEL void cuvil_onehot_##index##_##size(const I *indices, const T *values, T *y,         \

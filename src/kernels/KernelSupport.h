@@ -219,6 +219,8 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return 0.5f * x * (1.0f + tanhf(0.7978845608028654f * (x + 0.044715f * x * x * x)));
   case CUVIL_UNARY_SILU:
     return x * sigmoidf(x);
+  case CUVIL_UNARY_SWISH:
+    return x * sigmoidf(alpha * x);
   case CUVIL_UNARY_HARDSWISH:
     return x * minf(maxf(x + 3.0f, T(0.0f)), T(6.0f)) * (1.0f / 6.0f);
   case CUVIL_UNARY_LEAKYRELU:

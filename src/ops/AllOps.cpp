@@ -182,8 +182,10 @@
   X(Squeeze)                                                                                       \
   X(STFT)                                                                                          \
   X(Sub)                                                                                           \
+  X(Swish)                                                                                         \
   X(Tan)                                                                                           \
   X(Tanh)                                                                                          \
+  X(TensorScatter)                                                                                 \
   X(TfIdfVectorizer)                                                                               \
   X(ThresholdedRelu)                                                                               \
   X(Tile)                                                                                          \

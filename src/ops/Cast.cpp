@@ -68,7 +68,9 @@ extern const OpDefinition kCastOp = {
              1,
              1,
              1,
-             {{"to", AttrKind::Int, std::nullopt, /*required=*/true}, {"saturate", AttrKind::Int}},
+             {{"to", AttrKind::Int, std::nullopt, /*required=*/true},
+              {"saturate", AttrKind::Int},
+              {"round_mode", AttrKind::String}}, // opset 24: for float8e8m0 only
              infer,
              eval},
     lower};

@@ -21,6 +21,14 @@ Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> o
 } // namespace
 
 extern const OpDefinition kCastLikeOp = {
-    OpSchema{"CastLike", 2, 2, 1, 1, {{"saturate", AttrKind::Int}}, infer, eval}, nullptr};
+    OpSchema{"CastLike",
+             2,
+             2,
+             1,
+             1,
+             {{"saturate", AttrKind::Int}, {"round_mode", AttrKind::String}},
+             infer,
+             eval},
+    nullptr};
 
 } // namespace cuvil::ops

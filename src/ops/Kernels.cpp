@@ -268,6 +268,9 @@ const std::vector<Instance<std::string_view>> kScatterND = [] {
 #define CUVIL_GATHER_ND_ENTRY(size, T)                                                             \
   list.push_back({size, CUVIL_KERNEL_REF(cuvil_gather_nd_##size)});
 const std::vector<Instance<size_t>> kGatherND = CUVIL_SIZE_INSTANCE(GATHER_ND);
+#define CUVIL_TENSOR_SCATTER_ENTRY(size, T)                                                        \
+  list.push_back({size, CUVIL_KERNEL_REF(cuvil_tensor_scatter_##size)});
+const std::vector<Instance<size_t>> kTensorScatter = CUVIL_SIZE_INSTANCE(TENSOR_SCATTER);
 
 // By index type and value element size.
 using OneHotKey = std::pair<std::string_view, size_t>;
@@ -567,6 +570,9 @@ Expected<const KernelRef *> scatterNDKernel(DType dtype) {
 }
 Expected<const KernelRef *> gatherNDKernel(size_t bytes) {
   return find(kGatherND, bytes, "GatherND", fmt::format("{}-byte elements", bytes));
+}
+Expected<const KernelRef *> tensorScatterKernel(size_t bytes) {
+  return find(kTensorScatter, bytes, "TensorScatter", fmt::format("{}-byte elements", bytes));
 }
 Expected<const KernelRef *> oneHotKernel(DType indices, size_t valueBytes) {
   return find(kOneHot, OneHotKey{dtypeName(indices), valueBytes}, "OneHot",

@@ -64,6 +64,7 @@ Expected<const KernelRef *> eyeKernel(size_t elementBytes);
 Expected<const KernelRef *> gatherKernel(size_t elementBytes, DType indices);
 Expected<const KernelRef *> gatherElementsKernel(size_t elementBytes, DType indices);
 Expected<const KernelRef *> gatherNDKernel(size_t elementBytes);
+Expected<const KernelRef *> tensorScatterKernel(size_t elementBytes);
 // Scatters by element type (and index type: i32, i64).
 Expected<const KernelRef *> scatterElementsKernel(DType dtype, DType indices);
 Expected<const KernelRef *> scatterNDKernel(DType dtype);

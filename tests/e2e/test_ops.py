@@ -724,6 +724,19 @@ def relu_clip_cases():
                 {"x": In((1, 16, 10, 10))}, ["y"],
                 dict(w=np.random.default_rng(7).standard_normal((32, 16, 3, 3)) * 0.1), opset=18)
 
+    # Swish (opset 24): alpha 1 (SiLU) and others, in a chain and as a
+    # convolution's epilogue.
+    yield single("swish/default", "Swish", [In((3, 4, 5), gen=scaled(3))], opset=24)
+    yield single("swish/alpha_half", "Swish", [wide], dict(alpha=0.5), opset=24)
+    yield single("swish/alpha_negative", "Swish", [In((2, 33), gen=scaled(4))], dict(alpha=-1.7), opset=24)
+    yield graph("swish/in_a_chain", [node("Mul", ["x", "two"], ["m"]), node("Swish", ["m"], ["a"], alpha=1.702),
+                                     node("Add", ["a", "x"], ["y"])],
+                {"x": In((2, 16, 9), gen=scaled(2))}, ["y"], dict(two=scalar(2.0)), opset=24)
+    yield graph("swish/conv_epilogue", [node("Conv", ["x", "w"], ["c"], pads=[1, 1, 1, 1]),
+                                        node("Swish", ["c"], ["y"], alpha=0.8)],
+                {"x": In((1, 16, 10, 10))}, ["y"],
+                dict(w=np.random.default_rng(7).standard_normal((32, 16, 3, 3)) * 0.1), opset=24)
+
 
 def pool_cases():
     """MaxPool, AveragePool and GlobalAveragePool attribute variants."""
@@ -3630,6 +3643,60 @@ def deform_conv_cases():
                expect=("deform_mismatch", "kernel_shape [3, 3] is not W's [2, 2]"))
 
 
+def tensor_scatter_cases():
+    """TensorScatter (opset 24, a KV cache's update): prefill without write
+    indices, decode steps at per-batch positions, circular wrap-around (an
+    index past twice the cache too), another sequence axis, 16-bit and
+    integer caches, constant inputs (the reference); a linear write past the
+    cache and a negative write index are refused at run time."""
+    def positions(values):
+        return In((len(values),), I64, gen=lambda r, s: np.array(values))
+    cache, kv = (2, 3, 8, 4), (2, 3, 3, 4)
+    yield single("tensorscatter/prefill", "TensorScatter", [In(cache), In(kv)], opset=24)
+    yield single("tensorscatter/decode_step", "TensorScatter", [In(cache), In((2, 3, 1, 4)), positions([5, 7])],
+                 opset=24)
+    yield single("tensorscatter/linear_per_batch", "TensorScatter", [In(cache), In(kv), positions([0, 5])], opset=24)
+    yield single("tensorscatter/circular_wraps", "TensorScatter", [In(cache), In(kv), positions([6, 7])],
+                 dict(mode="circular"), opset=24)
+    yield single("tensorscatter/circular_past_twice_the_cache", "TensorScatter",
+                 [In(cache), In(kv), positions([3, 21])], dict(mode="circular"), opset=24)
+    yield single("tensorscatter/axis_1", "TensorScatter", [In((2, 6, 3, 5)), In((2, 2, 3, 5)), positions([1, 4])],
+                 dict(axis=1), opset=24)
+    yield single("tensorscatter/last_axis_f16", "TensorScatter",
+                 [In((2, 4, 7), np.float16), In((2, 4, 3), np.float16), positions([2, 0])], dict(axis=-1), opset=24)
+    yield single("tensorscatter/i32_cache", "TensorScatter", [In((3, 5, 2), I32), In((3, 2, 2), I32),
+                                                              positions([0, 3, 1])], dict(axis=1), opset=24)
+    rng = np.random.default_rng(24)
+    yield single("tensorscatter/folded_reference", "TensorScatter",
+                 [rng.standard_normal((2, 6, 3)).astype(F32), rng.standard_normal((2, 2, 3)).astype(F32),
+                  np.array([4, 5], I64)], dict(axis=1, mode="circular"), opset=24)
+    model = make_model([node("TensorScatter", ["past", "update", "write"], ["present"], name="kv_update")],
+                       {"past": In(cache), "update": In(kv), "write": In((2,), I64)}, ["present"], opset=24)
+    feeds = feeds_for("tensorscatter/past_the_cache", {"past": In(cache), "update": In(kv)})
+    feeds["write"] = np.array([0, 6], I64)
+    yield Case("bad_input/tensorscatter_write_past_the_cache", model, feeds, kind="bad_input",
+               expect=("TensorScatter node 'kv_update'", "write position 8 is outside the cache's 8 positions"))
+    circular = make_model([node("TensorScatter", ["past", "update", "write"], ["present"], name="ring_update",
+                                mode="circular")],
+                          {"past": In(cache), "update": In(kv), "write": In((2,), I64)}, ["present"], opset=24)
+    feeds = dict(feeds, write=np.array([3, -2], I64))
+    yield Case("bad_input/tensorscatter_negative_write_index", circular, feeds, kind="bad_input",
+               expect=("TensorScatter node 'ring_update'", "write position -2 is outside the cache's 8 positions"))
+
+
+def opset24_cases():
+    """A model of opset 24 whose ops did not change meaning there (Cast's
+    round_mode concerns float8e8m0 only) compiles like its opset-23 twin."""
+    nodes = [node("Reshape", ["x", "shape"], ["r"]), node("Transpose", ["r"], ["t"], perm=[1, 0]),
+             node("Cast", ["t"], ["h"], to=onnx.TensorProto.FLOAT16, round_mode="up"),
+             node("Cast", ["h"], ["c"], to=onnx.TensorProto.FLOAT), node("Flatten", ["c"], ["f"]),
+             node("Unsqueeze", ["f", "axes"], ["u"]), node("Squeeze", ["u", "axes"], ["s"]),
+             node("Pad", ["s", "pads"], ["y"])]
+    yield graph("opset24/unchanged_ops", nodes, {"x": In((4, 6))}, ["y"],
+                dict(shape=np.array([3, 8], I64), axes=np.array([0], I64), pads=np.array([1, 0, 0, 2], I64)),
+                opset=24)
+
+
 def lrn_cases():
     """LRN at opsets 1 and 13: window sizes, alpha, beta, bias."""
     for opset in (1, 13):
@@ -4052,7 +4119,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, conv3d_cases, pool3d_cases, elemen
             slice_split_cases, pad_cases, resize_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, recurrent_cases, quantize_cases, integer_product_cases,
             data_dependent_cases, value_range_cases, control_flow_cases, sequence_cases, tfidf_cases,
-            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, deform_conv_cases, lrn_cases,
+            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, deform_conv_cases, tensor_scatter_cases, opset24_cases, lrn_cases,
             maxpool_indices_cases, reversesequence_cases, det_cases, signal_cases, microsoft_quantized_cases,
             model_level_cases, negative_cases]
 

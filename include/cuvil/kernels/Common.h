@@ -72,7 +72,8 @@ enum cuvil_unary_op {
   CUVIL_UNARY_SHRINK = 40,           /* x < -alpha ? x + beta : (x > alpha ? x - beta : 0) */
   CUVIL_UNARY_AFFINE = 41,           /* alpha x + beta (a recurrence's activation) */
   CUVIL_UNARY_SCALED_TANH = 42,      /* alpha tanh(beta x) (a recurrence's activation) */
-  CUVIL_UNARY_MISH = 43              /* x tanh(softplus(x)) */
+  CUVIL_UNARY_MISH = 43,             /* x tanh(softplus(x)) */
+  CUVIL_UNARY_SWISH = 44             /* x sigmoid(alpha x) */
 };
 
 enum cuvil_binary_op {

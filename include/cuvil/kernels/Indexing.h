@@ -1,5 +1,5 @@
 /* Kernels that write or read through index tensors (src/kernels/Indexing.cpp):
- * ScatterElements, ScatterND, GatherND and OneHot. An index outside
+ * ScatterElements, ScatterND, GatherND, OneHot and TensorScatter. An index outside
  * [-n, n) of the dim it indexes raises `error` (KernelArg::error) with the
  * check numbered below, and the kernel stops without touching memory
  * outside its buffers. The scatters update `out`, which the lowering fills
@@ -101,6 +101,26 @@ struct cuvil_gather_nd_params {
       const T *data, const int64_t *indices, T *out, int64_t *error,                               \
       const struct cuvil_gather_nd_params *p, int64_t begin, int64_t end);
 CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_GATHER_ND)
+
+/* TensorScatter (a KV cache's update), the cache viewed as [prefixes,
+ * max_seq, inner] and the update as [prefixes, seq, inner], prefixes the
+ * dims before the sequence axis (the first the batch, per_batch prefixes
+ * each):
+ *   w = write_indices ? write_indices[prefix / per_batch] : 0
+ *   for s in [0, seq): pos = w + s (circular: modulo max_seq)
+ *     out[prefix, pos, :] = update[prefix, s, :]
+ * out holds a copy of the past cache (the lowering's). A task is one
+ * prefix. Check 1: a negative write index (as ONNX Runtime), or in linear
+ * mode a position past max_seq. By element size. */
+struct cuvil_tensor_scatter_params {
+  int64_t per_batch, max_seq, seq, inner;
+  int64_t circular, unused;
+};
+#define CUVIL_DECLARE_TENSOR_SCATTER(size, T)                                                      \
+  CUVIL_KERNEL_DECL void cuvil_tensor_scatter_##size(                                              \
+      T *out, const T *update, const int64_t *write_indices, int64_t *error,                       \
+      const struct cuvil_tensor_scatter_params *p, int64_t begin, int64_t end);
+CUVIL_ELEMENT_SIZES(CUVIL_DECLARE_TENSOR_SCATTER)
 
 /* OneHot, y viewed as [outer, depth, inner] and indices as [outer, inner]:
  *   y[o, d, i] = values[position(indices[o, i]) == d]

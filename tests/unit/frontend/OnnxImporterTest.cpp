@@ -149,13 +149,13 @@ TEST_F(OnnxImporterTest, MovesOldOpsetAttributesToInputs) {
 }
 
 TEST_F(OnnxImporterTest, RejectsOpsetsOutsideTheSupportedRange) {
-  model_.mutable_opset_import(0)->set_version(24);
+  model_.mutable_opset_import(0)->set_version(25);
   addInput("x", {int64_t(2)});
   addNode("Relu", {"x"}, {"y"});
   addOutput("y");
   Expected<std::unique_ptr<Graph>> graph = import();
   ASSERT_FALSE(graph.ok());
-  EXPECT_EQ(graph.status().message(), "opset 24 is not supported (supported: 1 to 23)");
+  EXPECT_EQ(graph.status().message(), "opset 25 is not supported (supported: 1 to 24)");
 }
 
 // Opset 6 broadcasting: B's dims match A's from `axis` on, which numpy's
