@@ -124,6 +124,7 @@
   X(NonZero)                                                                                       \
   X(Not)                                                                                           \
   X(OneHot)                                                                                        \
+  X(OnnxAttention)                                                                                 \
   X(Or)                                                                                            \
   X(PRelu)                                                                                         \
   X(PackConvWeights)                                                                               \

@@ -9,6 +9,9 @@
 //   GroupNormalization -> LayerNormalization of a grouped view, Mul, Add;
 //   RMSNormalization   -> Mul, ReduceMean, Add, Sqrt, Div, Mul (CanonicalizeNormalization.cpp)
 //   RotaryEmbedding    -> Slice, Gather, Mul, Sub, Add, Concat (CanonicalizeRotary.cpp)
+//   Attention (ONNX's) -> MatMul, Softmax, MatMul with the heads split, the
+//                         K/V cache concatenated, grouped heads expanded and
+//                         the masks added (CanonicalizeAttention.cpp)
 //   LpPool, GlobalLpPool (p > 2), LpNormalization -> AveragePool or reductions,
 //                         Pow/Sqrt, Max, Div (CanonicalizeLp.cpp)
 //   CenterCropPad      -> Slice, Pad; AffineGrid -> MatMul with a base grid;
@@ -34,6 +37,7 @@
 //                         (CanonicalizeEinsum.cpp)
 //   DFT, STFT          -> cuvil.FFT with the plan's twiddles folded
 //                         (cuvil.FFTTwiddles)
+#include "CanonicalizeAttention.h"
 #include "CanonicalizeBatchNorm.h"
 #include "CanonicalizeEinsum.h"
 #include "CanonicalizeGeometry.h"
@@ -611,7 +615,7 @@ struct Rewrite {
 
 // One row per op (clang-format would pack them two to a line).
 // clang-format off
-constexpr std::array<Rewrite, 36> kRewrites = {{
+constexpr std::array<Rewrite, 37> kRewrites = {{
     {"IsNaN", rewriteFloatClass},
     {"IsInf", rewriteFloatClass},
     {"Not", rewriteFloatClass},
@@ -631,6 +635,7 @@ constexpr std::array<Rewrite, 36> kRewrites = {{
     {"CenterCropPad", rewriteCenterCropPad},
     {"Col2Im", rewriteCol2Im},
     {"DeformConv", rewriteDeformConv},
+    {"Attention", rewriteAttention},
     {"AffineGrid", rewriteAffineGrid},
     {"Mul", rewriteMul},
     {"Clip", rewriteClip},

@@ -3643,6 +3643,70 @@ def deform_conv_cases():
                expect=("deform_mismatch", "kernel_shape [3, 3] is not W's [2, 2]"))
 
 
+def onnx_attention_cases():
+    """ONNX's Attention (opset 23): 4-D and 3-D inputs, cross attention with
+    another value size, grouped-query and multi-query heads, a boolean and
+    an additive mask (one shorter than the keys: padded as masked),
+    is_causal with and without a K/V cache (present_key, present_value),
+    scale and softcap, and the scores at every qk_matmul_output_mode (with a
+    softcap and a mask: ORT's order, the softcap first)."""
+    def attention(name, q, k, v, mask=None, past=None, outputs=1, **attrs):
+        args = [In(q), In(k), In(v), mask, *(past or [])]
+        return single(f"onnx_attention/{name}", "Attention", args, attrs, opset=23, outputs=outputs, atol=1e-5)
+    def visible(rng, shape):
+        keep = rng.random(shape) < 0.7
+        keep[..., 0] = True  # every query sees a key
+        return keep
+    yield attention("4d_cross_value_size", (2, 4, 5, 8), (2, 4, 7, 8), (2, 4, 7, 6))
+    yield attention("3d_grouped_query", (2, 5, 32), (2, 5, 16), (2, 5, 16), q_num_heads=4, kv_num_heads=2)
+    yield attention("3d_multi_query", (1, 6, 24), (1, 9, 6), (1, 9, 10), q_num_heads=4, kv_num_heads=1)
+    yield attention("causal_self", (2, 3, 6, 8), (2, 3, 6, 8), (2, 3, 6, 8), is_causal=1)
+    yield attention("causal_with_cache", (2, 2, 3, 8), (2, 2, 3, 8), (2, 2, 3, 8),
+                    past=[In((2, 2, 4, 8)), In((2, 2, 4, 8))], outputs=3, is_causal=1)
+    yield attention("grouped_decode_with_cache", (1, 8, 1, 16), (1, 2, 1, 16), (1, 2, 1, 16),
+                    past=[In((1, 2, 5, 16)), In((1, 2, 5, 16))], outputs=3)
+    yield attention("bool_mask", (2, 4, 5, 8), (2, 4, 7, 8), (2, 4, 7, 8),
+                    mask=In((2, 1, 5, 7), BOOL, gen=visible))
+    yield attention("additive_mask_broadcast", (2, 4, 5, 8), (2, 4, 7, 8), (2, 4, 7, 8), mask=In((5, 7)))
+    # A mask shorter than the keys is padded as masked (ONNX's reference);
+    # ORT refuses it, so it checks the model with the padding written out.
+    inputs = {"q": In((1, 2, 4, 8)), "k": In((1, 2, 6, 8)), "v": In((1, 2, 6, 8)), "mask": In((4, 4))}
+    padded = make_model([node("Pad", ["mask", "pads", "minus_inf"], ["full_mask"]),
+                         node("Attention", ["q", "k", "v", "full_mask"], ["y"])], inputs, ["y"],
+                        dict(pads=np.array([0, 0, 0, 2], I64), minus_inf=np.array(-np.inf, F32)), opset=23)
+    case = graph("onnx_attention/mask_shorter_than_keys", [node("Attention", ["q", "k", "v", "mask"], ["y"])],
+                 inputs, ["y"], opset=23, atol=1e-5)
+    yield dataclasses.replace(case, ort_model=padded)
+    yield attention("causal_and_mask", (1, 2, 5, 8), (1, 2, 5, 8), (1, 2, 5, 8), mask=In((1, 1, 5, 5)), is_causal=1)
+    yield attention("scale_and_softcap", (2, 2, 4, 8), (2, 2, 6, 8), (2, 2, 6, 8), scale=0.9, softcap=3.0)
+    # A decoder's step as served: sequence and cache lengths symbolic (one
+    # symbol each, shared by Q, K, V and the mask), grouped heads, causal.
+    rng = np.random.default_rng(23)
+    inputs = {"q": In((1, "s", 32)), "k": In((1, "s", 16)), "v": In((1, "s", 16)),
+              "past_k": In((1, 2, "p", 8)), "past_v": In((1, 2, "p", 8))}
+    model = make_model([node("Attention", ["q", "k", "v", "", "past_k", "past_v"], ["y", "present_k", "present_v"],
+                             q_num_heads=4, kv_num_heads=2, is_causal=1)],
+                       inputs, ["y", "present_k", "present_v"], opset=23, infer=False,
+                       output_types={"y": (F32, (1, "s", 32)), "present_k": (F32, (1, 2, "t", 8)),
+                                     "present_v": (F32, (1, 2, "t", 8))})
+    feeds = [{"q": rng.standard_normal((1, s, 32)).astype(F32), "k": rng.standard_normal((1, s, 16)).astype(F32),
+              "v": rng.standard_normal((1, s, 16)).astype(F32),
+              "past_k": rng.standard_normal((1, 2, p, 8)).astype(F32),
+              "past_v": rng.standard_normal((1, 2, p, 8)).astype(F32)} for s, p in [(4, 6), (1, 9), (7, 0), (16, 16)]]
+    yield SymbolicCase("onnx_attention/symbolic_sequence_and_cache", model, feeds,
+                       ("--shape-range", "q=1x1x32:1x4x32:1x16x32", "--shape-range", "k=1x1x16:1x4x16:1x16x16",
+                        "--shape-range", "v=1x1x16:1x4x16:1x16x16", "--shape-range", "past_k=1x2x0x8:1x2x6x8:1x2x16x8",
+                        "--shape-range", "past_v=1x2x0x8:1x2x6x8:1x2x16x8"), atol=1e-5)
+    for mode in range(4):
+        yield graph(f"onnx_attention/qk_output_mode{mode}",
+                    [node("Attention", ["q", "k", "v", "mask"], ["y", "", "", "qk"], softcap=4.0,
+                          qk_matmul_output_mode=mode)],
+                    {"q": In((1, 2, 4, 8)), "k": In((1, 2, 6, 8)), "v": In((1, 2, 6, 8)), "mask": In((1, 2, 4, 6))},
+                    ["y", "qk"], opset=23, atol=1e-5,
+                    reference_bug="adds the mask before the softcap (the spec's diagram, which makes a -inf mask "
+                                  "-softcap); ONNX Runtime softcaps first, and numbers the modes in that order")
+
+
 def tensor_scatter_cases():
     """TensorScatter (opset 24, a KV cache's update): prefill without write
     indices, decode steps at per-batch positions, circular wrap-around (an
@@ -3990,6 +4054,10 @@ class SymbolicCase:
 # Squeeze without axes of a dim that may be 1 (the rank would vary), and a
 # sequence whose length would follow a symbolic dim.
 SYMBOLIC_UNSUPPORTED = {
+    # A head's size (the last dim of 4-D Q, K, V) is a model's constant.
+    **{f"onnx_attention/{case}@last": "head size must be known at compile time"
+       for case in ("4d_cross_value_size", "causal_self", "causal_with_cache", "grouped_decode_with_cache",
+                    "scale_and_softcap")},
     # The offset's width is a symbol of its own, not the strided window's
     # expression of X's width (a model computes it from X: one expression).
     "deformconv/stride2_dilation2_no_bias@last": "the window and offset_group 1 need [1,18,5,floordiv(d8 + 1, 2)]",
@@ -4119,7 +4187,7 @@ FAMILIES = [conv_cases, conv_transpose_cases, conv3d_cases, pool3d_cases, elemen
             slice_split_cases, pad_cases, resize_cases, cast_where_equal_cases, reduce_dropout_cases, constant_identity_cases,
             topk_cases, cumsum_cases, hardmax_cases, float_class_cases, range_tile_cases, recurrent_cases, quantize_cases, integer_product_cases,
             data_dependent_cases, value_range_cases, control_flow_cases, sequence_cases, tfidf_cases,
-            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, deform_conv_cases, tensor_scatter_cases, opset24_cases, lrn_cases,
+            half_precision_cases, scatter_gather_nd_cases, onehot_cases, einsum_cases, gridsample_cases, roialign_cases, maxroipool_cases, deform_conv_cases, onnx_attention_cases, tensor_scatter_cases, opset24_cases, lrn_cases,
             maxpool_indices_cases, reversesequence_cases, det_cases, signal_cases, microsoft_quantized_cases,
             model_level_cases, negative_cases]
 
