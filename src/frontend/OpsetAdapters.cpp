@@ -410,9 +410,42 @@ struct Adapter {
   Status (*apply)(Graph &, Node &, std::vector<Value *> &results, const AdaptContext &);
 };
 
+// GroupNormalization before opset 21 scales and shifts per group: scale
+// and bias [num_groups] (ONNX's reference and ONNX Runtime repeat each over
+// its group's channels). Opset 21's per-channel [C] form:
+//   p' = Reshape(Expand(Unsqueeze(p, [1]), [G, C / G]), [-1])
+// with C from Shape(x) (a constant once x's channels are known).
+Status perGroupAffine(Graph &graph, Node &node, std::vector<Value *> &, const AdaptContext &) {
+  const std::string base = node.output(0)->name();
+  const int64_t groups = node.getInt("num_groups", 0);
+  auto ints = [&](std::vector<int64_t> values, const char *suffix) {
+    return graph.addConstant(graph.uniqueName(base + suffix),
+                             Tensor::fromInt64s(values, {int64_t(values.size())}));
+  };
+  auto add = [&](const char *op, std::vector<Value *> inputs, const char *suffix) {
+    return graph.addNode(op, inputs, {graph.uniqueName(base + suffix)}, &node);
+  };
+  Node *shape = add("Shape", {node.input(0)}, ".x_shape");
+  Node *channels =
+      add("Slice", {shape->output(0), ints({1}, ".one"), ints({2}, ".two")}, ".channels");
+  Node *perGroup = add("Div", {channels->output(0), ints({groups}, ".groups")}, ".per_group");
+  Node *grid = add("Concat", {ints({groups}, ".grid_groups"), perGroup->output(0)}, ".grid");
+  grid->setAttr("axis", int64_t(0));
+  for (size_t i : {size_t(1), size_t(2)}) {
+    Node *column = add("Unsqueeze", {node.input(i), ints({1}, ".column_axis")},
+                       i == 1 ? ".scale_column" : ".bias_column");
+    Node *repeated = add("Expand", {column->output(0), grid->output(0)},
+                         i == 1 ? ".scale_repeated" : ".bias_repeated");
+    Node *flat = add("Reshape", {repeated->output(0), ints({-1}, ".flat")},
+                     i == 1 ? ".scale_per_channel" : ".bias_per_channel");
+    node.setInput(i, flat->output(0));
+  }
+  return Status::success();
+}
+
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 52> kAdapters = {{
+constexpr std::array<Adapter, 53> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -465,6 +498,7 @@ constexpr std::array<Adapter, 52> kAdapters = {{
     {"GridSample", 20, gridSampleModes},
     {"RoiAlign", 16, roiAlignCoordinates},
     {"DFT", 20, dftAxisAttribute},
+    {"GroupNormalization", 21, perGroupAffine},
 }};
 
 } // namespace

@@ -7,7 +7,8 @@
 // ScatterElements. Before opset 7: the legacy broadcast/axis attributes
 // become numpy broadcasting, consumed_inputs and is_test go, Reshape's
 // shape attribute becomes its input, and RNN, GRU and LSTM lose
-// output_sequence.
+// output_sequence. GroupNormalization's per-group scale and bias (opset 18)
+// are repeated per channel (opset 21).
 #pragma once
 
 #include "cuvil/ir/Graph.h"

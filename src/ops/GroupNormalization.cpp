@@ -1,8 +1,8 @@
 // GroupNormalization (opsets 18 and 21): x [N, C, D1, ...] normalised over
 // each of num_groups groups of C / num_groups channels (with all their
 // spatial elements), then scaled and shifted per channel (scale and bias
-// [C], as opset 21 gives them; opset 18's per-group [num_groups] form, which
-// opset 21 deprecated as ambiguous, is refused unless the two agree).
+// [C], as opset 21 gives them; OpsetAdapters repeats opset 18's per-group
+// [num_groups] ones over their groups' channels).
 // Computed in f32 whatever stash_type says (as the kernels compute). canonicalize rewrites it into
 // LayerNormalization over a [N, num_groups, -1] view (CanonicalizeNormalization.cpp); Debian's ONNX
 // 1.12 predates the op and its function body.
@@ -21,8 +21,8 @@ Status infer(InferContext &ctx) {
   for (size_t i = 1; i < 3; ++i) {
     const Shape &param = ctx.inputShape(i);
     if (param.size() != 1 || !param[0].isConstant() || param[0].constant() != channels)
-      return ctx.error("{} must have shape [{}] (one per channel; opset 18's one per group is "
-                       "not supported), not [{}]",
+      return ctx.error("{} must have shape [{}] (one per channel; at opset 18 one per group), "
+                       "not [{}]",
                        i == 1 ? "scale" : "bias", channels, fmt::join(param, ", "));
   }
   ctx.setOutput(0, ctx.inputType(0));

@@ -133,13 +133,15 @@ def _seed(name):
     return zlib.crc32(name.encode())
 
 
-def make_model(nodes, inputs, outputs, inits=None, opset=17, opsets=(), infer=True, output_types=None):
+def make_model(nodes, inputs, outputs, inits=None, opset=17, opsets=(), infer=True, output_types=None, check=True):
     """Build and check a ModelProto.
 
     inputs: {name: In}; outputs: list of names, typed by shape inference unless
     output_types ({name: (dtype, shape)}) is given; inits: {name: ndarray}
     (float64 arrays are stored as float32). Shapes are inferred even with
     output_types, which is for outputs that ONNX shape inference cannot type.
+    check=False skips onnx.checker, for an op version newer ONNX deprecates
+    but older exporters wrote.
     """
     inits = {k: np.asarray(v) for k, v in (inits or {}).items()}
     inits = {k: v.astype(F32) if v.dtype == np.float64 else v for k, v in inits.items()}
@@ -160,7 +162,8 @@ def make_model(nodes, inputs, outputs, inits=None, opset=17, opsets=(), infer=Tr
                               + [helper.make_opsetid(d, v) for d, v in opsets])
     if infer:
         model = onnx.shape_inference.infer_shapes(model, strict_mode=True)
-    onnx.checker.check_model(model, full_check=infer)
+    if check:
+        onnx.checker.check_model(model, full_check=infer)
     return model
 
 
@@ -1183,6 +1186,17 @@ def softmax_layernorm_cases():
     yield single("groupnorm/opset21_offset_inputs", "GroupNormalization",
                  [In((1, 32, 8, 8), gen=lambda r, s: r.standard_normal(s) * 3 + 50)] + affine(32),
                  dict(num_groups=8), opset=21, output_types={"out0": (F32, (1, 32, 8, 8))})
+    # Opset 18: scale and bias per group, repeated over the group's channels
+    # (ONNX 1.19's checker calls that version deprecated; exporters of its
+    # time wrote it and ORT runs it).
+    for name, x, params, attrs in [("opset18_per_group", In((2, 8, 5, 6)), affine(4), dict(num_groups=4)),
+                                   ("opset18_runtime_params_3d", In((2, 6, 7)), [In((2,)), In((2,))],
+                                    dict(num_groups=2, epsilon=1e-3))]:
+        inputs = {"x": x, **{n: p for n, p in zip(("scale", "bias"), params) if isinstance(p, In)}}
+        inits = {n: p for n, p in zip(("scale", "bias"), params) if not isinstance(p, In)}
+        model = make_model([node("GroupNormalization", ["x", "scale", "bias"], ["y"], **attrs)], inputs, ["y"],
+                           inits, opset=18, infer=False, check=False, output_types={"y": (F32, x.shape)})
+        yield Case(f"groupnorm/{name}", model, feeds_for(f"groupnorm/{name}", inputs))
     yield single("rmsnorm/axis_last", "RMSNormalization", [In((2, 5, 16)), affine(16)[0]], opset=23, output_types={"out0": (F32, (2, 5, 16))})
     yield single("rmsnorm/axis1_eps", "RMSNormalization", [In((2, 3, 4)), affine(3, 4)[0]],
                  dict(axis=1, epsilon=1e-3), opset=23, output_types={"out0": (F32, (2, 3, 4))})
