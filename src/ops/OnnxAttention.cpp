@@ -12,7 +12,8 @@
 // order). canonicalize writes it out in MatMul,
 // Softmax and elementwise ops (CanonicalizeAttention.cpp), which
 // fuse-attention makes one cuvil.Attention again. f32; softmax_precision is
-// accepted (the softmax runs in f32); nonpad_kv_seqlen is refused.
+// accepted (the softmax runs in f32); nonpad_kv_seqlen (opset 24; i64 [B])
+// masks each batch's keys from that count on.
 #include "OpSupport.h"
 
 namespace cuvil::ops {
@@ -38,8 +39,6 @@ Expected<AttentionShapes> shapes(const InferContext &ctx) {
     if (ctx.hasInput(i) && ctx.inputDType(i) != DType::F32)
       return ctx.error("Q, K, V and the past must be f32, input {} is {}", i,
                        dtypeName(ctx.inputDType(i)));
-  if (ctx.hasInput(kNonpad))
-    return ctx.error("nonpad_kv_seqlen (opset 24) is not supported");
   if (ctx.hasInput(kPastKey) != ctx.hasInput(kPastValue))
     return ctx.error("past_key and past_value must be given together");
   const Shape &q = ctx.inputShape(kQ), &k = ctx.inputShape(kK), &v = ctx.inputShape(kV);
@@ -108,6 +107,10 @@ Expected<AttentionShapes> shapes(const InferContext &ctx) {
     if (m.empty() || m.size() > 4)
       return ctx.error("attn_mask [{}] must have rank 1 to 4", shapeToString(m));
   }
+  if (ctx.hasInput(kNonpad) &&
+      (ctx.inputDType(kNonpad) != DType::I64 || !(ctx.inputShape(kNonpad) == Shape{s.batch})))
+    return ctx.error("nonpad_kv_seqlen must be i64 [{}], is {}", s.batch.str(),
+                     ctx.inputType(kNonpad).str());
   const int64_t mode = ctx.node().getInt("qk_matmul_output_mode", 0);
   if (mode < 0 || mode > 3)
     return ctx.error("qk_matmul_output_mode {} is not 0 to 3", mode);

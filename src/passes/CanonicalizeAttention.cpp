@@ -7,8 +7,13 @@
 //   scores   = softcap ? softcap * Tanh(scores / softcap) : scores
 //   scores  += mask: bool -> Where(mask, 0, -inf); padded with -inf to T
 //   scores  += causal: Where(Trilu(ones [S, T], k = P, lower), 0, -inf)
-//   y        = MatMul(Softmax(scores), v), for 3-D Reshape(Transpose(y,
-//              [0, 2, 1, 3]), [0, 0, -1])
+//   scores  += nonpad_kv_seqlen: Where(CumSum(ones [T]) <= nonpad [B, 1], 0,
+//              -inf) as [B, 1, 1, T]: key j of batch b kept when j < nonpad[b];
+//              with is_causal the diagonal ends at nonpad[b] instead
+//              (paddedCausalBias)
+//   y        = MatMul(Softmax(scores), v), 0 for a query the masks leave no
+//              key (as ONNX Runtime), for 3-D Reshape(Transpose(y, [0, 2, 1,
+//              3]), [0, 0, -1])
 // The softcap comes before the mask as ONNX Runtime computes it: the spec's
 // diagram adds the mask first, which would make a -inf mask -softcap and
 // let masked keys through. The fourth output is the scores after stage
@@ -25,7 +30,7 @@
 namespace cuvil {
 namespace {
 
-constexpr size_t kMask = 3, kPastKey = 4, kPastValue = 5;
+constexpr size_t kMask = 3, kPastKey = 4, kPastValue = 5, kNonpad = 6;
 
 class AttentionRewrite {
 public:
@@ -62,12 +67,20 @@ public:
       scores = add("Mul", {tanh, scalar(cap, "cap")}, "softcapped");
     }
     stages[1] = scores;
-    if (Value *bias = maskBias(scores))
+    Value *bias = maskBias(scores);
+    if (bias)
       scores = add("Add", {scores, bias}, "masked");
     stages[2] = scores;
     Value *probabilities = add("Softmax", {scores}, "probabilities", {{"axis", int64_t(-1)}});
     stages[3] = probabilities;
     Value *y = add("MatMul", {probabilities, v}, "heads_out");
+    if (bias) {
+      // A query that sees no key gives 0, as ONNX Runtime (the spec's
+      // softmax would give NaN).
+      Value *best = add("ReduceMax", {bias, ints({-1})}, "best_bias", {{"keepdims", int64_t(1)}});
+      Value *seesAKey = add("Greater", {best, scalar(-INFINITY, "nothing")}, "sees_a_key");
+      y = add("Where", {seesAKey, y, scalar(0.0, "unseen")}, "seen_out");
+    }
     if (flat)
       y = add("Reshape",
               {add("Transpose", {y}, "seq_major", {{"perm", std::vector<int64_t>{0, 2, 1, 3}}}),
@@ -116,7 +129,10 @@ private:
                    "mask_bias");
       bias = padToTotal(mask, scores);
     }
-    if (node_.getInt("is_causal", 0) != 0) {
+    if (node_.getInt("is_causal", 0) != 0 && node_.input(kNonpad)) {
+      Value *causal = paddedCausalBias(scores, node_.input(kNonpad));
+      bias = bias ? add("Add", {bias, causal}, "bias") : causal;
+    } else if (node_.getInt("is_causal", 0) != 0) {
       // ones [S, T] kept on and below diagonal P: query i sees keys to P + i.
       Value *shape = slice(add("Shape", {scores}, "scores_shape"), 2, 4, "causal_shape");
       Value *ones = add("Expand", {scalar(1.0, "one"), shape}, "ones");
@@ -126,8 +142,7 @@ private:
                                      "past_length_1d"),
                                ints({0})},
                               "past_length")
-                        : graph_.addConstant(graph_.uniqueName(base_ + ".no_past"),
-                                             Tensor::fromInt64s(std::vector<int64_t>{0}, {}));
+                        : zero();
       Value *visible = add("Trilu", {ones, past}, "visible", {{"upper", int64_t(0)}});
       Value *causal = add(
           "Where",
@@ -136,7 +151,60 @@ private:
           "causal_bias");
       bias = bias ? add("Add", {bias, causal}, "bias") : causal;
     }
+    if (Value *lengths = node_.input(kNonpad)) {
+      // Positions 1..T along the keys (CumSum of ones keeps T's symbol).
+      Value *keys = slice(add("Shape", {scores}, "keys_shape"), 3, 4, "keys");
+      Value *positions =
+          add("CumSum", {add("Expand", {scalar(1.0, "key_one"), keys}, "key_ones"), zero()},
+              "key_positions");
+      Value *limit =
+          add("Unsqueeze",
+              {add("Cast", {lengths}, "nonpad_f32", {{"to", int64_t(dtypeOnnxCode(DType::F32))}}),
+               ints({1})},
+              "nonpad_column");
+      Value *kept = add("LessOrEqual", {positions, limit}, "nonpad_kept");
+      Value *padding = add(
+          "Unsqueeze",
+          {add("Where", {kept, scalar(0.0, "nonpad_attend"), scalar(-INFINITY, "nonpad_masked")},
+               "nonpad_rows"),
+           ints({1, 2})},
+          "nonpad_bias");
+      bias = bias ? add("Add", {bias, padding}, "padded_bias") : padding;
+    }
     return bias;
+  }
+
+  // With nonpad_kv_seqlen the queries are the last S of batch b's nonpad[b]
+  // keys (ONNX Runtime's alignment): query i sees key j when j <= i +
+  // nonpad[b] - S, i.e. (j + 1) + (S - i) <= nonpad[b] + 1, from positions
+  // counted by CumSum (forward along the keys, reversed along the queries,
+  // so the symbols stay). [B, 1, S, T].
+  Value *paddedCausalBias(Value *scores, Value *lengths) {
+    Value *shape = add("Shape", {scores}, "scores_dims");
+    auto count = [&](int64_t axis, bool reverse, const std::string &name) {
+      Value *ones = add(
+          "Expand", {scalar(1.0, name + "_one"), slice(shape, axis, axis + 1, name + "_extent")},
+          name + "_ones");
+      return add("CumSum", {ones, zero()}, name + "_positions", {{"reverse", int64_t(reverse)}});
+    };
+    Value *reach = add("Add",
+                       {add("Unsqueeze", {count(2, true, "queries"), ints({1})}, "queries_column"),
+                        count(3, false, "keys")},
+                       "causal_reach");
+    Value *limit = add(
+        "Add",
+        {add("Cast", {lengths}, "nonpad_limit_f32", {{"to", int64_t(dtypeOnnxCode(DType::F32))}}),
+         scalar(1.0, "limit_one")},
+        "nonpad_limit");
+    Value *visible =
+        add("LessOrEqual", {reach, add("Unsqueeze", {limit, ints({1, 2})}, "limit_3d")},
+            "causal_visible");
+    return add(
+        "Unsqueeze",
+        {add("Where", {visible, scalar(0.0, "padded_attend"), scalar(-INFINITY, "padded_masked")},
+             "padded_causal"),
+         ints({1})},
+        "padded_causal_bias");
   }
 
   // A mask shorter than the total length (known at compile time) is
@@ -154,6 +222,11 @@ private:
     return add("Pad", {mask, ints(pads), scalar(-INFINITY, "pad_masked")}, "mask_padded");
   }
 
+  // An i64 scalar 0 (CumSum's axis, Trilu's diagonal without a cache).
+  Value *zero() {
+    return graph_.addConstant(graph_.uniqueName(base_ + ".zero"),
+                              Tensor::fromInt64s(std::vector<int64_t>{0}, {}));
+  }
   Value *ints(const std::vector<int64_t> &values) {
     return addInt64sConstant(graph_, values, graph_.uniqueName(base_ + ".ints"));
   }

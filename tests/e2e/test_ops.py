@@ -3681,6 +3681,12 @@ def onnx_attention_cases():
                     past=[In((1, 2, 5, 16)), In((1, 2, 5, 16))], outputs=3)
     yield attention("bool_mask", (2, 4, 5, 8), (2, 4, 7, 8), (2, 4, 7, 8),
                     mask=In((2, 1, 5, 7), BOOL, gen=visible))
+    def one_row_blind(rng, shape):
+        keep = visible(rng, shape)
+        keep[..., 1, :] = False  # query 1 sees no key: its output is 0, as ORT's
+        return keep
+    yield attention("bool_mask_query_sees_nothing", (1, 2, 4, 8), (1, 2, 6, 8), (1, 2, 6, 8),
+                    mask=In((1, 1, 4, 6), BOOL, gen=one_row_blind))
     yield attention("additive_mask_broadcast", (2, 4, 5, 8), (2, 4, 7, 8), (2, 4, 7, 8), mask=In((5, 7)))
     # A mask shorter than the keys is padded as masked (ONNX's reference);
     # ORT refuses it, so it checks the model with the padding written out.
@@ -3693,6 +3699,13 @@ def onnx_attention_cases():
     yield dataclasses.replace(case, ort_model=padded)
     yield attention("causal_and_mask", (1, 2, 5, 8), (1, 2, 5, 8), (1, 2, 5, 8), mask=In((1, 1, 5, 5)), is_causal=1)
     yield attention("scale_and_softcap", (2, 2, 4, 8), (2, 2, 6, 8), (2, 2, 6, 8), scale=0.9, softcap=3.0)
+    # Opset 24's nonpad_kv_seqlen: each batch's keys from that count on are
+    # padding (batch 0 keeps 3 of 7, batch 1 all), with a causal mask too.
+    lengths = In((2,), I64, gen=lambda r, s: np.array([3, 7]))
+    for name, attrs in [("nonpad_kv_seqlen", {}), ("nonpad_kv_seqlen_causal", dict(is_causal=1))]:
+        yield single(f"onnx_attention/{name}", "Attention",
+                     [In((2, 2, 7, 8)), In((2, 2, 7, 8)), In((2, 2, 7, 8)), None, None, None, lengths], attrs,
+                     opset=24, atol=1e-5, reference_bug="broadcasts its padding mask into a bias of the wrong shape")
     # A decoder's step as served: sequence and cache lengths symbolic (one
     # symbol each, shared by Q, K, V and the mask), grouped heads, causal.
     rng = np.random.default_rng(23)
@@ -4071,7 +4084,7 @@ SYMBOLIC_UNSUPPORTED = {
     # A head's size (the last dim of 4-D Q, K, V) is a model's constant.
     **{f"onnx_attention/{case}@last": "head size must be known at compile time"
        for case in ("4d_cross_value_size", "causal_self", "causal_with_cache", "grouped_decode_with_cache",
-                    "scale_and_softcap")},
+                    "scale_and_softcap", "nonpad_kv_seqlen", "nonpad_kv_seqlen_causal")},
     # The offset's width is a symbol of its own, not the strided window's
     # expression of X's width (a model computes it from X: one expression).
     "deformconv/stride2_dilation2_no_bias@last": "the window and offset_group 1 need [1,18,5,floordiv(d8 + 1, 2)]",
