@@ -11,6 +11,7 @@
 #include "ScatterCommon.h"
 #include "cuvil/kernels/Indexing.h"
 
+#include <algorithm>
 #include <cstring>
 
 namespace cuvil::ops {

@@ -25,7 +25,6 @@
 #include "PassUtils.h"
 
 #include <cmath>
-#include <limits>
 
 namespace cuvil {
 namespace {
