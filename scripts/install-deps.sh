@@ -23,10 +23,11 @@ build_packages=(
   libcli11-dev libspdlog-dev libfmt-dev
   googletest libgtest-dev
   python3 clang-format-19
+  libc6-dev-arm64-cross libstdc++-12-dev-arm64-cross
 )
 test_packages=(python3-venv python3-numpy python3-torch python3-torchvision python3-pytest
   python3-sklearn
-  libonnx-testdata libclang-rt-19-dev)
+  libonnx-testdata libclang-rt-19-dev qemu-user-static)
 
 packages=("${build_packages[@]}")
 [[ $what == test || $what == zoo ]] && packages+=("${test_packages[@]}")

@@ -8,7 +8,8 @@ marks loop nests and spill code) and reports, for every specialised kernel
 (`<kernel>.spec*`), each vector spill or reload inside an innermost loop:
 the register tiles of the convolution, GEMM and Winograd kernels must fit
 the register file. Reloads right after a call, which restore what the call
-clobbered, are not counted. Exits 1 when it finds one, 2 when a file holds no kernel.
+clobbered, are not counted. x86-64 (xmm/ymm/zmm, `#` comments) and aarch64
+(q/z registers, `//` comments) assembly are both read. Exits 1 when it finds one, 2 when a file holds no kernel.
 Pure standard library, so it runs wherever the compiler does.
 """
 
@@ -17,16 +18,21 @@ import sys
 
 # A symbol with characters outside [\w.$] (a variant named after its CPU,
 # "x86-64-v3") is quoted.
-FUNCTION = re.compile(r"^(?:([\w.$]+)|\"([^\"]+)\"):\s*(#.*)?$")
+FUNCTION = re.compile(r"^(?:([\w.$]+)|\"([^\"]+)\"):\s*((#|//).*)?$")
 # Labelled blocks, and fall-through blocks LLVM names in a comment.
-BLOCK = re.compile(r"^(\.LBB[\w]+:|# %bb\.\d+:)\s*(#.*)?$")
+BLOCK = re.compile(r"^(\.LBB[\w]+:|(#|//) %bb\.\d+:)\s*((#|//).*)?$")
 INNER_HEADER = re.compile(r"This Inner Loop Header")
 IN_LOOP = re.compile(r"in Loop: Header=(BB[\w]+)")
-VECTOR_SPILL = re.compile(r"%[xyz]mm\d+.*#\s*\d+-byte (Folded )?(Spill|Reload)")
+VECTOR_SPILL = re.compile(r"(%[xyz]mm\d+|\b[qz]\d+\b).*(#|//)\s*\d+-byte (Folded )?(Spill|Reload)")
+# Calls: x86-64 `call`, aarch64 `bl`/`blr`.
+CALL = re.compile(r"^(call\w*|blr?)\b")
 
 
 def hot_loop_spills(lines):
     """(function, block, instruction) for vector spill code in innermost loops."""
+    lines = list(lines)
+    # aarch64 assembly comments with `//` (its `#` marks immediates).
+    comment = "//" if any(line.startswith("//") for line in lines) else "#"
     findings = []
     function, block, block_lines = None, None, []
     blocks = []  # (function, label, comment lines, instruction lines)
@@ -52,7 +58,7 @@ def hot_loop_spills(lines):
 
     inner_headers = set()
     for function, label, body in blocks:
-        comments = "\n".join(l for l in body if "#" in l)
+        comments = "\n".join(l for l in body if comment in l)
         if INNER_HEADER.search(comments):
             inner_headers.add((function, label.lstrip(".L")))
     for function, label, body in blocks:
@@ -65,7 +71,7 @@ def hot_loop_spills(lines):
             continue
         after_call = False
         for instruction in body:
-            code = instruction.split("#")[0].strip()
+            code = instruction.split(comment)[0].strip()
             if VECTOR_SPILL.search(instruction):
                 # Reloads right after a call restore what it clobbered (no
                 # vector register survives a call in the SysV ABI): a loop
@@ -73,7 +79,7 @@ def hot_loop_spills(lines):
                 if not (after_call and "Reload" in instruction):
                     findings.append((function, label, instruction.strip()))
             elif code:
-                after_call = code.startswith("call")
+                after_call = CALL.match(code) is not None
     kernels = {f for f, _, _ in blocks if ".spec" in f}
     return findings, kernels
 

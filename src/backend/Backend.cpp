@@ -253,8 +253,10 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
   std::string weightsObject = (workDir / "weights.o").string();
   start = Clock::now();
   CUVIL_TRY(emitMachineCode(*module, **machine, modelObject, /*assembly=*/false));
-  CUVIL_TRY(writeWeightsObject(weightsObject, weights, ElfMachine::X86_64,
-                               builder.weights().totalBytes, builder.weights().pieces));
+  const ElfMachine elfMachine =
+      options.target.triple.starts_with("aarch64") ? ElfMachine::AArch64 : ElfMachine::X86_64;
+  CUVIL_TRY(writeWeightsObject(weightsObject, weights, elfMachine, builder.weights().totalBytes,
+                               builder.weights().pieces));
   stats.codegenSeconds = secondsSince(start);
   start = Clock::now();
   Status linked =

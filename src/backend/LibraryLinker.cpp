@@ -1,5 +1,6 @@
 #include "LibraryLinker.h"
 
+#include "EmbeddedFiles.h"
 #include "StaticLinker.h"
 
 #include <cctype>
@@ -9,9 +10,7 @@
 #include <set>
 #include <string_view>
 
-// Defined by EmbeddedKernels.S: libcuvil_embed.a and ModelApi.h.
-extern "C" const char cuvil_embed_x86_64[];
-extern "C" const unsigned long long cuvil_embed_x86_64_size;
+// Defined by EmbeddedKernels.S: ModelApi.h.
 extern "C" const char cuvil_model_api_header[];
 extern "C" const unsigned long long cuvil_model_api_header_size;
 
@@ -77,7 +76,9 @@ Status linkLibrary(const TargetConfig &target, const std::vector<std::string> &o
                    const std::string &path) {
   std::filesystem::path dir(workDir);
   std::string runtime = (dir / "libcuvil_embed.a").string();
-  CUVIL_TRY(writeEmbedded(cuvil_embed_x86_64, cuvil_embed_x86_64_size, runtime));
+  Expected<std::string_view> archive = embeddedFile(target.triple, EmbeddedKind::Embed);
+  CUVIL_TRY(archive.status());
+  CUVIL_TRY(writeEmbedded(*archive, runtime));
   std::string clang = toolPath("CUVIL_CLANG", CUVIL_DEFAULT_CLANG);
 
   // One relocatable object: the model and the whole library runtime.

@@ -1,15 +1,13 @@
 #include "StaticLinker.h"
 
+#include "EmbeddedFiles.h"
+
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <llvm/Support/Program.h>
 #include <sstream>
-
-// Defined by EmbeddedKernels.S (.incbin of libcuvil_runtime.a).
-extern "C" const char cuvil_runtime_x86_64[];
-extern "C" const unsigned long long cuvil_runtime_x86_64_size;
 
 namespace cuvil {
 
@@ -18,9 +16,9 @@ std::string toolPath(const char *environment, const char *fallback) {
   return override && *override ? override : fallback;
 }
 
-Status writeEmbedded(const char *bytes, unsigned long long size, const std::string &path) {
+Status writeEmbedded(std::string_view bytes, const std::string &path) {
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes, std::streamsize(size));
+  out.write(bytes.data(), std::streamsize(bytes.size()));
   if (!out)
     return Status::error(fmt::format("cannot write {}", path));
   return Status::success();
@@ -47,7 +45,9 @@ Status runTool(const std::vector<std::string> &args, const std::string &workDir,
 Status linkExecutable(const TargetConfig &target, const std::vector<std::string> &objects,
                       const std::string &workDir, const std::string &output) {
   std::string runtime = (std::filesystem::path(workDir) / "libcuvil_runtime.a").string();
-  CUVIL_TRY(writeEmbedded(cuvil_runtime_x86_64, cuvil_runtime_x86_64_size, runtime));
+  Expected<std::string_view> archive = embeddedFile(target.triple, EmbeddedKind::Runtime);
+  CUVIL_TRY(archive.status());
+  CUVIL_TRY(writeEmbedded(*archive, runtime));
   std::vector<std::string> args = {toolPath("CUVIL_CLANG", CUVIL_DEFAULT_CLANG),
                                    "--target=" + target.triple,
                                    "-static",

@@ -6,6 +6,7 @@
 #include "cuvil/support/Status.h"
 
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuvil {
@@ -24,6 +25,6 @@ Status runTool(const std::vector<std::string> &args, const std::string &workDir,
                const std::string &log, const std::string &what);
 
 // Writes `size` embedded bytes at `path`.
-Status writeEmbedded(const char *bytes, unsigned long long size, const std::string &path);
+Status writeEmbedded(std::string_view bytes, const std::string &path);
 
 } // namespace cuvil

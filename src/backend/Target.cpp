@@ -8,6 +8,7 @@
 #include <llvm/Support/TargetSelect.h>
 #include <llvm/TargetParser/Host.h>
 #include <memory>
+#include <vector>
 
 namespace cuvil {
 namespace {
@@ -21,7 +22,7 @@ struct TargetEntry {
   std::string_view name;
   std::string_view triple;
   // The default variants, best first.
-  std::array<DefaultVariant, 4> defaultVariants;
+  std::vector<DefaultVariant> defaultVariants;
 };
 
 // AVX512-VNNI (Cascade Lake, Ice Lake, Sapphire Rapids, Zen 4 and later)
@@ -29,13 +30,24 @@ struct TargetEntry {
 // Rapids, Zen 4 and later, all with VNNI) only the bf16 GEMM, so each is a
 // variant of its own for models that use them rather than a requirement of
 // the AVX-512 one (Skylake-SP has AVX-512 without either).
-constexpr std::array<TargetEntry, 1> kTargets = {{
+//
+// aarch64: NEON (Advanced SIMD) is part of ARMv8-A, so the NEON variant
+// runs on every aarch64 CPU; the SVE one runs where HWCAP_SVE is set, at
+// whatever vector length the CPU has: its loops are vector-length agnostic
+// (LLVM vectorises them with scalable vectors and predicates their ends),
+// while the register tiles keep their NEON (v0-v31) form, which SVE CPUs
+// run as well.
+const std::array<TargetEntry, 2> kTargets = {{
     {"x86_64-linux",
      "x86_64-unknown-linux-gnu",
-     {{{"avx512bf16", "x86-64-v4", "+avx512vnni,+avx512bf16", VariantUse::Bf16Products},
-       {"avx512vnni", "x86-64-v4", "+avx512vnni", VariantUse::IntegerProducts},
-       {"avx512", "x86-64-v4", "", VariantUse::Always},
-       {"avx2", "x86-64-v3", "", VariantUse::Always}}}},
+     {{"avx512bf16", "x86-64-v4", "+avx512vnni,+avx512bf16", VariantUse::Bf16Products},
+      {"avx512vnni", "x86-64-v4", "+avx512vnni", VariantUse::IntegerProducts},
+      {"avx512", "x86-64-v4", "", VariantUse::Always},
+      {"avx2", "x86-64-v3", "", VariantUse::Always}}},
+    {"aarch64-linux",
+     "aarch64-unknown-linux-gnu",
+     {{"sve", "generic", "+sve", VariantUse::Always},
+      {"neon", "generic", "+neon", VariantUse::Always}}},
 }};
 
 // The host's features as an LLVM feature string (for --cpu native).
@@ -83,20 +95,33 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   if (!llvmTarget)
     return Status::error(fmt::format("LLVM has no backend for {}: {}", config.triple, error));
 
+  const bool aarch64 = config.triple.starts_with("aarch64");
   // Fills in a variant's vector width and ISA level from its features.
   auto describe = [&](IsaVariant variant) -> Expected<IsaVariant> {
     std::unique_ptr<llvm::MCSubtargetInfo> subtarget(
         llvmTarget->createMCSubtargetInfo(config.triple, variant.cpu, variant.features));
     if (!subtarget || !subtarget->isCPUStringValid(variant.cpu))
       return Status::error(fmt::format("unknown CPU '{}' for target {}", variant.cpu, config.name));
+    Expected<CpuModel> known = cpuModelFor(variant.cpu);
+    if (aarch64) {
+      // The register tiles are written in 128-bit NEON vectors, 32 of them
+      // (SVE's minimum length, and its z registers' low halves).
+      variant.vectorBits = 128;
+      variant.level = subtarget->checkFeatures("+sve") ? 1 : 0;
+      variant.cpuModel = known ? *known : genericCpuModel(config.triple, 128, variant.cpu);
+      variant.cpuModel.vectorBits = 128;
+      variant.cpuModel.vectorRegisters = 32;
+      variant.cpuModel.i16PairProducts = false;
+      return variant;
+    }
     bool avx2 = subtarget->checkFeatures("+avx2,+fma");
     bool avx512 = subtarget->checkFeatures("+avx512f,+avx512bw,+avx512dq,+avx512vl,+avx512cd");
     bool vnni = avx512 && subtarget->checkFeatures("+avx512vnni");
     bool bf16 = vnni && subtarget->checkFeatures("+avx512bf16");
     variant.vectorBits = avx512 ? 512 : (avx2 ? 256 : 128);
     variant.level = bf16 ? 4 : (vnni ? 3 : (avx512 ? 2 : (avx2 ? 1 : 0)));
-    Expected<CpuModel> known = cpuModelFor(variant.cpu);
-    variant.cpuModel = known ? *known : genericCpuModel(variant.vectorBits, variant.cpu);
+    variant.cpuModel =
+        known ? *known : genericCpuModel(config.triple, variant.vectorBits, variant.cpu);
     // The code uses the widest vectors the variant's features allow.
     variant.cpuModel.vectorBits = variant.vectorBits;
     variant.cpuModel.vectorRegisters = avx512 ? 32 : 16;
@@ -119,6 +144,12 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   }
   IsaVariant single{.name = std::string(cpu), .cpu = std::string(cpu)};
   if (cpu == "native") {
+    std::string host = llvm::sys::getProcessTriple();
+    if (host.substr(0, host.find('-')) != config.triple.substr(0, config.triple.find('-')))
+      return Status::error(fmt::format(
+          "--cpu native names this machine's CPU ({}), which cannot run {} code; name the "
+          "target's CPU instead",
+          host, config.name));
     single.cpu = llvm::sys::getHostCPUName().str();
     single.name = single.cpu;
     single.features = hostFeatures();

@@ -8,12 +8,10 @@
 //   f32 rows (a bf16 is the top half of an f32) for the f32 tile.
 #pragma once
 
+#include "DotInstructions.h"
 #include "GemmTile.h"
 
 namespace cuvil::kernels {
-
-typedef __bf16 bf16x32 __attribute__((ext_vector_type(32)));
-typedef uint32_t u32x16 __attribute__((ext_vector_type(16)));
 
 // An f32's bf16 bits, rounded to nearest even (a NaN stays a NaN).
 CUVIL_INLINE uint32_t bf16Bits(float x) {
@@ -27,8 +25,8 @@ CUVIL_INLINE uint32_t bf16Bits(float x) {
 // pairs: to[r * pairs + p] holds A[r][2p] in its low half. vcvtne2ps2bf16
 // rounds 32 floats at once into 16 such pairs; a ragged end goes one pair
 // at a time. (Only the vdpbf16ps path calls it.)
-CUVIL_TILE __attribute__((target("avx512bf16,avx512f"))) void
-packBf16Rows(const float *a, int64_t lda, int64_t rows, int64_t pairs, uint32_t *to) {
+CUVIL_TILE CUVIL_BF16_TARGET void packBf16Rows(const float *a, int64_t lda, int64_t rows,
+                                               int64_t pairs, uint32_t *to) {
   for (int64_t r = 0; r < rows; ++r) {
     const float *row = a + r * lda;
     int64_t p = 0;
@@ -36,7 +34,7 @@ packBf16Rows(const float *a, int64_t lda, int64_t rows, int64_t pairs, uint32_t 
       v16 low, high;
       __builtin_memcpy(&low, row + 2 * p, sizeof(low));
       __builtin_memcpy(&high, row + 2 * p + 16, sizeof(high));
-      const bf16x32 rounded = __builtin_ia32_cvtne2ps2bf16_512(high, low);
+      const bf16x32 rounded = roundToBf16(high, low);
       __builtin_memcpy(to + r * pairs + p, &rounded, sizeof(rounded));
     }
     for (; p < pairs; ++p)
@@ -59,9 +57,9 @@ CUVIL_INLINE void widenBf16Pairs(const uint16_t *panel, int64_t pairs, float *to
 // pair rows 64 pairs apart. Only variants whose CPU has AVX512_BF16 select
 // it; in the others the call folds away with the constant parameters.
 template <int MR, int NV>
-CUVIL_TILE __attribute__((target("avx512bf16,avx512f"))) void
-gemmBf16Tile(const uint32_t *aPairs, int64_t pairs, const uint16_t *panel, float *c,
-             int64_t columns, const GemmEpilogue &e) {
+CUVIL_TILE CUVIL_BF16_TARGET void gemmBf16Tile(const uint32_t *aPairs, int64_t pairs,
+                                               const uint16_t *panel, float *c, int64_t columns,
+                                               const GemmEpilogue &e) {
   v16 acc[MR][NV];
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)
@@ -80,7 +78,7 @@ gemmBf16Tile(const uint32_t *aPairs, int64_t pairs, const uint16_t *panel, float
       const bf16x32 av = __builtin_bit_cast(bf16x32, u32x16(aPairs[r * pairs + p]));
 #pragma clang loop unroll(full)
       for (int v = 0; v < NV; ++v)
-        acc[r][v] = __builtin_ia32_dpbf16ps_512(acc[r][v], b[v], av);
+        acc[r][v] = accumulateBf16PairProducts(acc[r][v], b[v], av);
     }
   }
   storeGemmTile<MR, NV, false>(acc, c, columns, e);

@@ -14,17 +14,16 @@
 // image's patches) and store acc as they need (i32, or requantized).
 //
 // The register tile uses AVX2's 256-bit vpmaddwd, which both x86-64
-// variants have; this header is compiled with -mavx2 (CMakeLists.txt).
+// variants have; this header is compiled with -mavx2 there (CMakeLists.txt)
+// and with DotInstructions.h's vector form elsewhere.
 #pragma once
 
+#include "DotInstructions.h"
 #include "KernelSupport.h"
 
 #include "cuvil/kernels/IntegerGemm.h"
 
 namespace cuvil::kernels {
-
-typedef int16_t i16x16 __attribute__((ext_vector_type(16)));
-typedef uint32_t u32x8 __attribute__((ext_vector_type(8)));
 
 constexpr int64_t kIntegerPanel = CUVIL_IGEMM_PANEL;
 
@@ -136,8 +135,7 @@ CUVIL_TILE void integerTile(const int32_t *a, int64_t kp, const int16_t *b, int3
       for (int v = 0; v < NV; ++v) {
         i16x16 packed;
         __builtin_memcpy(&packed, b + (p * kIntegerPanel + 8 * v) * 2, sizeof(packed));
-        sum[r][v] += __builtin_bit_cast(
-            u32x8, __builtin_ia32_pmaddwd256(packed, __builtin_bit_cast(i16x16, pair)));
+        sum[r][v] += pairProducts(packed, __builtin_bit_cast(i16x16, pair));
       }
     }
   }

@@ -29,7 +29,6 @@
 
 namespace cuvil::kernels {
 
-typedef int8_t i8x32 __attribute__((ext_vector_type(32)));
 typedef uint8_t u8x8 __attribute__((ext_vector_type(8)));
 
 // The packed operands of one K chunk (kq = ceil(kc / 4) quads).
@@ -88,7 +87,6 @@ CUVIL_INLINE void packNarrowQuads(int64_t kc, NarrowChunk &chunk, PackRow packRo
 template <int MR, int NV, bool UnsignedRows>
 CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b,
                            int32_t *acc, int64_t accumulate) {
-  const i16x16 ones = 1;
   u32x8 sum[MR][NV]; // accumulation wraps, as the reference's
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)
@@ -106,9 +104,9 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
         i8x32 packed;
         __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
         const i8x32 broadcast = __builtin_bit_cast(i8x32, quad);
-        i16x16 pairs = UnsignedRows ? __builtin_ia32_pmaddubsw256(broadcast, packed)
-                                    : __builtin_ia32_pmaddubsw256(packed, broadcast);
-        sum[r][v] += __builtin_bit_cast(u32x8, __builtin_ia32_pmaddwd256(pairs, ones));
+        i16x16 pairs = UnsignedRows ? saturatedBytePairProducts(broadcast, packed)
+                                    : saturatedBytePairProducts(packed, broadcast);
+        sum[r][v] += pairSums(pairs);
       }
     }
   }
@@ -123,9 +121,8 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
 // function of its own rather than a flag of narrowTile: the target
 // attribute the builtin needs cannot depend on a template parameter.)
 template <int MR, int NV, bool UnsignedRows>
-CUVIL_TILE __attribute__((target("avx512vnni,avx512vl"))) void
-dotTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b, int32_t *acc,
-        int64_t accumulate) {
+CUVIL_TILE CUVIL_VNNI_TARGET void dotTile(const int8_t *a, int64_t stride, int64_t kq,
+                                          const uint8_t *b, int32_t *acc, int64_t accumulate) {
   i32x8 sum[MR][NV]; // accumulation wraps, as the reference's
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)
@@ -142,8 +139,8 @@ dotTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b, int32_t *
       for (int v = 0; v < NV; ++v) {
         i32x8 packed;
         __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
-        sum[r][v] = UnsignedRows ? __builtin_ia32_vpdpbusd256(sum[r][v], quad, packed)
-                                 : __builtin_ia32_vpdpbusd256(sum[r][v], packed, quad);
+        sum[r][v] = UnsignedRows ? accumulateQuadProducts(sum[r][v], quad, packed)
+                                 : accumulateQuadProducts(sum[r][v], packed, quad);
       }
     }
   }

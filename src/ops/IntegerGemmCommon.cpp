@@ -173,13 +173,17 @@ cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
   // The tile's vectors are 256-bit (IntegerGemmTile.h): the most
   // accumulators that fit beside a K pair's B vectors (LLVM keeps them in
   // registers), a broadcast and a product, with one register to spare
-  // (AVX2: 5 x 2, AVX-512: 6 x 4). Wider tiles on ties.
-  const int64_t registers = cpu.vectorRegisters;
+  // (AVX2: 5 x 2, AVX-512: 6 x 4). Wider tiles on ties. Registers count in
+  // 256-bit units (NEON's 32 q registers hold 16), and where the products
+  // are widening multiplies their results need room too: a 2 x 2 tile on
+  // NEON is the largest that checks spill-free (e2e_spills).
+  const int64_t registers = cpu.vectorRegisters * std::min(cpu.vectorBits, 256) / 256;
+  const int64_t beside = cpu.i16PairProducts ? 3 : 9;
   cuvil_tile tile{1, 2};
   for (int64_t vectors : {2, 4, 8})
     for (int64_t tileRows = 1; tileRows <= 6; ++tileRows)
       if (CUVIL_IGEMM_TILE_INSTANTIATED(tileRows, vectors) &&
-          tileRows * vectors + vectors + 3 <= registers &&
+          tileRows * vectors + vectors + beside <= registers &&
           tileRows * vectors >= tile.pixels * tile.blocks)
         tile = {tileRows, vectors};
   // K rows whose packed panel chunk (64 i16 a row) fills half of L1.

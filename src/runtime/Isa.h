@@ -22,6 +22,9 @@ int32_t requestedIsaCap();
 /// The CPU's level under that cap (what cuvil_isa_level answers).
 int32_t effectiveIsaLevel();
 
+/// The SVE vector length in bits when the SVE variant runs, else 0.
+int32_t scalableVectorBits();
+
 /// Throws std::runtime_error when this CPU (or CUVIL_ISA) cannot run the
 /// model's fallback variant, or when CUVIL_ISA is not a known name.
 void checkIsaSupport(const cuvil_model_info &model);

@@ -7,12 +7,21 @@
 #include <cstdlib>
 #include <cstring>
 
+#if defined(__aarch64__)
+#include <sys/auxv.h>
+#include <sys/prctl.h>
+#endif
+
 namespace cuvil::runtime {
 namespace {
 
 // In the order of cuvil_isa_level (ModelABI.h): each level includes the
 // ones before it.
+#if defined(__aarch64__)
+constexpr const char *kLevelNames[] = {"neon", "sve"};
+#else
 constexpr const char *kLevelNames[] = {"baseline", "avx2", "avx512", "avx512vnni", "avx512bf16"};
+#endif
 constexpr int32_t kLevels = int32_t(sizeof kLevelNames / sizeof kLevelNames[0]);
 
 // "baseline, avx2, ...", joined at compile time (no C++ runtime here).
@@ -41,12 +50,26 @@ int32_t detectLevel() {
   bool vnni = avx512 && __builtin_cpu_supports("avx512vnni");
   bool bf16 = vnni && __builtin_cpu_supports("avx512bf16");
   return bf16 ? 4 : (vnni ? 3 : (avx512 ? 2 : (avx2 ? 1 : 0)));
+#elif defined(__aarch64__)
+  constexpr unsigned long kHwcapSve = 1ul << 22; // HWCAP_SVE (asm/hwcap.h)
+  return (getauxval(AT_HWCAP) & kHwcapSve) ? 1 : 0;
 #else
   return 0;
 #endif
 }
 
 } // namespace
+
+int32_t scalableVectorBits() {
+#if defined(__aarch64__)
+  if (effectiveIsaLevel() >= 1) {
+    int length = prctl(PR_SVE_GET_VL, 0, 0, 0, 0);
+    if (length > 0)
+      return (length & PR_SVE_VL_LEN_MASK) * 8;
+  }
+#endif
+  return 0;
+}
 
 int32_t isaLevelCount() { return kLevels; }
 

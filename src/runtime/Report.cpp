@@ -102,6 +102,12 @@ std::string jsonSymbols(const cuvil_model_info &model) {
 }
 
 // "batch=1 sequence=128", or "any" for the generic path.
+// ", 256-bit vectors" where the variant's vector length is the CPU's (SVE).
+std::string vectorLengthText() {
+  int32_t bits = scalableVectorBits();
+  return bits > 0 ? ", " + std::to_string(bits) + "-bit vectors" : std::string();
+}
+
 std::string pathShapes(const cuvil_model_info &model, const cuvil_path_info &path) {
   bool ranged = false;
   for (uint32_t s = 0; s < model.num_symbols; ++s)
@@ -183,14 +189,14 @@ void printModelInfo(std::FILE *out, const cuvil_model_info &model, bool json) {
                "compiler:      %s\n"
                "arena bytes:   %llu\n"
                "weights bytes: %llu%s%s%s\n"
-               "isa variants:  %s (this CPU runs %s)\n",
+               "isa variants:  %s (this CPU runs %s%s)\n",
                text(model.model_name), text(model.target), text(model.cpu),
                text(model.compiler_version), (unsigned long long)model.arena_bytes,
                (unsigned long long)model.weights_bytes,
                model.weights_section ? " (mapped from section " : "",
                model.weights_section ? model.weights_section : "",
                model.weights_section ? " at start-up)" : "", text(model.isa_variants),
-               selectedVariant(model).c_str());
+               selectedVariant(model).c_str(), vectorLengthText().c_str());
   if (model.num_symbols) {
     std::fprintf(out, "symbols:\n");
     for (uint32_t s = 0; s < model.num_symbols; ++s) {

@@ -24,7 +24,7 @@ struct CpuRow {
 // tuned for: the v4 row reproduces the figures the kernels were tuned with
 // on the development VMs (Zen 5, Sapphire Rapids: 48 KiB L1, 1 MiB of L2
 // per core counted on, 12 flops per streamed byte).
-constexpr std::array<CpuRow, 14> kCpus = {{
+constexpr std::array<CpuRow, 22> kCpus = {{
     // name            bits regs fma ld lat L1        L2          L3        GHz  GB/s
     {"x86-64-v3", 256, 16, 2, 2, 4, 32 * KiB, 512 * KiB, 16 * MiB, 3.0, 16},
     {"x86-64-v4", 512, 32, 2, 2, 4, 48 * KiB, 1 * MiB, 32 * MiB, 3.0, 16},
@@ -41,6 +41,18 @@ constexpr std::array<CpuRow, 14> kCpus = {{
     // Zen 4 runs a 512-bit FMA or load as two 256-bit halves.
     {"znver4", 512, 32, 1, 1, 4, 32 * KiB, 1 * MiB, 32 * MiB, 3.7, 20},
     {"znver5", 512, 32, 2, 2, 4, 48 * KiB, 1 * MiB, 32 * MiB, 3.7, 20},
+    // aarch64, at NEON's 128 bits (the width the generated code's register
+    // tiles use; a 256-bit SVE pipe counts as two). aarch64-generic stands
+    // for any aarch64 CPU (the default target's variants).
+    {"aarch64-generic", 128, 32, 2, 2, 4, 64 * KiB, 1 * MiB, 32 * MiB, 2.5, 12},
+    {"cortex-a72", 128, 32, 2, 1, 7, 32 * KiB, 512 * KiB, 1 * MiB, 1.8, 6},
+    {"cortex-a78", 128, 32, 2, 2, 4, 64 * KiB, 512 * KiB, 4 * MiB, 2.4, 10},
+    {"neoverse-n1", 128, 32, 2, 2, 4, 64 * KiB, 1 * MiB, 32 * MiB, 2.6, 12},
+    {"neoverse-n2", 128, 32, 2, 2, 4, 64 * KiB, 1 * MiB, 32 * MiB, 3.0, 14},
+    {"neoverse-v1", 128, 32, 4, 3, 4, 64 * KiB, 1 * MiB, 32 * MiB, 2.6, 16},
+    {"neoverse-v2", 128, 32, 4, 3, 4, 64 * KiB, 2 * MiB, 36 * MiB, 2.8, 16},
+    // A64FX: two 512-bit FMA pipes, 9-cycle FMAs, 8 MiB of L2 per 12 cores, HBM.
+    {"a64fx", 128, 32, 2, 2, 9, 64 * KiB, 640 * KiB, 8 * MiB, 2.0, 20},
 }};
 
 CpuModel fromRow(const CpuRow &row) {
@@ -92,8 +104,11 @@ std::vector<std::string_view> knownCpuModels() {
   return names;
 }
 
-CpuModel genericCpuModel(int vectorBits, std::string_view cpu) {
-  CpuModel model = *cpuModelFor(vectorBits >= 512 ? "x86-64-v4" : "x86-64-v3");
+CpuModel genericCpuModel(std::string_view triple, int vectorBits, std::string_view cpu) {
+  std::string_view row = triple.starts_with("aarch64")
+                             ? "aarch64-generic"
+                             : (vectorBits >= 512 ? "x86-64-v4" : "x86-64-v3");
+  CpuModel model = *cpuModelFor(row);
   model.source = fmt::format("no row for it: the {} row", model.name);
   model.name = std::string(cpu);
   return model;
@@ -114,7 +129,9 @@ std::string describeCpuModel(const CpuModel &cpu) {
                      cpu.memoryGBps, cpu.flopsPerMemoryByte(),
                      cpu.cores > 0 ? fmt::format("{}", cpu.cores)
                                    : std::string("not known (rules assume up to 8)"),
-                     cpu.int8Dot ? "vpdpbusd (VNNI)" : "vpmaddubsw + vpmaddwd",
+                     cpu.int8Dot           ? "vpdpbusd (VNNI)"
+                     : cpu.i16PairProducts ? "vpmaddubsw + vpmaddwd"
+                                           : "widening multiplies (smull, addp)",
                      cpu.bf16Dot ? "vdpbf16ps" : "none (bf16 weights widened to f32)");
 }
 

@@ -6,12 +6,17 @@ environment variable. A compiled executable is driven through its CLI:
     infer.bin --input NAME=FILE.npy ... --output-dir DIR
 
 which writes DIR/<sanitise(output name)>.npy for every graph output.
+
+CUVIL_E2E_TARGET names the --target (default x86_64-linux) and
+CUVIL_E2E_RUNNER the emulator that runs the executables when the target is
+not this machine's, e.g. "qemu-aarch64-static -cpu max,sve=off".
 """
 
 import dataclasses
 import os
 import re
 import resource
+import shlex
 import shutil
 import subprocess
 import sys
@@ -21,7 +26,8 @@ import onnx
 import onnxruntime as ort
 
 MODELS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "models")
-TARGET = "x86_64-linux"
+TARGET = os.environ.get("CUVIL_E2E_TARGET") or "x86_64-linux"
+RUNNER = shlex.split(os.environ.get("CUVIL_E2E_RUNNER", ""))
 DEFAULT_ATOL = 1e-4
 DEFAULT_RTOL = 1e-3
 
@@ -73,12 +79,17 @@ def run_process(args, timeout=600, memory_limit=0):
                           preexec_fn=limit if memory_limit else None)
 
 
-def compile(model_path, out_exe, extra_args=(), cuvil=None, check=True, timeout=1800):
-    """`cuvil compile --target x86_64-linux --input MODEL --output EXE [extra_args]`.
+def executable(exe):
+    """The command that runs a compiled executable here (under RUNNER when set)."""
+    return [*RUNNER, os.path.abspath(exe)]
+
+
+def compile(model_path, out_exe, extra_args=(), cuvil=None, check=True, timeout=1800, target=None):
+    """`cuvil compile --target TARGET --input MODEL --output EXE [extra_args]`.
 
     Returns the CompletedProcess; raises CuvilError on failure when check is set.
     """
-    proc = run_process([cuvil_path(cuvil), "compile", "--target", TARGET, "--input", model_path,
+    proc = run_process([cuvil_path(cuvil), "compile", "--target", target or TARGET, "--input", model_path,
                         "--output", out_exe, *extra_args], timeout=timeout)
     if check and proc.returncode != 0:
         raise CuvilError("cuvil compile", proc)
@@ -102,7 +113,7 @@ def run_infer(exe, inputs, workdir, extra_args=(), timeout=600):
     shutil.rmtree(out_dir, ignore_errors=True)
     os.makedirs(out_dir)
     input_args = write_inputs(inputs, os.path.join(workdir, "inputs"))
-    proc = run_process([os.path.abspath(exe), *input_args, "--output-dir", out_dir, *extra_args],
+    proc = run_process([*executable(exe), *input_args, "--output-dir", out_dir, *extra_args],
                        timeout=timeout)
     if proc.returncode != 0:
         raise CuvilError(os.path.basename(exe), proc)

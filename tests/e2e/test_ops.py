@@ -4340,7 +4340,7 @@ def run_case(case, backend, workdir):
         return _expect_failure("cuvil compile", proc, case.expect)
     e2e.compile(model_path, exe, case.compile_args, cuvil=backend.cuvil)
     args = e2e.write_inputs(case.feeds, os.path.join(workdir, "inputs"))
-    proc = e2e.run_process([exe, *args, *case.extra_args, "--output-dir", os.path.join(workdir, "outputs")],
+    proc = e2e.run_process([*e2e.executable(exe), *args, *case.extra_args, "--output-dir", os.path.join(workdir, "outputs")],
                            memory_limit=case.memory_limit)
     return _expect_failure("infer.bin", proc, case.expect)
 

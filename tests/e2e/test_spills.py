@@ -8,13 +8,17 @@ convolutions with and without padding, the plain-input stem, depthwise,
 Winograd, the fused inverted residual block, packed and run-time GEMMs, the
 integer GEMM and convolution, the 3-D convolution's GEMM over vol2col
 panels) with `--emit asm` for the default target
-(AVX-512 and its AVX2 fallback, 16-channel blocks) and for an AVX2-only CPU
-(8-channel blocks), and fails if tools/check_spills.py finds a vector spill or
-reload inside an innermost loop of any specialised kernel.
+(AVX-512 and its AVX2 fallback, 16-channel blocks), for an AVX2-only CPU
+(8-channel blocks) and for aarch64 (NEON's 32 q registers), and fails if
+tools/check_spills.py finds a vector spill or reload inside an innermost
+loop of any specialised kernel. For aarch64 it also checks that the SVE
+variant's loop kernels are vector-length agnostic (predicated z
+registers) and that the NEON variant's use no z register.
 """
 
 import argparse
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -28,10 +32,11 @@ sys.path.insert(0, HERE)
 import cuvil_e2e as e2e  # noqa: E402
 
 CHECKER = os.path.join(HERE, "..", "..", "tools", "check_spills.py")
-# (name, extra `cuvil compile` arguments)
-TARGETS = [("default", []), ("avx2-only", ["--cpu", "x86-64-v3"]),
+# (name, target, extra `cuvil compile` arguments)
+TARGETS = [("default", "x86_64-linux", []), ("avx2-only", "x86_64-linux", ["--cpu", "x86-64-v3"]),
            # The bf16 GEMM's tiles (vdpbf16ps, and the widened fallback).
-           ("bf16", ["--precision", "bf16"])]
+           ("bf16", "x86_64-linux", ["--precision", "bf16"]),
+           ("aarch64", "aarch64-linux", [])]
 
 
 def kernel_model():
@@ -103,6 +108,45 @@ def kernel_model():
     return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)])
 
 
+def loop_model():
+    """Elementwise chain, softmax and a reduction: loops LLVM vectorises."""
+    x = helper.make_tensor_value_info("x", TensorProto.FLOAT, [3, 1000])
+    y = helper.make_tensor_value_info("y", TensorProto.FLOAT, None)
+    s = helper.make_tensor_value_info("s", TensorProto.FLOAT, None)
+    nodes = [helper.make_node("Exp", ["x"], ["e"]), helper.make_node("Mul", ["e", "x"], ["m"]),
+             helper.make_node("Softmax", ["m"], ["y"], axis=1),
+             helper.make_node("ReduceSum", ["x"], ["s"], keepdims=0)]
+    graph = helper.make_graph(nodes, "loops", [x], [y, s])
+    return helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)])
+
+
+def functions(asm_path):
+    """{function name: body text} of an assembly file."""
+    bodies, name = {}, None
+    with open(asm_path) as f:
+        for line in f:
+            match = re.match(r"^([\w.$]+):", line)
+            if match and not line.startswith("."):
+                name = match.group(1)
+                bodies[name] = []
+            elif name:
+                bodies[name].append(line)
+    return {n: "".join(b) for n, b in bodies.items()}
+
+
+def check_scalable(asm_path):
+    """The aarch64 variants' registers: SVE loops scalable, NEON ones not."""
+    bodies = functions(asm_path)
+    sve = {n: b for n, b in bodies.items() if ".sve.spec" in n}
+    neon = {n: b for n, b in bodies.items() if ".neon.spec" in n}
+    scalable = [n for n, b in sve.items()
+                if re.search(r"\bz\d+\.s\b", b) and re.search(r"\bp\d+/[mz]\b", b)]
+    wrong = [n for n, b in neon.items() if re.search(r"\bz\d+\.", b)]
+    print(f"--- aarch64 registers ---\n{len(scalable)} of {len(sve)} SVE kernels use predicated "
+          f"z registers; {len(wrong)} of {len(neon)} NEON kernels use z registers")
+    return 0 if sve and len(scalable) == len(sve) and neon and not wrong else 1
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
@@ -112,13 +156,19 @@ def main():
     with tempfile.TemporaryDirectory(prefix="cuvil_spills_") as workdir:
         model = os.path.join(workdir, "kernels.onnx")
         onnx.save(kernel_model(), model)
-        for name, target_args in TARGETS:
+        for name, target, target_args in TARGETS:
             asm = os.path.join(workdir, f"kernels_{name}.s")
-            e2e.compile(model, asm, extra_args=["--emit", "asm", *target_args], cuvil=cuvil)
+            e2e.compile(model, asm, extra_args=["--emit", "asm", *target_args], cuvil=cuvil,
+                        target=target)
             result = subprocess.run([sys.executable, CHECKER, asm], capture_output=True, text=True)
             print(f"--- {name} ---")
             print(result.stdout, end="")
             status |= result.returncode
+        loops = os.path.join(workdir, "loops.onnx")
+        onnx.save(loop_model(), loops)
+        asm = os.path.join(workdir, "loops_aarch64.s")
+        e2e.compile(loops, asm, extra_args=["--emit", "asm"], cuvil=cuvil, target="aarch64-linux")
+        status |= check_scalable(asm)
     return status
 
 

@@ -24,7 +24,7 @@ struct IsaVariant {
   std::string features{}; // LLVM feature string, empty for the CPU's defaults
   int vectorBits = 128;   // widest vector the code should prefer
   int level = 0;          // cuvil_isa_level the CPU needs: 4 AVX-512 BF16, 3 AVX-512 VNNI,
-                          // 2 AVX-512, 1 AVX2+FMA
+                          // 2 AVX-512, 1 AVX2+FMA; aarch64: 1 SVE, 0 NEON
   // What the variant adds over the next one (vpdpbusd, vdpbf16ps): it is
   // compiled only into models that use it.
   VariantUse use = VariantUse::Always;
@@ -44,7 +44,8 @@ struct TargetConfig {
 
 // Resolves a --target / --cpu pair. No --cpu gives the target's default
 // variants (x86_64-linux: AVX-512 with BF16, with VNNI, AVX-512, AVX2, tuned for the
-// generic x86-64-v4 and x86-64-v3 CPU models); a CPU name gives one variant
+// generic x86-64-v4 and x86-64-v3 CPU models; aarch64-linux: SVE and NEON, tuned
+// for aarch64-generic); a CPU name gives one variant
 // for that CPU (its row of the CPU model table, or the generic model of its
 // ISA level), "native" one for this machine (its caches and cores probed).
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);

@@ -33,6 +33,10 @@ struct CpuModel {
   bool int8Dot = false;
   // vdpbf16ps (AVX512_BF16): two bf16 products summed into each f32 lane.
   bool bf16Dot = false;
+  // vpmaddwd (x86-64): i16 pair products summed into i32 lanes in one
+  // instruction. Without it (aarch64: smull, smull2, addp) each step's
+  // widened products take registers of their own beside the tile.
+  bool i16PairProducts = true;
 
   int vectorLanes() const { return vectorBits / 32; } // f32 lanes
   // f32 FMA peak of one core, in Gflop/s (an FMA is two flops).
@@ -50,9 +54,10 @@ struct CpuModel {
 Expected<CpuModel> cpuModelFor(std::string_view cpu);
 // The names the table knows.
 std::vector<std::string_view> knownCpuModels();
-// The table's generic model for an x86-64 CPU with this widest vector
-// (512: x86-64-v4, else x86-64-v3), named `cpu`.
-CpuModel genericCpuModel(int vectorBits, std::string_view cpu);
+// The table's generic model for a CPU of `triple`'s architecture, named
+// `cpu`: aarch64-generic, or for x86-64 by its widest vector (512:
+// x86-64-v4, else x86-64-v3).
+CpuModel genericCpuModel(std::string_view triple, int vectorBits, std::string_view cpu);
 // This machine: `base` (the table's row for its CPU, or a generic one) with
 // its cache sizes and core count read from the host (sysfs, the affinity
 // mask) where it reports them.

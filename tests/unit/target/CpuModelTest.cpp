@@ -20,9 +20,13 @@ TEST(CpuModel, UnknownNamesListTheKnownOnes) {
   Expected<CpuModel> cpu = cpuModelFor("pentium4");
   ASSERT_FALSE(cpu.ok());
   EXPECT_NE(cpu.status().message().find("znver3"), std::string::npos);
-  CpuModel generic = genericCpuModel(256, "tigerlake");
+  CpuModel generic = genericCpuModel("x86_64-unknown-linux-gnu", 256, "tigerlake");
   EXPECT_EQ(generic.name, "tigerlake");
   EXPECT_EQ(generic.vectorBits, 256);
+  CpuModel arm = genericCpuModel("aarch64-unknown-linux-gnu", 128, "cortex-x4");
+  EXPECT_EQ(arm.name, "cortex-x4");
+  EXPECT_EQ(arm.vectorBits, 128);
+  EXPECT_EQ(arm.vectorRegisters, 32);
 }
 
 TEST(CpuModel, ParallelSlotsRoundTheCoresUpToAPowerOfTwo) {
