@@ -2,15 +2,18 @@
 // written with, by their x86 semantics. On x86-64 each is the instruction's
 // builtin (LLVM does not form vpmaddwd or vpdpbusd from vector code that
 // accumulates); on aarch64 NEON's widening multiplies and pairwise adds
-// (smull, smull2, addp: LLVM's own lowering of the vector form shuffles
-// and spills); elsewhere the vector form. The same arithmetic, in the same
-// order, on every target.
+// for the forms the tiles run there (smull, smull2, addp: LLVM's own
+// lowering of plain vector code shuffles and spills), and plain vector code
+// for the VNNI and bf16 forms, which only x86-64 variants select. The same
+// arithmetic, in the same order, on both.
 #pragma once
 
 #include "KernelSupport.h"
 
 #if defined(__aarch64__)
 #include <arm_neon.h>
+#elif !defined(__x86_64__)
+#error "DotInstructions.h has no form for this architecture"
 #endif
 
 namespace cuvil::kernels {
@@ -56,7 +59,7 @@ CUVIL_INLINE int32x4_t pairProducts8(int16x8_t a, int16x8_t b) {
 }
 #endif
 
-#if !defined(__x86_64__)
+#if defined(__aarch64__)
 // Lanes 2i (Odd = false) or 2i + 1 (Odd = true) of a 16-lane vector.
 template <bool Odd, typename V> CUVIL_INLINE auto pairHalf(V v) {
   return __builtin_shufflevector(v, v, 0 + Odd, 2 + Odd, 4 + Odd, 6 + Odd, 8 + Odd, 10 + Odd,
@@ -71,10 +74,6 @@ CUVIL_INLINE u32x8 pairProducts(i16x16 a, i16x16 b) {
 #elif defined(__aarch64__)
   return joinHalves(pairProducts8(half16(a, false), half16(b, false)),
                     pairProducts8(half16(a, true), half16(b, true)));
-#else
-  const u32x16 products = __builtin_bit_cast(u32x16, __builtin_convertvector(a, i32x16) *
-                                                         __builtin_convertvector(b, i32x16));
-  return pairHalf<false>(products) + pairHalf<true>(products);
 #endif
 }
 
@@ -84,9 +83,6 @@ CUVIL_INLINE u32x8 pairSums(i16x16 a) {
   return pairProducts(a, i16x16(1));
 #elif defined(__aarch64__)
   return joinHalves(vpaddlq_s16(half16(a, false)), vpaddlq_s16(half16(a, true)));
-#else
-  const u32x16 wide = __builtin_bit_cast(u32x16, __builtin_convertvector(a, i32x16));
-  return pairHalf<false>(wide) + pairHalf<true>(wide);
 #endif
 }
 
@@ -111,19 +107,6 @@ CUVIL_INLINE i16x16 saturatedBytePairProducts(i8x32 unsignedBytes, i8x32 signedB
   const i16x8 high =
       __builtin_bit_cast(i16x8, sixteen(half8(unsignedBytes, true), half8(signedBytes, true)));
   return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-#else
-  typedef uint8_t u8x32 __attribute__((ext_vector_type(32)));
-  typedef int32_t i32x32 __attribute__((ext_vector_type(32)));
-  const i32x32 products =
-      __builtin_convertvector(__builtin_bit_cast(u8x32, unsignedBytes), i32x32) *
-      __builtin_convertvector(signedBytes, i32x32);
-  const i32x16 even = __builtin_shufflevector(products, products, 0, 2, 4, 6, 8, 10, 12, 14, 16, 18,
-                                              20, 22, 24, 26, 28, 30);
-  const i32x16 odd = __builtin_shufflevector(products, products, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19,
-                                             21, 23, 25, 27, 29, 31);
-  const i32x16 sum = __builtin_elementwise_min(
-      __builtin_elementwise_max(even + odd, i32x16(-32768)), i32x16(32767));
-  return __builtin_convertvector(sum, i16x16);
 #endif
 }
 

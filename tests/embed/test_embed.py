@@ -16,11 +16,14 @@ then builds and runs, each compared with ONNX Runtime's output:
   - tests/embed/data_checks.c: an out-of-range Gather index refused with
     CUVIL_BAD_DATA and the node's message, the instance usable after.
 The shared library must depend on libc, libm and libpthread only and export
-nothing but the model's API.
+nothing but the model's API. For another target (CUVIL_E2E_TARGET, run under
+CUVIL_E2E_RUNNER) give its cross compilers and --static-only: the static
+libraries' programs, linked statically, run under the emulator.
 """
 
 import argparse
 import os
+import shlex
 import subprocess
 import sys
 import tempfile
@@ -82,7 +85,10 @@ def main():
     parser.add_argument("--cuvil", help="cuvil binary (default: $CUVIL_BIN)")
     parser.add_argument("--cc", default="cc")
     parser.add_argument("--cxx", default="c++")
+    parser.add_argument("--static-only", action="store_true",
+                        help="only the static libraries (a cross target: --cc links statically)")
     args = parser.parse_args()
+    cc = shlex.split(args.cc)
     rng = np.random.default_rng(7)
     image = np.load(os.path.join(EXAMPLE, "image.npy")).astype(np.float32)
     batch = np.concatenate([image, rng.standard_normal((2, 3, 32, 32)).astype(np.float32)])
@@ -95,7 +101,8 @@ def main():
         compile_library(args.cuvil, MODEL, os.path.join(lib, "tiny_cnn"), "lib")
         # The shared library and tiny_dyn keep their weights in a section the
         # runtime maps from the library's (the program's) file, as above 2 GiB.
-        compile_library(args.cuvil, MODEL, os.path.join(lib, "tiny_cnn"), "shared", ["--map-weights"])
+        if not args.static_only:
+            compile_library(args.cuvil, MODEL, os.path.join(lib, "tiny_cnn"), "shared", ["--map-weights"])
         compile_library(args.cuvil, dynamic, os.path.join(lib, "tiny_dyn"), "lib",
                         ["--shape-range", "image=1x3x32x32:2x3x32x32:4x3x32x32", "--map-weights"])
         image_file, probs_file = os.path.join(work, "image.f32"), os.path.join(work, "probs.f32")
@@ -103,36 +110,38 @@ def main():
 
         # The C example against the static library, with the C compiler alone.
         exe = os.path.join(work, "classify")
-        run([args.cc, os.path.join(ROOT, "examples", "c", "classify.c"), "-I", lib,
+        run([*cc, os.path.join(ROOT, "examples", "c", "classify.c"), "-I", lib,
              os.path.join(lib, "libtiny_cnn.a"), "-lpthread", "-lm", "-o", exe])
-        print(run([exe, image_file, probs_file]).strip())
+        print(run([*e2e.executable(exe), image_file, probs_file]).strip())
         check_close("examples/c/classify.c (libtiny_cnn.a)",
                     np.fromfile(probs_file, np.float32).reshape(1, 10), expected, failures)
 
-        # The C++ example against the shared library: two instances at once.
-        exe = os.path.join(work, "classify_concurrently")
-        run([args.cxx, "-std=c++17", os.path.join(ROOT, "examples", "cpp", "classify_concurrently.cpp"),
-             "-I", lib, "-L", lib, "-ltiny_cnn", f"-Wl,-rpath,{lib}", "-pthread", "-o", exe])
-        print(run([exe, image_file, probs_file]).strip())
-        check_close("examples/cpp/classify_concurrently.cpp (libtiny_cnn.so)",
-                    np.fromfile(probs_file, np.float32).reshape(1, 10), expected, failures)
+        if not args.static_only:
+            # The C++ example against the shared library: two instances at once.
+            exe = os.path.join(work, "classify_concurrently")
+            run([args.cxx, "-std=c++17", os.path.join(ROOT, "examples", "cpp", "classify_concurrently.cpp"),
+                 "-I", lib, "-L", lib, "-ltiny_cnn", f"-Wl,-rpath,{lib}", "-pthread", "-o", exe])
+            print(run([exe, image_file, probs_file]).strip())
+            check_close("examples/cpp/classify_concurrently.cpp (libtiny_cnn.so)",
+                        np.fromfile(probs_file, np.float32).reshape(1, 10), expected, failures)
 
-        needed, exported = dynamic_info(os.path.join(lib, "libtiny_cnn.so"))
-        foreign = [n for n in needed if n not in ALLOWED_NEEDED]
-        stray = [s for s in exported if not s.startswith("tiny_cnn_")]
-        ok = not foreign and not stray and len(exported) >= 9
-        print(f"{'PASS' if ok else 'FAIL'} libtiny_cnn.so needs {needed}, exports {len(exported)} "
-              f"symbols{'' if not stray else ', stray: ' + ', '.join(stray[:10])}")
-        if not ok:
-            failures.append("shared library dependencies and exports")
+            needed, exported = dynamic_info(os.path.join(lib, "libtiny_cnn.so"))
+            foreign = [n for n in needed if n not in ALLOWED_NEEDED]
+            stray = [s for s in exported if not s.startswith("tiny_cnn_")]
+            ok = not foreign and not stray and len(exported) >= 9
+            print(f"{'PASS' if ok else 'FAIL'} libtiny_cnn.so needs {needed}, exports {len(exported)} "
+                  f"symbols{'' if not stray else ', stray: ' + ', '.join(stray[:10])}")
+            if not ok:
+                failures.append("shared library dependencies and exports")
 
         # Both static libraries in one C program, and the API's promises.
         exe = os.path.join(work, "api_checks")
-        run([args.cc, os.path.join(HERE, "api_checks.c"), "-I", lib, os.path.join(lib, "libtiny_dyn.a"),
+        run([*cc, os.path.join(HERE, "api_checks.c"), "-I", lib, os.path.join(lib, "libtiny_dyn.a"),
              os.path.join(lib, "libtiny_cnn.a"), "-lpthread", "-lm", "-o", exe])
         batch_file = os.path.join(work, "batch.f32")
         batch.tofile(batch_file)
-        proc = subprocess.run([exe, batch_file, probs_file], capture_output=True, text=True)
+        proc = subprocess.run([*e2e.executable(exe), batch_file, probs_file], capture_output=True,
+                              text=True)
         print(f"{'PASS' if proc.returncode == 0 else 'FAIL'} tests/embed/api_checks.c"
               f"{proc.stderr and chr(10) + proc.stderr.rstrip()}")
         if proc.returncode != 0:
@@ -152,9 +161,9 @@ def main():
         onnx.save(gather, gather_path)
         compile_library(args.cuvil, gather_path, os.path.join(lib, "gather_lib"), "lib")
         exe = os.path.join(work, "data_checks")
-        run([args.cc, os.path.join(HERE, "data_checks.c"), "-I", lib, os.path.join(lib, "libgather_lib.a"),
+        run([*cc, os.path.join(HERE, "data_checks.c"), "-I", lib, os.path.join(lib, "libgather_lib.a"),
              "-lpthread", "-lm", "-o", exe])
-        proc = subprocess.run([exe], capture_output=True, text=True)
+        proc = subprocess.run(e2e.executable(exe), capture_output=True, text=True)
         print(f"{'PASS' if proc.returncode == 0 else 'FAIL'} tests/embed/data_checks.c: "
               f"{(proc.stdout + proc.stderr).strip()}")
         if proc.returncode != 0:

@@ -512,11 +512,12 @@ int main(int argc, char **argv) {
 
   CompileOptions compile;
   CLI::App *compileCommand = app.add_subcommand("compile", "compile an ONNX model");
-  compileCommand->add_option("--target", compile.target, "target (x86_64-linux)")
+  compileCommand->add_option("--target", compile.target, "target (x86_64-linux, aarch64-linux)")
       ->capture_default_str();
   compileCommand->add_option(
       "--cpu", compile.cpu,
-      "CPU to optimise for (default per target: x86-64-v4; 'native' = this machine)");
+      "CPU to optimise for (default: the target's variants, x86-64-v4 + x86-64-v3 or SVE + "
+      "NEON; an LLVM CPU name; 'native' = this machine)");
   compileCommand->add_option("--input,-i", compile.input, "ONNX model (required)");
   compileCommand->add_option("--output,-o", compile.output,
                              "output file ('-' = stdout for text; required)");
