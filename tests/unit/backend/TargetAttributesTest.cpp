@@ -94,5 +94,34 @@ TEST(TargetVariants, VnniAndBf16OnlyForTheirProducts) {
   EXPECT_EQ(zen4->variants[0].level, 4);
 }
 
+TEST(TargetVariants, Aarch64RunsSveWhereTheCpuHasItAndNeonElsewhere) {
+  Expected<TargetConfig> resolved = resolveTarget("aarch64-linux", "");
+  ASSERT_TRUE(resolved.ok()) << resolved.status().message();
+  EXPECT_EQ(resolved->triple, "aarch64-unknown-linux-gnu");
+  ASSERT_EQ(resolved->variants.size(), 2u);
+  EXPECT_EQ(resolved->variants[0].name, "sve");
+  EXPECT_EQ(resolved->variants[0].level, 1);
+  EXPECT_EQ(resolved->variants[1].name, "neon");
+  EXPECT_EQ(resolved->variants[1].level, 0);
+  for (const IsaVariant &variant : resolved->variants) {
+    // 128-bit register tiles, 32 registers, widening integer products.
+    EXPECT_EQ(variant.cpuModel.vectorBits, 128);
+    EXPECT_EQ(variant.cpuModel.vectorRegisters, 32);
+    EXPECT_FALSE(variant.cpuModel.i16PairProducts);
+    EXPECT_FALSE(variant.cpuModel.int8Dot);
+  }
+  // A CPU with SVE needs it (level 1); one without runs NEON code.
+  Expected<TargetConfig> a64fx = resolveTarget("aarch64-linux", "a64fx");
+  ASSERT_TRUE(a64fx.ok());
+  EXPECT_EQ(a64fx->variants[0].level, 1);
+  EXPECT_EQ(a64fx->variants[0].cpuModel.fmaLatency, 9); // its row, not the generic one
+  Expected<TargetConfig> a72 = resolveTarget("aarch64-linux", "cortex-a72");
+  ASSERT_TRUE(a72.ok());
+  EXPECT_EQ(a72->variants[0].level, 0);
+  // An x86-64 name is no aarch64 CPU, and this machine's CPU cannot run aarch64 code.
+  EXPECT_FALSE(resolveTarget("aarch64-linux", "x86-64-v4").ok());
+  EXPECT_FALSE(resolveTarget("aarch64-linux", "native").ok());
+}
+
 } // namespace
 } // namespace cuvil
