@@ -34,9 +34,9 @@ struct TargetEntry {
 // aarch64: NEON (Advanced SIMD) is part of ARMv8-A, so the NEON variant
 // runs on every aarch64 CPU; the SVE one runs where HWCAP_SVE is set, at
 // whatever vector length the CPU has: its loops are vector-length agnostic
-// (LLVM vectorises them with scalable vectors and predicates their ends),
-// while the register tiles keep their NEON (v0-v31) form, which SVE CPUs
-// run as well.
+// (LLVM vectorises them with scalable vectors after specialisation), while
+// the register tiles keep their NEON (v0-v31) form, which SVE CPUs run as
+// well.
 const std::array<TargetEntry, 2> kTargets = {{
     {"x86_64-linux",
      "x86_64-unknown-linux-gnu",

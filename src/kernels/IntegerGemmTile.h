@@ -15,7 +15,7 @@
 //
 // The register tile uses AVX2's 256-bit vpmaddwd, which both x86-64
 // variants have; this header is compiled with -mavx2 there (CMakeLists.txt)
-// and with DotInstructions.h's vector form elsewhere.
+// and as DotInstructions.h's NEON form on aarch64.
 #pragma once
 
 #include "DotInstructions.h"

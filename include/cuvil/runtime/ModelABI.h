@@ -168,8 +168,9 @@ void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t num_tasks, int6
 /* Provided by the runtime: the instruction sets the CPU supports, as
  * cuvil_run picks its variant by: 4 = AVX-512 with VNNI and BF16
  * (vdpbf16ps), 3 = AVX-512 with VNNI (vpdpbusd),
- * 2 = AVX-512 (F, BW, CD, DQ, VL), 1 = AVX2 + FMA, 0 = neither. The environment variable
- * CUVIL_ISA=avx2 (or avx512) caps it, to run a fallback path on a newer CPU. */
+ * 2 = AVX-512 (F, BW, CD, DQ, VL), 1 = AVX2 + FMA, 0 = neither; on aarch64
+ * 1 = SVE, 0 = NEON. The environment variable CUVIL_ISA=avx2 (or avx512,
+ * neon) caps it, to run a fallback path on a newer CPU. */
 int32_t cuvil_isa_level(void);
 
 #ifdef __cplusplus
