@@ -73,13 +73,15 @@ def hot_loop_spills(lines):
         for instruction in body:
             code = instruction.split(comment)[0].strip()
             if VECTOR_SPILL.search(instruction):
-                # Reloads right after a call restore what it clobbered (no
-                # vector register survives a call in the SysV ABI): a loop
-                # that calls (a memcpy of a short run) is no register tile.
+                # Reloads after a call in the same block restore what it
+                # clobbered (no vector register survives a call whole, in
+                # the SysV or the AAPCS64 ABI; aarch64 interleaves the
+                # reloads with their address arithmetic): a loop that
+                # calls (a memset of a padded run) is no register tile.
                 if not (after_call and "Reload" in instruction):
                     findings.append((function, label, instruction.strip()))
-            elif code:
-                after_call = CALL.match(code) is not None
+            elif code and CALL.match(code):
+                after_call = True
     kernels = {f for f, _, _ in blocks if ".spec" in f}
     return findings, kernels
 
