@@ -24,6 +24,8 @@ BLOCK = re.compile(r"^(\.LBB[\w]+:|(#|//) %bb\.\d+:)\s*((#|//).*)?$")
 INNER_HEADER = re.compile(r"This Inner Loop Header")
 IN_LOOP = re.compile(r"in Loop: Header=(BB[\w]+)")
 VECTOR_SPILL = re.compile(r"(%[xyz]mm\d+|\b[qz]\d+\b).*(#|//)\s*\d+-byte (Folded )?(Spill|Reload)")
+# An instruction on vector registers: x86-64 xmm/ymm/zmm, aarch64 v/q/z.
+VECTOR_REGISTER = re.compile(r"%[xyz]mm\d+|\b[vqz]\d+\b")
 # Calls: x86-64 `call`, aarch64 `bl`/`blr`.
 CALL = re.compile(r"^(call\w*|blr?)\b")
 
@@ -73,15 +75,18 @@ def hot_loop_spills(lines):
         for instruction in body:
             code = instruction.split(comment)[0].strip()
             if VECTOR_SPILL.search(instruction):
-                # Reloads after a call in the same block restore what it
-                # clobbered (no vector register survives a call whole, in
-                # the SysV or the AAPCS64 ABI; aarch64 interleaves the
-                # reloads with their address arithmetic): a loop that
-                # calls (a memset of a padded run) is no register tile.
+                # Reloads right after a call restore what it clobbered (no
+                # vector register survives a call whole, in the SysV or the
+                # AAPCS64 ABI): a loop that calls (a memset of a padded run)
+                # is no register tile. "Right after": before the next
+                # instruction on vector registers (aarch64 interleaves the
+                # reloads with their address arithmetic).
                 if not (after_call and "Reload" in instruction):
                     findings.append((function, label, instruction.strip()))
             elif code and CALL.match(code):
                 after_call = True
+            elif code and VECTOR_REGISTER.search(code):
+                after_call = False
     kernels = {f for f, _, _ in blocks if ".spec" in f}
     return findings, kernels
 
