@@ -1,6 +1,5 @@
 #include "LibraryLinker.h"
 
-#include "EmbeddedFiles.h"
 #include "StaticLinker.h"
 
 #include <cctype>
@@ -76,9 +75,7 @@ Status linkLibrary(const TargetConfig &target, const std::vector<std::string> &o
                    const std::string &path) {
   std::filesystem::path dir(workDir);
   std::string runtime = (dir / "libcuvil_embed.a").string();
-  Expected<std::string_view> archive = embeddedFile(target.triple, EmbeddedKind::Embed);
-  CUVIL_TRY(archive.status());
-  CUVIL_TRY(writeEmbedded(*archive, runtime));
+  CUVIL_TRY(writeEmbedded(target.triple, EmbeddedKind::Embed, runtime));
   std::string clang = toolPath("CUVIL_CLANG", CUVIL_DEFAULT_CLANG);
 
   // One relocatable object: the model and the whole library runtime.

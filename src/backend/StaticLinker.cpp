@@ -1,7 +1,5 @@
 #include "StaticLinker.h"
 
-#include "EmbeddedFiles.h"
-
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -16,9 +14,11 @@ std::string toolPath(const char *environment, const char *fallback) {
   return override && *override ? override : fallback;
 }
 
-Status writeEmbedded(std::string_view bytes, const std::string &path) {
+Status writeEmbedded(std::string_view triple, EmbeddedKind kind, const std::string &path) {
+  Expected<std::string_view> bytes = embeddedFile(triple, kind);
+  CUVIL_TRY(bytes.status());
   std::ofstream out(path, std::ios::binary | std::ios::trunc);
-  out.write(bytes.data(), std::streamsize(bytes.size()));
+  out.write(bytes->data(), std::streamsize(bytes->size()));
   if (!out)
     return Status::error(fmt::format("cannot write {}", path));
   return Status::success();
@@ -45,9 +45,7 @@ Status runTool(const std::vector<std::string> &args, const std::string &workDir,
 Status linkExecutable(const TargetConfig &target, const std::vector<std::string> &objects,
                       const std::string &workDir, const std::string &output) {
   std::string runtime = (std::filesystem::path(workDir) / "libcuvil_runtime.a").string();
-  Expected<std::string_view> archive = embeddedFile(target.triple, EmbeddedKind::Runtime);
-  CUVIL_TRY(archive.status());
-  CUVIL_TRY(writeEmbedded(*archive, runtime));
+  CUVIL_TRY(writeEmbedded(target.triple, EmbeddedKind::Runtime, runtime));
   std::vector<std::string> args = {toolPath("CUVIL_CLANG", CUVIL_DEFAULT_CLANG),
                                    "--target=" + target.triple,
                                    "-static",

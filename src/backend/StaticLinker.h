@@ -2,6 +2,7 @@
 // and the tool runner the library linker shares.
 #pragma once
 
+#include "EmbeddedFiles.h"
 #include "cuvil/backend/Target.h"
 #include "cuvil/support/Status.h"
 
@@ -24,7 +25,7 @@ std::string toolPath(const char *environment, const char *fallback);
 Status runTool(const std::vector<std::string> &args, const std::string &workDir,
                const std::string &log, const std::string &what);
 
-// Writes `size` embedded bytes at `path`.
-Status writeEmbedded(std::string_view bytes, const std::string &path);
+// Writes the embedded file `kind` of `triple`'s architecture at `path`.
+Status writeEmbedded(std::string_view triple, EmbeddedKind kind, const std::string &path);
 
 } // namespace cuvil

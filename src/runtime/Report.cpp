@@ -101,13 +101,13 @@ std::string jsonSymbols(const cuvil_model_info &model) {
   return json + "]";
 }
 
-// "batch=1 sequence=128", or "any" for the generic path.
 // ", 256-bit vectors" where the variant's vector length is the CPU's (SVE).
 std::string vectorLengthText() {
   int32_t bits = scalableVectorBits();
   return bits > 0 ? ", " + std::to_string(bits) + "-bit vectors" : std::string();
 }
 
+// "batch=1 sequence=128", or "any" for the generic path.
 std::string pathShapes(const cuvil_model_info &model, const cuvil_path_info &path) {
   bool ranged = false;
   for (uint32_t s = 0; s < model.num_symbols; ++s)
