@@ -88,6 +88,8 @@ void checkGemm(const cuvil_gemm_params &p, Problems &problems) {
         fmt::format("K chunk of {} rows is outside 1 to {}", p.chunk_k, CUVIL_GEMM_MAX_CHUNK_K));
   if (p.block_rows < 1)
     problems.push_back(fmt::format("block of {} rows of A", p.block_rows));
+  if (p.group_panels < 1)
+    problems.push_back(fmt::format("group of {} panels", p.group_panels));
 }
 
 void checkHalfWeightsGemm(const cuvil_gemm_params &p, Problems &problems) {

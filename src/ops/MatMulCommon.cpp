@@ -1,6 +1,7 @@
 #include "MatMulCommon.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace cuvil::ops {
 
@@ -15,11 +16,16 @@ int64_t chooseChunkK(const CpuModel &cpu) {
   return chunk;
 }
 
-// Rows of A per GEMM task. Task by task, a thread runs every 64-column
-// panel of B over its rows of A, so two orders compete for the L3 traffic:
-//   one block:  A re-read from L3 for every panel, B read once;
-//   row blocks: A read once (a block takes at most half of L2 and stays
-//               there), B re-read for every block.
+// Rows of A per GEMM task and panels per group. A thread runs every
+// 64-column panel of B over its block of rows of A, in groups of panels
+// that take each K chunk in turn (Gemm.cpp), so three reads compete for the
+// L3 traffic:
+//   A: read once when the block's rows fit in half of L2 (the next panels
+//      find them there), else once per group (each streams every chunk);
+//   B: read once per block;
+//   C: a group's block rows x panels of C are read again on every chunk: a
+//      group is as many panels as keep them, beside the chunk of A, in half
+//      of L2.
 // A is read as short strided runs (a tile's rows, one K chunk each) that the
 // prefetchers follow worse than B's contiguous packed panel: a byte of A
 // costs about 2.5 bytes of B (measured on Zen 3 and Sapphire Rapids: at
@@ -27,21 +33,44 @@ int64_t chooseChunkK(const CpuModel &cpu) {
 // of 32 win 30%; the break-even ratios of the shapes bracket 2 to 3).
 // Blocks are of equal size, each a whole number of tiles; rows: M.opt(),
 // maxRows: M.max(), the one block a dynamic M gets when blocking does not pay.
-static int64_t chooseGemmBlockRows(const CpuModel &cpu, int64_t rows, int64_t maxRows, int64_t k,
-                                   int64_t n, int64_t tileRows) {
+struct GemmBlocking {
+  int64_t blockRows, groupPanels;
+};
+
+static GemmBlocking chooseGemmBlocking(const CpuModel &cpu, int64_t rows, int64_t maxRows,
+                                       int64_t k, int64_t n, int64_t tileRows, int64_t chunkK) {
   constexpr double kStridedReadCost = 2.5;
-  const double aBytes = double(rows) * double(k) * sizeof(float);
-  const double bBytes = double(k) * double(n) * sizeof(float);
-  const int64_t panels = (n + kGemmPanel - 1) / kGemmPanel;
-  const int64_t fit = std::max<int64_t>(
-      tileRows, cpu.l2Bytes / 2 / (std::max<int64_t>(k, 1) * int64_t(sizeof(float))));
-  const int64_t blocks = (std::max<int64_t>(rows, 1) + fit - 1) / fit;
-  const double oneBlockCost = kStridedReadCost * aBytes * double(panels) + bBytes;
-  const double rowBlocksCost = kStridedReadCost * aBytes + bBytes * double(blocks);
-  if (blocks == 1 || oneBlockCost <= rowBlocksCost)
-    return std::max<int64_t>(tileRows, maxRows);
-  const int64_t balanced = (rows + blocks - 1) / blocks;
-  return (balanced + tileRows - 1) / tileRows * tileRows;
+  constexpr int64_t kFloat = sizeof(float);
+  rows = std::max<int64_t>(rows, 1);
+  k = std::max<int64_t>(k, 1);
+  const double aBytes = double(rows) * double(k) * kFloat;
+  const double bBytes = double(k) * double(n) * kFloat;
+  const int64_t panels = std::max<int64_t>(1, (n + kGemmPanel - 1) / kGemmPanel);
+  const int64_t budget = cpu.l2Bytes / 2;
+  GemmBlocking best{rows, 1};
+  double bestCost = std::numeric_limits<double>::infinity();
+  // More blocks than the first whose rows of A fit only re-read B more.
+  for (int64_t blocks = 1, blockRows = rows; blockRows > tileRows || blocks == 1; ++blocks) {
+    blockRows = ((rows + blocks - 1) / blocks + tileRows - 1) / tileRows * tileRows;
+    if ((rows + blockRows - 1) / blockRows != blocks)
+      continue; // the same blocks as a smaller count
+    const bool aFits = blockRows * k * kFloat <= budget;
+    const int64_t groupBytes = budget - blockRows * std::min(k, chunkK) * kFloat;
+    const int64_t fitPanels =
+        std::clamp<int64_t>(groupBytes / (blockRows * kGemmPanel * kFloat), 1, panels);
+    const int64_t groups = aFits ? panels : (panels + fitPanels - 1) / fitPanels;
+    const double cost =
+        kStridedReadCost * aBytes * double(aFits ? 1 : groups) + bBytes * double(blocks);
+    if (cost < bestCost) {
+      bestCost = cost;
+      best = {blockRows, (panels + groups - 1) / groups};
+    }
+    if (aFits)
+      break;
+  }
+  if (best.blockRows >= rows)
+    best.blockRows = std::max(tileRows, maxRows);
+  return best;
 }
 
 // A panel's 4 vectors of 16 columns in as few column steps as the
@@ -253,8 +282,11 @@ Status lowerMatMul(const Node &node, LoweringContext &ctx, const MatMulEpilogue 
   if (params->bf16_products)
     params->tile.pixels = std::min<int64_t>(params->tile.pixels, 4);
   params->chunk_k = chooseChunkK(ctx.cpu());
-  params->block_rows = chooseGemmBlockRows(ctx.cpu(), g->M.opt(), g->M.max(), g->K.opt(),
-                                           g->N.opt(), params->tile.pixels);
+  const GemmBlocking blocking =
+      chooseGemmBlocking(ctx.cpu(), g->M.opt(), g->M.max(), g->K.opt(), g->N.opt(),
+                         params->tile.pixels, params->chunk_k);
+  params->block_rows = blocking.blockRows;
+  params->group_panels = blocking.groupPanels;
   params->prefetch_c = g->M.opt() * g->N.opt() * int64_t(sizeof(float)) > ctx.cpu().l2Bytes / 2;
   params->scale = epilogue.scale;
   params->activation = epilogue.activation.kernel();

@@ -1091,6 +1091,19 @@ def gemm_matmul_cases():
                     [node("MatMul", ["x", "w"], ["m"]), node("Add", ["m", "b"], ["a"]),
                      node("Add", ["a", "r"], ["y"])],
                     {"x": In((5, 1, 3, 16)), "r": In(residual)}, ["y"], inits={"w": w, "b": bias})
+    # Rows of A that outgrow half of L2 (the default target counts on 1 MiB): the kernel runs each
+    # K chunk over a group of panels before the next chunk (a partial last panel and chunk; two
+    # threads split the one group), over two blocks of two groups each, and with B a run-time
+    # operand; bias, residual and Relu in the first and last chunks' epilogues.
+    grouped = [("grouped_panels", 70, 2100, 300, True), ("grouped_blocks", 400, 1500, 1000, True),
+               ("grouped_runtime_b", 70, 2100, 130, False)]
+    for name, m, k, n, constant in grouped:
+        w = rng.standard_normal((k, n)) / np.sqrt(k)
+        yield graph(f"matmul/{name}",
+                    [node("MatMul", ["x", "w"], ["m"]), node("Add", ["m", "b"], ["a"]),
+                     node("Add", ["a", "r"], ["s"]), node("Relu", ["s"], ["y"])],
+                    {"x": In((m, k)), "r": In((m, n)), **({} if constant else {"w": In((k, n))})},
+                    ["y"], inits={"b": rng.standard_normal(n), **({"w": w} if constant else {})})
     # One output column: a residual broadcast along it (a per-group bias of a
     # grouped 1-channel product) fuses with no column stride to follow.
     yield graph("matmul/one_column_residual_broadcast",

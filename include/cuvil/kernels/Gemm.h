@@ -31,6 +31,10 @@ struct cuvil_gemm_params {
   struct cuvil_tile tile;                /* rows x 16-column vectors */
   int64_t chunk_k;                       /* K rows per chunk: a chunk of the panel stays in L1 */
   int64_t block_rows; /* rows of A per task: a block that stays in L2, or all of M */
+  /* consecutive panels of a row block that run each K chunk in turn before
+   * the next chunk, so that the chunk of A is read into L2 once for all of
+   * them (1: each panel runs all of K before the next panel) */
+  int64_t group_panels;
   int64_t prefetch_c; /* 1: prefetch the next tile's rows of C (an output over half of L2) */
   /* bf16 panels: 1 = multiplied by vdpbf16ps with A rounded to bf16
    * (AVX512_BF16), 0 = widened to f32 */
