@@ -10,7 +10,8 @@
 // one broadcasting along batch dims and rows, like an attention mask); c is
 // a scalar constant (attention's 1/sqrt(d)); the activation is a unary op
 // whose ElementwiseFacts say it is finite at zero, with constant
-// parameters. Each absorbed value must have no other use. The fused node takes the place of the
+// parameters (taken across a Reshape, which then follows the fused op).
+// Each absorbed value must have no other use. The fused node takes the place of the
 // last absorbed node, where all its inputs are defined.
 #include "PassUtils.h"
 
@@ -214,9 +215,45 @@ void apply(Graph &graph, Fusion &fusion) {
   graph.eraseNode(&root);
 }
 
+// An activation of a Reshape's result, the Reshape's input used nowhere
+// else, is applied before the Reshape instead (GPT-2's Conv1D layers: Gemm,
+// a Reshape back to [batch, seq, features], then GELU), so that the
+// producer's epilogue can take it.
+Status applyBeforeReshapes(Graph &graph) {
+  std::vector<Node *> activations;
+  for (const auto &node : graph.nodes())
+    if (activationOf(*node))
+      activations.push_back(node.get());
+  for (Node *activation : activations) {
+    Node *reshape = activation->input(0)->producer();
+    if (!reshape || reshape->op() != "Reshape" || !activation->input(0)->hasOneUse() ||
+        !reshape->input(0)->hasOneUse())
+      continue;
+    std::vector<Value *> inputs(activation->inputs().begin(), activation->inputs().end());
+    inputs[0] = reshape->input(0);
+    const std::string name = activation->output(0)->name();
+    Node *moved = graph.addNode(activation->op(), inputs, {name + ".unshaped"}, activation);
+    moved->setName(activation->name());
+    for (const auto &[attribute, value] : activation->attributes())
+      moved->setAttr(attribute, value);
+    CUVIL_TRY(inferNodeTypes(*moved));
+    Node *reshaped = graph.addNode("Reshape", {moved->output(0), reshape->input(1)},
+                                   {name + ".shaped"}, activation);
+    reshaped->setName(reshape->name());
+    for (const auto &[attribute, value] : reshape->attributes())
+      reshaped->setAttr(attribute, value);
+    CUVIL_TRY(inferNodeTypes(*reshaped));
+    graph.replaceAllUsesWith(activation->output(0), reshaped->output(0));
+    graph.eraseNode(activation);
+    graph.eraseNode(reshape);
+  }
+  return Status::success();
+}
+
 } // namespace
 
 Status runFuseEpilogues(Graph &graph, PassContext &) {
+  CUVIL_TRY(applyBeforeReshapes(graph));
   std::vector<Node *> roots;
   for (const auto &node : graph.nodes()) {
     if (node->output(0)->type().dtype != DType::F32)

@@ -1030,6 +1030,21 @@ def elementwise_cases():
         node("Div", ["x", "sqrt2"], ["d"]), node("Erf", ["d"], ["e"]), node("Add", ["e", "one"], ["a"]),
         node("Mul", ["x", "a"], ["m"]), node("Mul", ["m", "half"], ["y"])],
         {"x": In((2, 7, 24), gen=scaled(3))}, ["y"], dict(sqrt2=scalar(np.sqrt(2)), one=scalar(1.0), half=scalar(0.5)))
+    # GELU's tanh approximation as GPT-2 exports it (gelu_new: Pow, after a MatMul whose epilogue
+    # takes it), and with x^3 as two Muls, standing alone.
+    gelu_new = [node("Pow", ["x", "three"], ["p"]), node("Mul", ["p", "c"], ["q"]), node("Add", ["x", "q"], ["r"]),
+                node("Mul", ["r", "k"], ["s"]), node("Tanh", ["s"], ["t"]), node("Add", ["t", "one"], ["u"]),
+                node("Mul", ["x", "half"], ["h"]), node("Mul", ["h", "u"], ["y"])]
+    constants = dict(three=scalar(3.0), c=scalar(0.044715), k=scalar(np.sqrt(2 / np.pi)), one=scalar(1.0),
+                     half=scalar(0.5))
+    yield graph("tanh/gelu_new_after_matmul", [node("MatMul", ["a", "w"], ["x"])] + gelu_new,
+                {"a": In((2, 7, 24), gen=scaled(2))}, ["y"],
+                dict(constants, w=np.random.default_rng(9).standard_normal((24, 40)) / 4))
+    yield graph("tanh/gelu_tanh_cube_as_muls", [
+        node("Mul", ["x", "x"], ["x2"]), node("Mul", ["x", "x2"], ["x3"]), node("Mul", ["c", "x3"], ["q"]),
+        node("Add", ["q", "x"], ["r"]), node("Mul", ["k", "r"], ["s"]), node("Tanh", ["s"], ["t"]),
+        node("Add", ["one", "t"], ["u"]), node("Mul", ["x", "u"], ["m"]), node("Mul", ["half", "m"], ["y"])],
+        {"x": In((3, 33), gen=scaled(4))}, ["y"], constants)
 
 
 def gemm_matmul_cases():
