@@ -3,14 +3,20 @@
 //     -> Softmax(last axis) -> MatMul(., V)
 // so that the M x N scores of each head never reach memory: in a 1500-frame
 // Whisper encoder they are 72 MB per layer, written and read four times.
-// fuse-epilogues has already folded attention's 1/sqrt(d) and additive mask
-// into the first product; one with a bias or an activation is not
-// attention and stays. Q, Kt and V must share their batch dims (no
-// broadcasting), the intermediate values must have no other use, and all
-// of it must be f32.
+// fuse-epilogues has already folded attention's 1/sqrt(d) and an additive
+// mask into the first product; one with a bias or an activation is not
+// attention and stays. Further masks between the product and the softmax
+// (decoders add a causal and a padding mask, the causal one often as a
+// Where, GPT-2's) are summed into the one additive mask the kernel takes.
+// Q, Kt and V must share their batch dims (no broadcasting), the
+// intermediate values must have no other use, and all of it must be f32.
 #include "PassUtils.h"
 
+#include "cuvil/ir/Broadcast.h"
+
 #include "cuvil/passes/Passes.h"
+
+#include <algorithm>
 
 namespace cuvil {
 namespace {
@@ -37,16 +43,85 @@ bool isScoreProduct(const Node &node) {
          node.getString("activation", "").empty();
 }
 
+// A fill this negative stays exactly the fill when a score is added to it
+// (|score| < 2^76), and the softmax gives it exactly 0 either way.
+constexpr double kMaskedFill = -0x1p100;
+
+// Where(condition, scores, fill) with a constant condition and a scalar
+// fill of at most kMaskedFill (-inf, or the float minimum exporters write),
+// or its mirror Where(condition, fill, scores): the scores plus a constant
+// mask, 0 where they are kept and the fill elsewhere.
+std::optional<std::pair<Value *, Tensor>> additiveWhere(const Node &where) {
+  const Value *condition = where.input(0);
+  if (where.op() != "Where" || !condition->isConstant() || condition->type().dtype != DType::Bool)
+    return std::nullopt;
+  for (size_t kept = 1; kept <= 2; ++kept) {
+    const Value *fill = where.input(3 - kept);
+    if (!isF32(fill) || !fill->isConstant() || fill->constant().numElements() != 1 ||
+        !(fill->constant().getDouble(0) <= kMaskedFill))
+      continue;
+    Tensor mask(TensorType{DType::F32, condition->type().shape});
+    for (int64_t i = 0; i < mask.numElements(); ++i)
+      if ((condition->constant().getInt(i) != 0) != (kept == 1))
+        mask.setDouble(i, fill->constant().getDouble(0));
+    return std::pair{where.input(kept), std::move(mask)};
+  }
+  return std::nullopt;
+}
+
+// Whether a mask of `shape` can be added to `scores` as the kernel's mask:
+// broadcasting to them and varying along the keys.
+bool isMaskFor(const Shape &shape, const TensorType &scores) {
+  if (shape.empty() || shape.back() != scores.shape.back())
+    return false;
+  Expected<Shape> broadcast = broadcastShapes(shape, scores.shape);
+  return broadcast.ok() && *broadcast == scores.shape;
+}
+
+// Walks from the softmax's input back through the Adds of masks and the
+// additive Wheres to the scores' product; collects the masks and the nodes
+// passed (each result with one use), consumers first.
+Value *peelMasks(Graph &graph, Value *scores, std::vector<Value *> &masks,
+                 std::vector<Node *> &peeled) {
+  const TensorType type = scores->type();
+  for (Node *node = scores->producer(); node && scores->hasOneUse(); node = scores->producer()) {
+    std::optional<std::pair<Value *, Tensor>> where = additiveWhere(*node);
+    if (where && where->first->type() == type && isMaskFor(where->second.shape(), type)) {
+      masks.push_back(graph.addConstant(graph.uniqueName(node->output(0)->name() + ".mask"),
+                                        std::move(where->second)));
+      scores = where->first;
+    } else if (node->op() == "Add") {
+      size_t i = 0;
+      while (i < 2 && (node->input(i)->type() != type || !isF32(node->input(1 - i)) ||
+                       !isMaskFor(node->input(1 - i)->type().shape, type)))
+        ++i;
+      if (i == 2)
+        break;
+      masks.push_back(node->input(1 - i));
+      scores = node->input(i);
+    } else {
+      break;
+    }
+    peeled.push_back(node);
+  }
+  return scores;
+}
+
 Status fuse(Graph &graph, Node &softmax, PassContext &context) {
-  Value *scores = softmax.input(0);
-  Node *product = scores->producer();
   Node *second = soleUser(softmax.output(0));
-  if (!product || !isScoreProduct(*product) || soleUser(scores) != &softmax || !second ||
+  if (softmax.input(0)->type().dtype != DType::F32 || !softmax.input(0)->hasOneUse() || !second ||
       second->op() != "MatMul" || second->input(0) != softmax.output(0))
     return Status::success();
+  std::vector<Value *> masks;
+  std::vector<Node *> peeled;
+  Value *scores = peelMasks(graph, softmax.input(0), masks, peeled);
+  Node *product = scores->producer();
+  if (!product || !isScoreProduct(*product) || !scores->hasOneUse())
+    return Status::success();
   Value *q = product->input(0), *kt = product->input(1), *v = second->input(1);
-  Value *mask = product->input(3);
-  if (!isF32(q) || !isF32(kt) || !isF32(v) || (mask && !isF32(mask)) ||
+  if (product->input(3))
+    masks.push_back(product->input(3));
+  if (!isF32(q) || !isF32(kt) || !isF32(v) || !std::all_of(masks.begin(), masks.end(), isF32) ||
       !chains(q->type().shape, kt->type().shape, v->type().shape))
     return Status::success();
   int64_t rank = int64_t(scores->type().rank());
@@ -54,6 +129,15 @@ Status fuse(Graph &graph, Node &softmax, PassContext &context) {
   if (axis != -1 && axis != rank - 1)
     return Status::success();
   std::vector<Value *> inputs = {q, kt, v};
+  // The masks' sum, once (decoders' causal and padding masks are the same
+  // for every layer; the sum is a small tensor beside the scores).
+  Value *mask = masks.empty() ? nullptr : masks[0];
+  for (size_t i = 1; i < masks.size(); ++i) {
+    Expected<Value *> sum =
+        insertNode(graph, "Add", {mask, masks[i]}, &softmax, softmax.output(0)->name() + ".mask");
+    CUVIL_TRY(sum.status());
+    mask = *sum;
+  }
   if (mask)
     inputs.push_back(mask);
   Value *result = second->output(0);
@@ -66,6 +150,8 @@ Status fuse(Graph &graph, Node &softmax, PassContext &context) {
   graph.replaceAllUsesWith(result, attention->output(0));
   graph.eraseNode(second);
   graph.eraseNode(&softmax);
+  for (Node *node : peeled)
+    graph.eraseNode(node);
   graph.eraseNode(product);
   return Status::success();
 }

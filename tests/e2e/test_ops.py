@@ -1162,6 +1162,23 @@ def attention_cases():
                     mask=(2, 1, 300, 1100), divisor=5.6)
     # A single query (decoding) and a V wider than one 64-column panel.
     yield attention("one_query_wide_v", (4, 1, 8), (4, 9, 8), (4, 9, 130), mask=(4, 1, 9))
+    # GPT-2's: the causal mask a Where of a constant lower triangle with the float minimum
+    # (mirrored: -inf where the condition holds), then a run-time padding mask added; the masks
+    # are summed into one. The padding mask hides the last keys of the second sequence.
+    s = 70
+    causal = np.tril(np.ones((1, 1, s, s), dtype=bool))
+    for name, condition, where_inputs in (("float_min", causal, ["c", "s1", "fill"]),
+                                          ("minus_inf_mirrored", ~causal, ["c", "fill", "s1"])):
+        fill = np.finfo(F32).min if name == "float_min" else -np.inf
+        padding = np.zeros((2, 1, 1, s), dtype=F32)
+        padding[1, ..., 50:] = np.finfo(F32).min
+        yield graph(f"attention/causal_where_padding_{name}", [
+            node("MatMul", ["q", "kt"], ["s0"]), node("Mul", ["s0", "scale"], ["s1"]),
+            node("Where", where_inputs, ["s2"]), node("Add", ["s2", "pad"], ["s3"]),
+            node("Softmax", ["s3"], ["p"], axis=-1), node("MatMul", ["p", "v"], ["y"])],
+            {"q": In((2, 3, s, 16)), "kt": In((2, 3, 16, s)), "v": In((2, 3, s, 16)),
+             "pad": In((2, 1, 1, s), gen=lambda r, shape: padding)}, ["y"],
+            dict(scale=scalar(0.25), c=condition, fill=scalar(fill)))
 
 
 def softmax_layernorm_cases():
