@@ -10,8 +10,11 @@
 //   Vp[ceil(D/64)][N][64]  = V[b] in GEMM panels
 //   for m0 in steps of R (block_rows):
 //     S[R][ceil(N/64)*64] = scale * Q[b][m0..] . Ktp + mask rows   (register tiles, as GEMM)
-//     for each row r: S[r] = exp(S[r] - max S[r]) / sum        (softmax over N)
+//     for each row r: S[r] = exp(S[r] - max S[r]), inverse[r] = 1 / sum S[r]
 //     O[b][m0..] = S . Vp                                      (register tiles, K = N)
+//     for each row r: O[b][m0 + r] *= inverse[r]
+// (the softmax's division applied to the D columns of an output row rather
+// than to the N scores: one pass over the block's scores fewer).
 // The register tile is the GEMM kernel's (GemmTile.h), MR rows x NV vectors.
 #include "GemmTile.h"
 
@@ -41,8 +44,9 @@ CUVIL_INLINE void packPanels(const float *src, int64_t rows, int64_t columns, in
     }
 }
 
-// row[0..n) = softmax(row[0..n)), 16 lanes at a time where they fit.
-CUVIL_INLINE void softmaxRow(float *row, int64_t n) {
+// row[0..n) = exp(row[0..n) - max), 16 lanes at a time where they fit;
+// returns 1 / the sum.
+CUVIL_INLINE float exponentiateRow(float *row, int64_t n) {
   int64_t i = 0;
   float maxValue = -__builtin_inff();
   if (n >= 16) {
@@ -59,9 +63,7 @@ CUVIL_INLINE void softmaxRow(float *row, int64_t n) {
     row[i] = e;
     sum += e;
   }
-  const float inverse = 1.0f / sum;
-  for (i = 0; i < n; ++i)
-    row[i] *= inverse;
+  return 1.0f / sum;
 }
 
 // C[rows][columns] (row stride ldc) = scale * A[rows][K] . panels + residual
@@ -115,6 +117,7 @@ CUVIL_KERNEL void cuvil_attention_f32(const float *q, const float *kt, const flo
     float *ktPanels = scratch + task * p.slot_floats;
     float *vPanels = ktPanels + panelsOf(N) * kPanel * K;
     float *scores = vPanels + panelsOf(D) * kPanel * N;
+    float *inverses = scores + ldS * R;
     packPanels(kt + task * K * N, K, N, N, ktPanels);
     packPanels(v + task * N * D, N, D, D, vPanels);
     for (int64_t m0 = 0; m0 < M; m0 += R) {
@@ -123,9 +126,12 @@ CUVIL_KERNEL void cuvil_attention_f32(const float *q, const float *kt, const flo
       tiledProduct(p, q + (task * M + m0) * K, K, ktPanels, K, rows, N, scores, ldS, float(p.scale),
                    maskRows, p.mask_row_stride);
       for (int64_t r = 0; r < rows; ++r)
-        softmaxRow(scores + r * ldS, N);
-      tiledProduct(p, scores, ldS, vPanels, N, rows, D, o + (task * M + m0) * D, D, 1.0f, nullptr,
-                   0);
+        inverses[r] = exponentiateRow(scores + r * ldS, N);
+      float *out = o + (task * M + m0) * D;
+      tiledProduct(p, scores, ldS, vPanels, N, rows, D, out, D, 1.0f, nullptr, 0);
+      for (int64_t r = 0; r < rows; ++r)
+        for (int64_t j = 0; j < D; ++j)
+          out[r * D + j] *= inverses[r];
     }
   }
 }

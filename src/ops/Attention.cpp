@@ -21,10 +21,12 @@ struct Geometry {
   Shape batch;
   Dim M, N, K, D;
   Dim batches() const { return numElements(batch); }
-  // Packed Kt and V, then the block's score rows (64-column panels).
+  // Packed Kt and V, the block's score rows (64-column panels), then their
+  // softmax sums' inverses.
   Dim slotFloats(int64_t blockRows) const {
     Dim columns = ceilDiv(N, kGemmPanel) * kGemmPanel;
-    return columns * K + ceilDiv(D, kGemmPanel) * kGemmPanel * N + columns * blockRows;
+    return columns * K + ceilDiv(D, kGemmPanel) * kGemmPanel * N + columns * blockRows +
+           Dim(blockRows);
   }
 };
 

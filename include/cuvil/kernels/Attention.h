@@ -18,7 +18,8 @@ struct cuvil_attention_params {
   struct cuvil_tile tile;  /* the GEMM register tile: rows x 16-column vectors */
   int64_t block_rows;      /* queries whose scores are held at once, a multiple of tile rows */
   int64_t chunk_k;         /* rows of a packed panel per chunk: a chunk stays in L1 */
-  int64_t slot_floats;     /* scratch per task: packed Kt, packed V, block_rows score rows */
+  int64_t slot_floats;     /* scratch per task: packed Kt, packed V, block_rows score rows and their
+                              sums' inverses */
   double scale;
 };
 /* Q [b, M, K], Kt [b, K, N], V [b, N, D], O [b, M, D], all dense per batch
