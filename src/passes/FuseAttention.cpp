@@ -129,8 +129,8 @@ Status fuse(Graph &graph, Node &softmax, PassContext &context) {
   if (axis != -1 && axis != rank - 1)
     return Status::success();
   std::vector<Value *> inputs = {q, kt, v};
-  // The masks' sum, once (decoders' causal and padding masks are the same
-  // for every layer; the sum is a small tensor beside the scores).
+  // The masks' sum, added once per attention rather than per head (a
+  // decoder's causal and padding masks sum to [1, 1, M, N]).
   Value *mask = masks.empty() ? nullptr : masks[0];
   for (size_t i = 1; i < masks.size(); ++i) {
     Expected<Value *> sum =
