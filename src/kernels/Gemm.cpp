@@ -18,12 +18,14 @@
 //   for group of panels in the task range:
 //     for k0 in chunks of K:
 //       for panel in group:
-//         prefetch the next chunk of Bp the thread reads, a slice per row tile
 //         for m0 in the row block, in steps of MR:
 //           prefetch the next tile's rows of A (and of C where C outgrows L2)
 //           acc[MR][NV] = 0
-//           for k in chunk: b[v] = panel row k, columns 16v..; for r: acc[r][v] += A[m0+r][k] *
-//           b[v] C[m0+r][n0+16v..] = first chunk ? scale * acc + bias + residual
+//           for k in chunk:
+//             prefetch a few lines of the next chunk of Bp the thread reads
+//             b[v] = panel row k, columns 16v..
+//             for r: acc[r][v] += A[m0+r][k] * b[v]
+//           C[m0+r][n0+16v..] = first chunk ? scale * acc + bias + residual
 //                                           : C + scale * acc   (act after the last)
 // The chunk (chunk_k x 64 floats, sized by the lowering for the target's L1)
 // stays in L1 while every row tile streams through it. MR x NV = 6 x 4 keeps
@@ -112,11 +114,12 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
         // next chunk this thread reads (the group's next panel's; after the
         // group's last panel the next chunk of its first; after the last
         // chunk the next panel's first, which the packing puts right after
-        // this one) is prefetched into L2 a slice per row tile, so that the
-        // first tile of every chunk does not wait on memory. A single row tile
-        // (a matrix-vector product) would issue the whole chunk at once, which
-        // stalls on the fill buffers: its one sequential stream is left to the
-        // hardware prefetcher (ResNet-50's classifier 0.65 -> 0.54 ms).
+        // this one) is prefetched into L2 a slice per row tile, spread over
+        // the tile's k steps, so that the first tile of every chunk does not
+        // wait on memory and the stream overlaps the FMAs. A single row tile
+        // (a matrix-vector product) is too short to hide a chunk behind: its
+        // one sequential stream is left to the hardware prefetcher (ResNet-50's
+        // classifier 0.65 -> 0.54 ms).
         const bool lastOfGroup = task + 1 == groupEnd;
         const Weight *next = !lastOfGroup  ? packed + K * kPanel
                              : k0 + kc < K ? b + firstPanel * K * kPanel + (k0 + kc) * kPanel
@@ -124,10 +127,9 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
         const char *nextChunk = reinterpret_cast<const char *>(next);
         const int64_t prefetchLines = p.packed_b && rowTiles > 1 ? chunkBytes / 64 : 0;
         const int64_t linesPerTile = (prefetchLines + rowTiles - 1) / rowTiles;
+        const int64_t subBlocks = (columns + 16 * NV - 1) / (16 * NV);
+        const int64_t linesPerSubBlock = (linesPerTile + subBlocks - 1) / subBlocks;
         for (int64_t m0 = mBegin, line = 0; m0 < mEnd; m0 += MR) {
-          for (const int64_t stop = line + linesPerTile; line < stop && line < prefetchLines;
-               ++line)
-            __builtin_prefetch(nextChunk + 64 * line, 0, 2);
           const int64_t rowsLeft = mEnd - m0 < MR ? mEnd - m0 : MR;
           // An output that takes more than half of L2 is re-read from L3 on every
           // K chunk after the first: the next tile's rows of C are fetched into
@@ -156,6 +158,10 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
             packBf16Rows(a + aOffset + m0 * lda + k0, lda, rowsLeft, kc / 2, rowPairs);
           // The panel's columns in sub-blocks of 16 NV.
           for (int64_t c0 = 0; c0 < columns; c0 += 16 * NV) {
+            const int64_t left = prefetchLines > line ? prefetchLines - line : 0;
+            const int64_t lines = left < linesPerSubBlock ? left : linesPerSubBlock;
+            const TilePrefetch prefetch{nextChunk + 64 * line, lines};
+            line += lines;
             GemmEpilogue sub = part;
             sub.bias = part.bias ? part.bias + c0 : nullptr;
             sub.residual = first ? (rPanel ? rPanel + m0 * p.residual_row_stride + c0 : nullptr)
@@ -165,14 +171,19 @@ CUVIL_INLINE void gemm(const float *a, const Weight *b, const float *bias, const
             float *cRows = cPanel + m0 * N + c0;
             if constexpr (Bf16Pairs)
               if (p.bf16_products) {
+                // The bf16 tile takes its slice at once.
+                for (int64_t l = 0; l < prefetch.count; ++l)
+                  __builtin_prefetch(prefetch.lines + 64 * l, 0, 2);
                 gemmBf16TileOf(NV, rowsLeft, rowPairs, kc / 2, packed + 2 * c0, cRows, columns - c0,
                                sub);
                 continue;
               }
             if (halfWeights && rowTiles == 1)
-              gemmTile(NV, rowsLeft, aRows, lda, packed + c0, kc, cRows, columns - c0, sub);
+              gemmTile(NV, rowsLeft, aRows, lda, packed + c0, kc, cRows, columns - c0, sub,
+                       prefetch);
             else
-              gemmTile(NV, rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub);
+              gemmTile(NV, rowsLeft, aRows, lda, panelData + c0, kc, cRows, columns - c0, sub,
+                       prefetch);
           }
         }
       }

@@ -68,17 +68,31 @@ CUVIL_INLINE void storeGemmTile(const v16 (&acc)[MR][NV], float *c, int64_t colu
   }
 }
 
+// Cache lines a tile prefetches into L2 while it computes (the next chunk
+// of weights streaming from memory): spread over its k steps, a few lines
+// each, since a burst of them fills the line-fill buffers and stalls the
+// FMAs behind it.
+struct TilePrefetch {
+  const char *lines = nullptr;
+  int64_t count = 0;
+};
+
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored.
 template <int MR, int NV, bool RowBias = false, typename Weight = float>
 CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *panel, int64_t K,
-                                 float *c, int64_t columns, const GemmEpilogue &e) {
+                                 float *c, int64_t columns, const GemmEpilogue &e,
+                                 TilePrefetch prefetch) {
   v16 acc[MR][NV];
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
     for (int v = 0; v < NV; ++v)
       acc[r][v] = 0.0f;
+  const int64_t linesPerStep = K > 0 ? (prefetch.count + K - 1) / K : 0;
   for (int64_t k = 0; k < K; ++k) {
+    for (int64_t line = k * linesPerStep, stop = line + linesPerStep;
+         line < stop && line < prefetch.count; ++line)
+      __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
     v16 b[NV];
 #pragma clang loop unroll(full)
     for (int v = 0; v < NV; ++v)
@@ -96,11 +110,12 @@ CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *pane
 
 template <int NV, bool RowBias, typename Weight>
 CUVIL_INLINE void gemmRows(int64_t rowsLeft, const float *a, int64_t lda, const Weight *panel,
-                           int64_t K, float *c, int64_t columns, const GemmEpilogue &e) {
+                           int64_t K, float *c, int64_t columns, const GemmEpilogue &e,
+                           TilePrefetch prefetch) {
 #define CUVIL_ROWS_CASE(n)                                                                         \
   case n:                                                                                          \
     if constexpr (CUVIL_GEMM_TILE_INSTANTIATED(n, NV))                                             \
-      gemmRegisterTile<n, NV, RowBias, Weight>(a, lda, panel, K, c, columns, e);                   \
+      gemmRegisterTile<n, NV, RowBias, Weight>(a, lda, panel, K, c, columns, e, prefetch);         \
     else                                                                                           \
       CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
@@ -121,14 +136,14 @@ CUVIL_INLINE void gemmRows(int64_t rowsLeft, const float *a, int64_t lda, const 
 template <bool RowBias = false, typename Weight = float>
 CUVIL_INLINE void gemmTile(int64_t NV, int64_t rowsLeft, const float *a, int64_t lda,
                            const Weight *panel, int64_t K, float *c, int64_t columns,
-                           const GemmEpilogue &e) {
+                           const GemmEpilogue &e, TilePrefetch prefetch = {}) {
   switch (NV) {
   case 4:
-    return gemmRows<4, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e);
+    return gemmRows<4, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e, prefetch);
   case 2:
-    return gemmRows<2, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e);
+    return gemmRows<2, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e, prefetch);
   case 1:
-    return gemmRows<1, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e);
+    return gemmRows<1, RowBias, Weight>(rowsLeft, a, lda, panel, K, c, columns, e, prefetch);
   default:
     CUVIL_NOT_INSTANTIATED();
   }
