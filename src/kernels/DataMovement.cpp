@@ -6,6 +6,7 @@
 //     src/dst offsets from row's coordinates over dims 0..4 (stepped from
 //     the previous row's, an odometer)
 //     for i in [0, shape[5]): dst[dOff + i*dStride5] = src[sOff + i*sStride5]
+// (a transpose of the inner two dims goes in 16 x 16 blocks, copyRows).
 #include "ElementCodec.h"
 #include "KernelSupport.h"
 
@@ -15,11 +16,25 @@ using namespace cuvil::kernels;
 
 namespace {
 
+// Steps a row's coordinates over dims 4 down to 0 and its offsets to the
+// next row: an odometer, no division.
+CUVIL_INLINE void nextRow(const cuvil_copy_params *p, int64_t (&at)[5], int64_t &s, int64_t &d) {
+  for (int dim = 4; dim >= 0; --dim) {
+    s += p->src_strides[dim];
+    d += p->dst_strides[dim];
+    if (++at[dim] < p->shape[dim])
+      return;
+    s -= p->shape[dim] * p->src_strides[dim];
+    d -= p->shape[dim] * p->dst_strides[dim];
+    at[dim] = 0;
+  }
+}
+
 template <typename T>
 CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int64_t begin,
                            int64_t end) {
   const int64_t *shape = p->shape, *srcStrides = p->src_strides, *dstStrides = p->dst_strides;
-  int64_t inner = shape[5], ss = srcStrides[5], ds = dstStrides[5];
+  const int64_t inner = shape[5], ss = srcStrides[5], ds = dstStrides[5];
   if (begin >= end) // an empty range: a zero-sized dim must not be divided by
     return;
   int64_t at[5], s = 0, d = 0; // the row's coordinates over dims 0-4 and offsets
@@ -29,19 +44,38 @@ CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int
     s += at[dim] * srcStrides[dim];
     d += at[dim] * dstStrides[dim];
   }
-  for (int64_t row = begin; row < end; ++row) {
-    for (int64_t i = 0; i < inner; ++i)
-      dst[d + i * ds] = src[s + i * ss];
-    // Next row: an odometer over dims 4 down to 0, no division.
-    for (int dim = 4; dim >= 0; --dim) {
-      s += srcStrides[dim];
-      d += dstStrides[dim];
-      if (++at[dim] < shape[dim])
+  // A transpose of the two inner dims (the source contiguous along dim 4)
+  // copied a row at a time reads one element per cache line, and with a
+  // power-of-two pitch (attention's K^T: 768 floats) those lines fall in a
+  // few L1 sets and evict each other before the next row reuses them. It
+  // goes in blocks of 16 rows x 16 elements instead, whose 16 source lines
+  // stay in L1:
+  //   for a run of up to 16 rows along dim 4:
+  //     for i0 in steps of 16: for row in run: for i in [i0, i0 + 16): copy
+  constexpr int64_t kBlock = 16;
+  const bool transposed = ss != 1 && srcStrides[4] == 1 && shape[4] > 1;
+  for (int64_t row = begin; row < end;) {
+    int64_t run = end - row < shape[4] - at[4] ? end - row : shape[4] - at[4];
+    run = transposed ? (run < kBlock ? run : kBlock) : 1;
+    const int64_t ds4 = dstStrides[4];
+    for (int64_t i0 = 0; i0 < inner; i0 += kBlock) {
+      const int64_t i1 = transposed ? (inner - i0 < kBlock ? inner : i0 + kBlock) : inner;
+      for (int64_t r = 0; r < run; ++r) {
+        const T *from = src + s + r;
+        T *to = dst + d + r * ds4;
+        if (ss == 1 && ds == 1)
+          for (int64_t i = i0; i < i1; ++i)
+            to[i] = from[i];
+        else
+          for (int64_t i = i0; i < i1; ++i)
+            to[i * ds] = from[i * ss];
+      }
+      if (!transposed)
         break;
-      s -= shape[dim] * srcStrides[dim];
-      d -= shape[dim] * dstStrides[dim];
-      at[dim] = 0;
     }
+    for (int64_t r = 0; r < run; ++r)
+      nextRow(p, at, s, d);
+    row += run;
   }
 }
 

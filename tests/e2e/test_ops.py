@@ -1357,10 +1357,15 @@ def shape_manipulation_cases():
                   ("nchw_to_nhwc", (1, 3, 4, 5), [0, 2, 3, 1]), ("nhwc_to_nchw", (1, 4, 5, 3), [0, 3, 1, 2]),
                   ("3d_swap_first", (2, 3, 4), [1, 0, 2]), ("3d_swap_last", (2, 3, 4), [0, 2, 1]),
                   ("attention_heads", (1, 5, 2, 4), [0, 2, 1, 3]), ("5d", (2, 1, 3, 2, 4), [0, 2, 1, 4, 3]),
-                  ("identity_perm", (2, 3, 4), [0, 1, 2])]
+                  ("identity_perm", (2, 3, 4), [0, 1, 2]),
+                  # the inner two dims swapped: copied in 16 x 16 blocks, ragged at both edges,
+                  # a thread's rows starting and ending inside a block
+                  ("blocks_ragged", (3, 37, 45), [0, 2, 1]), ("keys_transposed", (2, 19, 3, 20), [0, 2, 3, 1]),
+                  ("blocks_large", (2, 200, 96), [0, 2, 1])]
     for name, shape, perm in transposes:
         yield single(f"transpose/{name}", "Transpose", [In(shape)], {} if perm is None else dict(perm=perm))
     yield single("transpose/int64", "Transpose", [In((2, 3, 4), I64)], dict(perm=[2, 0, 1]))
+    yield single("transpose/int64_blocks", "Transpose", [In((40, 3, 33), I64)], dict(perm=[2, 1, 0]))
 
     for name, shape, axes in [("front", (2, 3), [0]), ("back_negative", (2, 3), [-1]), ("two", (2, 3), [1, 3]),
                               ("unsorted", (2, 3), [3, 1]), ("mixed_negative", (2, 3), [-1, 0]),
