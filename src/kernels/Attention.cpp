@@ -5,7 +5,8 @@
 // second product (Whisper's encoder: 8 x 1500 x 1500 floats, 72 MB, four
 // times per layer), where here a block of rows stays in L2.
 //
-// A task is one batch entry b, with its own scratch slot:
+// A task is one batch entry b, with its own scratch slot (Q, Kt, V and O
+// strided views: the heads' transposes are strides, not copies):
 //   Ktp[ceil(N/64)][K][64] = Kt[b] in GEMM panels (zero padded)
 //   Vp[ceil(D/64)][N][64]  = V[b] in GEMM panels
 //   for m0 in steps of R (block_rows):
@@ -41,6 +42,24 @@ CUVIL_INLINE void packPanels(const float *src, int64_t rows, int64_t columns, in
         const int64_t column = p * kPanel + j;
         out[j] = column < columns ? src[r * ld + column] : 0.0f;
       }
+    }
+}
+
+// dst[p][k][j] = src[(p * 64 + j) * ld + k] for columns p*64+j < columns,
+// else 0: Kt's panels from K itself (rows of K = columns of Kt, each row
+// read whole).
+CUVIL_INLINE void packTransposedPanels(const float *src, int64_t rows, int64_t columns, int64_t ld,
+                                       float *dst) {
+  for (int64_t p = 0; p < panelsOf(columns); ++p)
+    for (int64_t j = 0; j < kPanel; ++j) {
+      const int64_t column = p * kPanel + j;
+      float *out = dst + p * rows * kPanel + j;
+      if (column < columns)
+        for (int64_t r = 0; r < rows; ++r)
+          out[r * kPanel] = src[column * ld + r];
+      else
+        for (int64_t r = 0; r < rows; ++r)
+          out[r * kPanel] = 0.0f;
     }
 }
 
@@ -109,29 +128,37 @@ CUVIL_KERNEL void cuvil_attention_f32(const float *q, const float *kt, const flo
   const int64_t M = p.M, N = p.N, K = p.K, D = p.D, R = p.block_rows;
   const int64_t ldS = panelsOf(N) * kPanel;
   for (int64_t task = begin; task < end; ++task) {
-    int64_t rest = task, maskOffset = 0;
+    int64_t rest = task, maskOffset = 0, qOffset = 0, ktOffset = 0, vOffset = 0, oOffset = 0;
     for (int d = CUVIL_ATTENTION_MAX_BATCH_RANK - 1; d >= 0; --d) {
-      maskOffset += (rest % p.batch[d]) * p.mask_batch_strides[d];
+      const int64_t coord = rest % p.batch[d];
       rest /= p.batch[d];
+      maskOffset += coord * p.mask_batch_strides[d];
+      qOffset += coord * p.q_batch_strides[d];
+      ktOffset += coord * p.kt_batch_strides[d];
+      vOffset += coord * p.v_batch_strides[d];
+      oOffset += coord * p.o_batch_strides[d];
     }
     float *ktPanels = scratch + task * p.slot_floats;
     float *vPanels = ktPanels + panelsOf(N) * kPanel * K;
     float *scores = vPanels + panelsOf(D) * kPanel * N;
     float *inverses = scores + ldS * R;
-    packPanels(kt + task * K * N, K, N, N, ktPanels);
-    packPanels(v + task * N * D, N, D, D, vPanels);
+    if (p.kt_n_stride == 1)
+      packPanels(kt + ktOffset, K, N, p.kt_k_stride, ktPanels);
+    else
+      packTransposedPanels(kt + ktOffset, K, N, p.kt_n_stride, ktPanels);
+    packPanels(v + vOffset, N, D, p.v_row_stride, vPanels);
     for (int64_t m0 = 0; m0 < M; m0 += R) {
       const int64_t rows = M - m0 < R ? M - m0 : R;
       const float *maskRows = mask ? mask + maskOffset + m0 * p.mask_row_stride : nullptr;
-      tiledProduct(p, q + (task * M + m0) * K, K, ktPanels, K, rows, N, scores, ldS, float(p.scale),
-                   maskRows, p.mask_row_stride);
+      tiledProduct(p, q + qOffset + m0 * p.q_row_stride, p.q_row_stride, ktPanels, K, rows, N,
+                   scores, ldS, float(p.scale), maskRows, p.mask_row_stride);
       for (int64_t r = 0; r < rows; ++r)
         inverses[r] = exponentiateRow(scores + r * ldS, N);
-      float *out = o + (task * M + m0) * D;
-      tiledProduct(p, scores, ldS, vPanels, N, rows, D, out, D, 1.0f, nullptr, 0);
+      float *out = o + oOffset + m0 * p.o_row_stride;
+      tiledProduct(p, scores, ldS, vPanels, N, rows, D, out, p.o_row_stride, 1.0f, nullptr, 0);
       for (int64_t r = 0; r < rows; ++r)
         for (int64_t j = 0; j < D; ++j)
-          out[r * D + j] *= inverses[r];
+          out[r * p.o_row_stride + j] *= inverses[r];
     }
   }
 }

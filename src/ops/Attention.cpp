@@ -7,12 +7,19 @@
 // along N. The second result is the kernel's scratch, one slot per batch
 // entry, placed in the arena by the memory planner; `block_rows` (the
 // queries whose scores a slot holds at once) is planned for the target.
+// `q_perm`, `kt_perm`, `v_perm` (optional) say that an operand is given
+// untransposed: Q is Transpose(input 0, q_perm), and so on; `out_perm`
+// that the result is stored as Transpose(O, out_perm). fuse-attention
+// folds the transposes that split heads out of [B, S, H, D] and merge them
+// back into these, so that the kernel reads and writes the heads in place.
 #include "cuvil/kernels/Attention.h"
 #include "MatMulCommon.h"
 #include "OpSupport.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
+#include <numeric>
 
 namespace cuvil::ops {
 namespace {
@@ -29,6 +36,43 @@ struct Geometry {
            Dim(blockRows);
   }
 };
+
+constexpr std::array<const char *, 3> kOperandPerms = {"q_perm", "kt_perm", "v_perm"};
+
+// The operand's or result's permutation: `name`, or the identity.
+Expected<std::vector<int64_t>> permutation(const Node &node, const char *name, size_t rank) {
+  std::vector<int64_t> perm(rank);
+  std::iota(perm.begin(), perm.end(), 0);
+  if (!node.hasAttr(name))
+    return perm;
+  perm = node.getInts(name);
+  std::vector<int64_t> sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != int64_t(i) || perm.size() != rank)
+      return Status::error(
+          fmt::format("{} [{}] is not a permutation of rank {}", name, fmt::join(perm, ","), rank));
+  return perm;
+}
+
+// Transpose's rule: dim i of the result is dim perm[i] of `dims`.
+template <typename T>
+std::vector<T> permuted(const std::vector<T> &dims, std::span<const int64_t> perm) {
+  std::vector<T> out;
+  for (int64_t axis : perm)
+    out.push_back(dims[size_t(axis)]);
+  return out;
+}
+
+// Q, Kt and V as the product sees them (their perms applied).
+Expected<std::array<Shape, 3>> logicalOperands(const Node &node, std::array<Shape, 3> stored) {
+  for (size_t i = 0; i < 3; ++i) {
+    Expected<std::vector<int64_t>> perm = permutation(node, kOperandPerms[i], stored[i].size());
+    CUVIL_TRY(perm.status());
+    stored[i] = permuted(stored[i], *perm);
+  }
+  return stored;
+}
 
 Expected<Geometry> geometry(const Shape &q, const Shape &kt, const Shape &v) {
   size_t rank = q.size();
@@ -52,9 +96,16 @@ Shape scoresShape(const Geometry &g) {
 
 // Score rows held at once: a quarter of L2 per slot, in whole register
 // tiles, no more than the (served) number of queries needs.
+Expected<Geometry> nodeGeometry(const Node &node) {
+  Expected<std::array<Shape, 3>> operands =
+      logicalOperands(node, {node.input(0)->type().shape, node.input(1)->type().shape,
+                             node.input(2)->type().shape});
+  CUVIL_TRY(operands.status());
+  return geometry((*operands)[0], (*operands)[1], (*operands)[2]);
+}
+
 Status plan(Node &node, const CpuModel &cpu) {
-  Expected<Geometry> g = geometry(node.input(0)->type().shape, node.input(1)->type().shape,
-                                  node.input(2)->type().shape);
+  Expected<Geometry> g = nodeGeometry(node);
   CUVIL_TRY(g.status());
   int64_t rowBytes = ceilDiv(g->N, kGemmPanel).opt() * kGemmPanel * int64_t(sizeof(float));
   int64_t tileRows = chooseGemmTile(cpu, g->M.opt()).pixels;
@@ -68,7 +119,10 @@ Status infer(InferContext &ctx) {
   for (size_t i = 0; i < ctx.node().numInputs(); ++i)
     if (ctx.hasInput(i) && ctx.inputDType(i) != DType::F32)
       return ctx.error("operand {} is {}, only f32 is supported", i, dtypeName(ctx.inputDType(i)));
-  Expected<Geometry> g = geometry(ctx.inputShape(0), ctx.inputShape(1), ctx.inputShape(2));
+  Expected<std::array<Shape, 3>> operands =
+      logicalOperands(ctx.node(), {ctx.inputShape(0), ctx.inputShape(1), ctx.inputShape(2)});
+  CUVIL_TRY(operands.status());
+  Expected<Geometry> g = geometry((*operands)[0], (*operands)[1], (*operands)[2]);
   CUVIL_TRY(g.status());
   if (ctx.hasInput(3)) {
     Shape scores = scoresShape(*g);
@@ -83,18 +137,38 @@ Status infer(InferContext &ctx) {
   Shape out = g->batch;
   out.push_back(g->M);
   out.push_back(g->D);
-  ctx.setOutput(0, TensorType{DType::F32, out});
+  Expected<std::vector<int64_t>> outPerm = permutation(ctx.node(), "out_perm", out.size());
+  CUVIL_TRY(outPerm.status());
+  ctx.setOutput(0, TensorType{DType::F32, permuted(out, *outPerm)});
   ctx.setOutput(1, TensorType{DType::F32, {g->batches() * g->slotFloats(blockRows)}});
   return Status::success();
 }
 
 // The reference: the unfused semantics, row by row in double.
+// `stored` transposed by `perm` into a dense tensor.
+Tensor transposed(const Tensor &stored, const std::vector<int64_t> &perm) {
+  Tensor out(TensorType{stored.dtype(), permuted(stored.shape(), perm)});
+  copyStrided(stored, 0, permuted(staticStrides(stored.shape()), perm), out, 0,
+              staticStrides(out.shape()), out.dims());
+  return out;
+}
+
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
-  Expected<Geometry> g = geometry(in[0]->shape(), in[1]->shape(), in[2]->shape());
+  std::vector<Tensor> operands;
+  for (size_t i = 0; i < 3; ++i) {
+    Expected<std::vector<int64_t>> perm = permutation(node, kOperandPerms[i], in[i]->type().rank());
+    CUVIL_TRY(perm.status());
+    operands.push_back(transposed(*in[i], *perm));
+  }
+  const Tensor &q = operands[0], &kt = operands[1], &v = operands[2];
+  Expected<Geometry> g = geometry(q.shape(), kt.shape(), v.shape());
   CUVIL_TRY(g.status());
   const int64_t M = g->M.constant(), N = g->N.constant(), K = g->K.constant();
   const int64_t D = g->D.constant(), batches = g->batches().constant();
-  const Tensor &q = *in[0], &kt = *in[1], &v = *in[2];
+  Shape logicalOut = g->batch;
+  logicalOut.push_back(g->M);
+  logicalOut.push_back(g->D);
+  Tensor o(TensorType{DType::F32, logicalOut});
   const Tensor *mask = in.size() > 3 ? in[3] : nullptr;
   Shape scores = scoresShape(*g);
   std::vector<int64_t> maskStrides, scoreDims = staticDims(scores);
@@ -124,19 +198,49 @@ Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tenso
       for (double &s : row)
         sum += (s = std::exp(s - maxValue));
       for (int64_t d = 0; d < D; ++d) {
-        double o = 0;
+        double weighted = 0;
         for (int64_t n = 0; n < N; ++n)
-          o += row[size_t(n)] * v.getDouble((b * N + n) * D + d);
-        out[0].setDouble((b * M + m) * D + d, o / sum);
+          weighted += row[size_t(n)] * v.getDouble((b * N + n) * D + d);
+        o.setDouble((b * M + m) * D + d, weighted / sum);
       }
     }
+  Expected<std::vector<int64_t>> outPerm = permutation(node, "out_perm", logicalOut.size());
+  CUVIL_TRY(outPerm.status());
+  out[0] = transposed(o, *outPerm);
   return Status::success();
 }
 
+// Element strides of the operand or result as the product indexes it:
+// `stored` is dense, `perm` maps the logical dims to its dims (an operand's
+// perm), or the inverse (the result's out_perm, `inverse`).
+std::vector<Dim> logicalStrides(const Shape &stored, const std::vector<int64_t> &perm,
+                                bool inverse) {
+  std::vector<Dim> own = contiguousStrides(stored);
+  if (!inverse)
+    return permuted(own, perm);
+  std::vector<Dim> strides(own.size(), Dim(0));
+  for (size_t i = 0; i < perm.size(); ++i)
+    strides[size_t(perm[i])] = own[i];
+  return strides;
+}
+
 Status lower(const Node &node, LoweringContext &ctx) {
-  Expected<Geometry> g = geometry(node.input(0)->type().shape, node.input(1)->type().shape,
-                                  node.input(2)->type().shape);
+  Expected<Geometry> g = nodeGeometry(node);
   CUVIL_TRY(g.status());
+  // Q, Kt, V, O.
+  std::array<std::vector<Dim>, 4> strides;
+  for (size_t i = 0; i < 4; ++i) {
+    const Value *value = i < 3 ? node.input(i) : node.output(0);
+    Expected<std::vector<int64_t>> perm =
+        permutation(node, i < 3 ? kOperandPerms[i] : "out_perm", value->type().rank());
+    CUVIL_TRY(perm.status());
+    strides[i] = logicalStrides(value->type().shape, *perm, i == 3);
+  }
+  const size_t rank = strides[0].size();
+  const Dim &ktK = strides[1][rank - 2], &ktN = strides[1][rank - 1];
+  if (!strides[0].back().is(1) || !strides[2].back().is(1) || !strides[3].back().is(1) ||
+      !(ktK.is(1) || ktN.is(1)))
+    return Status::error("Q, V and O need unit column strides and Kt one along K or N");
   const Value *mask = node.input(3);
   Shape scores = scoresShape(*g);
   std::vector<Dim> maskStrides(scores.size(), 0);
@@ -160,7 +264,16 @@ Status lower(const Node &node, LoweringContext &ctx) {
   for (size_t i = 0; i < used.size(); ++i) {
     params.set(params->batch[first + i], g->batch[used[i]]);
     params.set(params->mask_batch_strides[first + i], maskStrides[used[i]]);
+    params.set(params->q_batch_strides[first + i], strides[0][used[i]]);
+    params.set(params->kt_batch_strides[first + i], strides[1][used[i]]);
+    params.set(params->v_batch_strides[first + i], strides[2][used[i]]);
+    params.set(params->o_batch_strides[first + i], strides[3][used[i]]);
   }
+  params.set(params->q_row_stride, strides[0][rank - 2]);
+  params.set(params->kt_k_stride, ktK);
+  params.set(params->kt_n_stride, ktN);
+  params.set(params->v_row_stride, strides[2][rank - 2]);
+  params.set(params->o_row_stride, strides[3][rank - 2]);
   params.set(params->mask_row_stride, maskStrides[scores.size() - 2]);
   params.set(params->M, g->M);
   params.set(params->N, g->N);
@@ -182,16 +295,20 @@ Status lower(const Node &node, LoweringContext &ctx) {
 
 } // namespace
 
-extern const OpDefinition kAttentionOp = {
-    withTargetPlan(OpSchema{"cuvil.Attention",
-                            3,
-                            4,
-                            2,
-                            2,
-                            {{"scale", AttrKind::Float}, {"block_rows", AttrKind::Int}},
-                            infer,
-                            eval},
-                   plan),
-    lower};
+extern const OpDefinition kAttentionOp = {withTargetPlan(OpSchema{"cuvil.Attention",
+                                                                  3,
+                                                                  4,
+                                                                  2,
+                                                                  2,
+                                                                  {{"scale", AttrKind::Float},
+                                                                   {"block_rows", AttrKind::Int},
+                                                                   {"q_perm", AttrKind::Ints},
+                                                                   {"kt_perm", AttrKind::Ints},
+                                                                   {"v_perm", AttrKind::Ints},
+                                                                   {"out_perm", AttrKind::Ints}},
+                                                                  infer,
+                                                                  eval},
+                                                         plan),
+                                          lower};
 
 } // namespace cuvil::ops

@@ -10,6 +10,8 @@
 // Where, GPT-2's) are summed into the one additive mask the kernel takes.
 // Q, Kt and V must share their batch dims (no broadcasting), the
 // intermediate values must have no other use, and all of it must be f32.
+// Transposes of Q, Kt and V and of the result (the heads split and merged)
+// become the kernel's strides.
 #include "PassUtils.h"
 
 #include "cuvil/ir/Broadcast.h"
@@ -17,6 +19,7 @@
 #include "cuvil/passes/Passes.h"
 
 #include <algorithm>
+#include <numeric>
 
 namespace cuvil {
 namespace {
@@ -107,6 +110,35 @@ Value *peelMasks(Graph &graph, Value *scores, std::vector<Value *> &masks,
   return scores;
 }
 
+// Transpose's perm, the reversal when it has none.
+std::vector<int64_t> transposePerm(const Node &transpose) {
+  std::vector<int64_t> perm(transpose.input(0)->type().rank());
+  std::iota(perm.rbegin(), perm.rend(), int64_t(0));
+  return transpose.hasAttr("perm") ? transpose.getInts("perm") : perm;
+}
+
+// The transposes that split heads out of [B, S, H, D] (K's to [B, H, D, S])
+// and merge them back become the kernel's strides: an operand made by a
+// Transpose is read through it, a result whose one user is a Transpose is
+// written as its result. The kernel needs unit column strides on Q, V and
+// O, and Kt's along K or N; each perm says which stored dim a logical dim
+// is, so a logical dim has unit stride where its perm entry is the last.
+void foldOperandTransposes(std::vector<Value *> &inputs, Node &attention) {
+  static const char *const kPerms[] = {"q_perm", "kt_perm", "v_perm"};
+  for (size_t i = 0; i < 3; ++i) {
+    const Node *transpose = inputs[i]->producer();
+    if (!transpose || transpose->op() != "Transpose")
+      continue;
+    std::vector<int64_t> perm = transposePerm(*transpose);
+    const int64_t last = int64_t(perm.size()) - 1;
+    const bool unitColumns = perm.back() == last || (i == 1 && perm[size_t(last) - 1] == last);
+    if (perm.size() < 2 || !unitColumns)
+      continue;
+    inputs[i] = transpose->input(0);
+    attention.setAttr(kPerms[i], Attribute(perm));
+  }
+}
+
 Status fuse(Graph &graph, Node &softmax, PassContext &context) {
   Node *second = soleUser(softmax.output(0));
   if (softmax.input(0)->type().dtype != DType::F32 || !softmax.input(0)->hasOneUse() || !second ||
@@ -141,13 +173,22 @@ Status fuse(Graph &graph, Node &softmax, PassContext &context) {
   if (mask)
     inputs.push_back(mask);
   Value *result = second->output(0);
-  Node *attention =
-      graph.addNode("cuvil.Attention", inputs,
-                    {result->name() + ".attention", result->name() + ".scratch"}, second);
+  Node *merge = soleUser(result);
+  if (merge && (merge->op() != "Transpose" || transposePerm(*merge).back() != rank - 1))
+    merge = nullptr;
+  Node *attention = graph.addNode(
+      "cuvil.Attention", {}, {result->name() + ".attention", result->name() + ".scratch"}, second);
   attention->setName(second->name());
   attention->setAttr("scale", product->getFloat("scale", 1.0f));
+  foldOperandTransposes(inputs, *attention);
+  for (Value *input : inputs)
+    attention->addInput(input);
+  if (merge)
+    attention->setAttr("out_perm", Attribute(transposePerm(*merge)));
   CUVIL_TRY(planForTarget(*attention, context));
-  graph.replaceAllUsesWith(result, attention->output(0));
+  graph.replaceAllUsesWith(merge ? merge->output(0) : result, attention->output(0));
+  if (merge)
+    graph.eraseNode(merge);
   graph.eraseNode(second);
   graph.eraseNode(&softmax);
   for (Node *node : peeled)

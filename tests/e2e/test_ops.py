@@ -1162,6 +1162,18 @@ def attention_cases():
                     mask=(2, 1, 300, 1100), divisor=5.6)
     # A single query (decoding) and a V wider than one 64-column panel.
     yield attention("one_query_wide_v", (4, 1, 8), (4, 9, 8), (4, 9, 130), mask=(4, 1, 9))
+    # Heads split out of [B, S, H, D] and merged back by Transposes (K's straight to K^T),
+    # which fuse-attention folds into the kernel's strides: keys past one panel, a head width
+    # below a vector. The second result's Transpose moves the columns, so it stays a copy.
+    heads = [node("Transpose", ["q"], ["qh"], perm=[0, 2, 1, 3]), node("Transpose", ["k"], ["kh"], perm=[0, 2, 3, 1]),
+             node("Transpose", ["v"], ["vh"], perm=[0, 2, 1, 3]), node("MatMul", ["qh", "kh"], ["s0"]),
+             node("Mul", ["s0", "scale"], ["s1"]), node("Add", ["s1", "mask"], ["s2"]),
+             node("Softmax", ["s2"], ["p"], axis=-1), node("MatMul", ["p", "vh"], ["o"])]
+    bshd = In((2, 70, 3, 20))
+    for name, perm in (("merged", [0, 2, 1, 3]), ("columns_moved", [0, 1, 3, 2])):
+        yield graph(f"attention/heads_in_place_{name}", heads + [node("Transpose", ["o"], ["y"], perm=perm)],
+                    {"q": bshd, "k": bshd, "v": bshd, "mask": In((2, 1, 1, 70), gen=attention_mask)}, ["y"],
+                    dict(scale=scalar(0.2)))
     # GPT-2's: the causal mask a Where of a constant lower triangle with the float minimum
     # (mirrored: -inf where the condition holds), then a run-time padding mask added; the masks
     # are summed into one. The padding mask hides the last keys of the second sequence.

@@ -21,10 +21,19 @@ struct cuvil_attention_params {
   int64_t slot_floats;     /* scratch per task: packed Kt, packed V, block_rows score rows and their
                               sums' inverses */
   double scale;
+  /* Element strides of each operand's batch dims (as batch) and rows. Q, V
+   * and O have unit column strides; Kt has a unit stride along K or along N:
+   * the transposes that split heads out of [B, S, H, D] and merge them back
+   * (K^T included, transposed as it is packed) are these strides. */
+  int64_t q_batch_strides[CUVIL_ATTENTION_MAX_BATCH_RANK];
+  int64_t kt_batch_strides[CUVIL_ATTENTION_MAX_BATCH_RANK];
+  int64_t v_batch_strides[CUVIL_ATTENTION_MAX_BATCH_RANK];
+  int64_t o_batch_strides[CUVIL_ATTENTION_MAX_BATCH_RANK];
+  int64_t q_row_stride, kt_k_stride, kt_n_stride, v_row_stride, o_row_stride;
 };
-/* Q [b, M, K], Kt [b, K, N], V [b, N, D], O [b, M, D], all dense per batch
- * entry; mask (optional) broadcasts to [b, M, N] with unit column stride.
- * A task is one batch entry, with the scratch slot of its index. */
+/* Q [b, M, K], Kt [b, K, N], V [b, N, D], O [b, M, D], strided as the
+ * params give; mask (optional) broadcasts to [b, M, N] with unit column
+ * stride. A task is one batch entry, with the scratch slot of its index. */
 CUVIL_KERNEL_DECL void cuvil_attention_f32(const float *q, const float *kt, const float *v,
                                            const float *mask, float *o, float *scratch,
                                            const struct cuvil_attention_params *p, int64_t begin,
