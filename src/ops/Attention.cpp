@@ -94,8 +94,6 @@ Shape scoresShape(const Geometry &g) {
   return scores;
 }
 
-// Score rows held at once: a quarter of L2 per slot, in whole register
-// tiles, no more than the (served) number of queries needs.
 Expected<Geometry> nodeGeometry(const Node &node) {
   Expected<std::array<Shape, 3>> operands =
       logicalOperands(node, {node.input(0)->type().shape, node.input(1)->type().shape,
@@ -104,6 +102,8 @@ Expected<Geometry> nodeGeometry(const Node &node) {
   return geometry((*operands)[0], (*operands)[1], (*operands)[2]);
 }
 
+// Score rows held at once: a quarter of L2 per slot, in whole register
+// tiles, no more than the (served) number of queries needs.
 Status plan(Node &node, const CpuModel &cpu) {
   Expected<Geometry> g = nodeGeometry(node);
   CUVIL_TRY(g.status());
@@ -144,7 +144,6 @@ Status infer(InferContext &ctx) {
   return Status::success();
 }
 
-// The reference: the unfused semantics, row by row in double.
 // `stored` transposed by `perm` into a dense tensor.
 Tensor transposed(const Tensor &stored, const std::vector<int64_t> &perm) {
   Tensor out(TensorType{stored.dtype(), permuted(stored.shape(), perm)});
@@ -153,6 +152,8 @@ Tensor transposed(const Tensor &stored, const std::vector<int64_t> &perm) {
   return out;
 }
 
+// The reference: the unfused semantics on the transposed operands, row by
+// row in double.
 Status eval(const Node &node, std::span<const Tensor *const> in, std::span<Tensor> out) {
   std::vector<Tensor> operands;
   for (size_t i = 0; i < 3; ++i) {

@@ -131,8 +131,7 @@ void foldOperandTransposes(std::vector<Value *> &inputs, Node &attention) {
       continue;
     std::vector<int64_t> perm = transposePerm(*transpose);
     const int64_t last = int64_t(perm.size()) - 1;
-    const bool unitColumns = perm.back() == last || (i == 1 && perm[size_t(last) - 1] == last);
-    if (perm.size() < 2 || !unitColumns)
+    if (last < 1 || !(perm.back() == last || (i == 1 && perm[size_t(last) - 1] == last)))
       continue;
     inputs[i] = transpose->input(0);
     attention.setAttr(kPerms[i], Attribute(perm));
