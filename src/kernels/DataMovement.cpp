@@ -61,7 +61,7 @@ CUVIL_INLINE void copyRows(const T *src, T *dst, const cuvil_copy_params *p, int
     for (int64_t i0 = 0; i0 < inner; i0 += kBlock) {
       const int64_t i1 = transposed ? (inner - i0 < kBlock ? inner : i0 + kBlock) : inner;
       for (int64_t r = 0; r < run; ++r) {
-        const T *from = src + s + r;
+        const T *from = src + s + r; // a run of several rows has a unit stride along dim 4
         T *to = dst + d + r * ds4;
         if (ss == 1 && ds == 1)
           for (int64_t i = i0; i < i1; ++i)
