@@ -41,18 +41,9 @@ constexpr std::array<const char *, 3> kOperandPerms = {"q_perm", "kt_perm", "v_p
 
 // The operand's or result's permutation: `name`, or the identity.
 Expected<std::vector<int64_t>> permutation(const Node &node, const char *name, size_t rank) {
-  std::vector<int64_t> perm(rank);
-  std::iota(perm.begin(), perm.end(), 0);
-  if (!node.hasAttr(name))
-    return perm;
-  perm = node.getInts(name);
-  std::vector<int64_t> sorted = perm;
-  std::sort(sorted.begin(), sorted.end());
-  for (size_t i = 0; i < sorted.size(); ++i)
-    if (sorted[i] != int64_t(i) || perm.size() != rank)
-      return Status::error(
-          fmt::format("{} [{}] is not a permutation of rank {}", name, fmt::join(perm, ","), rank));
-  return perm;
+  std::vector<int64_t> identity(rank);
+  std::iota(identity.begin(), identity.end(), 0);
+  return permutationAttr(node, name, rank, std::move(identity));
 }
 
 // Transpose's rule: dim i of the result is dim perm[i] of `dims`.

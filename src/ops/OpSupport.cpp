@@ -88,6 +88,18 @@ int64_t StaticWindow::inputOffset(const std::vector<int64_t> &out,
   return offset;
 }
 
+Expected<std::vector<int64_t>> permutationAttr(const Node &node, const std::string &name,
+                                               size_t rank, std::vector<int64_t> fallback) {
+  std::vector<int64_t> perm = node.hasAttr(name) ? node.getInts(name) : std::move(fallback);
+  std::vector<int64_t> sorted = perm;
+  std::sort(sorted.begin(), sorted.end());
+  for (size_t i = 0; i < sorted.size(); ++i)
+    if (sorted[i] != int64_t(i) || perm.size() != rank)
+      return Status::error(
+          fmt::format("{} [{}] is not a permutation of rank {}", name, fmt::join(perm, ","), rank));
+  return perm;
+}
+
 std::vector<int64_t> staticStrides(const Shape &shape) {
   return staticDims(contiguousStrides(shape));
 }

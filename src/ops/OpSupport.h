@@ -165,6 +165,12 @@ Status lowerCompileTimeOnly(const Node &node, LoweringContext &ctx);
 // storage; the lowering of every view op (Reshape, Squeeze, ...).
 Status lowerViewOrCopy(const Node &node, LoweringContext &ctx);
 
+// The permutation attribute `name` of `node` (`fallback` when it has none),
+// checked to be a permutation of [0, rank): Transpose's perm, Attention's
+// operand perms.
+Expected<std::vector<int64_t>> permutationAttr(const Node &node, const std::string &name,
+                                               size_t rank, std::vector<int64_t> fallback);
+
 // The references see constants, whose shapes are static: their strides.
 std::vector<int64_t> staticStrides(const Shape &shape);
 std::vector<int64_t> staticBroadcastStrides(const Shape &operand, const Shape &out);

@@ -2,24 +2,15 @@
 // dims. Lowered to a strided copy walking the output in order.
 #include "OpSupport.h"
 
-#include <algorithm>
 #include <numeric>
 
 namespace cuvil::ops {
 namespace {
 
 Expected<std::vector<int64_t>> permutation(const Node &node, int64_t rank) {
-  std::vector<int64_t> perm(static_cast<size_t>(rank));
-  std::iota(perm.rbegin(), perm.rend(), 0);
-  if (node.hasAttr("perm"))
-    perm = node.getInts("perm");
-  std::vector<int64_t> sorted = perm;
-  std::sort(sorted.begin(), sorted.end());
-  for (int64_t i = 0; i < int64_t(sorted.size()); ++i)
-    if (sorted[size_t(i)] != i || int64_t(perm.size()) != rank)
-      return Status::error(
-          fmt::format("perm [{}] is not a permutation of rank {}", fmt::join(perm, ","), rank));
-  return perm;
+  std::vector<int64_t> reversed(static_cast<size_t>(rank));
+  std::iota(reversed.rbegin(), reversed.rend(), 0);
+  return permutationAttr(node, "perm", size_t(rank), std::move(reversed));
 }
 
 Status infer(InferContext &ctx) {
