@@ -18,6 +18,7 @@
 // than to the N scores: one pass over the block's scores fewer).
 // The register tile is the GEMM kernel's (GemmTile.h), MR rows x NV vectors.
 #include "GemmTile.h"
+#include "SoftmaxRow.h"
 
 #include "cuvil/kernels/Attention.h"
 
@@ -32,57 +33,54 @@ constexpr int64_t kPanel = CUVIL_GEMM_PANEL;
 
 int64_t panelsOf(int64_t columns) { return (columns + kPanel - 1) / kPanel; }
 
-// dst[p][r][j] = src[r * ld + p * 64 + j] for columns p*64+j < columns, else 0.
+// dst[p][r][j] = src[r * ld + p * 64 + j] for columns p*64+j < columns, else
+// 0; a whole panel's rows go as four vectors each.
 CUVIL_INLINE void packPanels(const float *src, int64_t rows, int64_t columns, int64_t ld,
                              float *dst) {
   for (int64_t p = 0; p < panelsOf(columns); ++p)
     for (int64_t r = 0; r < rows; ++r) {
+      const float *in = src + r * ld + p * kPanel;
       float *out = dst + (p * rows + r) * kPanel;
-      for (int64_t j = 0; j < kPanel; ++j) {
-        const int64_t column = p * kPanel + j;
-        out[j] = column < columns ? src[r * ld + column] : 0.0f;
+      if ((p + 1) * kPanel <= columns) {
+#pragma clang loop unroll(full)
+        for (int64_t j = 0; j < kPanel; j += 16)
+          store16(out + j, load16(in + j));
+        continue;
       }
+      for (int64_t j = 0; j < kPanel; ++j)
+        out[j] = p * kPanel + j < columns ? in[j] : 0.0f;
     }
 }
 
 // dst[p][k][j] = src[(p * 64 + j) * ld + k] for columns p*64+j < columns,
-// else 0: Kt's panels from K itself (rows of K = columns of Kt, each row
-// read whole).
+// else 0: Kt's panels from K itself (rows of K = columns of Kt), in blocks
+// of 16 x 16 transposed in registers; ragged blocks element by element.
 CUVIL_INLINE void packTransposedPanels(const float *src, int64_t rows, int64_t columns, int64_t ld,
                                        float *dst) {
-  for (int64_t p = 0; p < panelsOf(columns); ++p)
-    for (int64_t j = 0; j < kPanel; ++j) {
-      const int64_t column = p * kPanel + j;
-      float *out = dst + p * rows * kPanel + j;
-      if (column < columns)
-        for (int64_t r = 0; r < rows; ++r)
-          out[r * kPanel] = src[column * ld + r];
-      else
-        for (int64_t r = 0; r < rows; ++r)
-          out[r * kPanel] = 0.0f;
+  for (int64_t j0 = 0; j0 < panelsOf(columns) * kPanel; j0 += 16) {
+    float *panel = dst + j0 / kPanel * rows * kPanel + j0 % kPanel;
+    for (int64_t k0 = 0; k0 < rows; k0 += 16) {
+      if (j0 + 16 <= columns && k0 + 16 <= rows) {
+        v16 block[16];
+#pragma clang loop unroll(full)
+        for (int i = 0; i < 16; ++i)
+          block[i] = load16(src + (j0 + i) * ld + k0);
+        transpose16x16(block);
+#pragma clang loop unroll(full)
+        for (int i = 0; i < 16; ++i)
+          store16(panel + (k0 + i) * kPanel, block[i]);
+        continue;
+      }
+      for (int64_t k = k0; k < rows && k < k0 + 16; ++k)
+        for (int64_t j = 0; j < 16; ++j)
+          panel[k * kPanel + j] = j0 + j < columns ? src[(j0 + j) * ld + k] : 0.0f;
     }
+  }
 }
 
-// row[0..n) = exp(row[0..n) - max), 16 lanes at a time where they fit;
-// returns 1 / the sum.
+// row[0..n) = exp(row[0..n) - max); returns 1 / the sum.
 CUVIL_INLINE float exponentiateRow(float *row, int64_t n) {
-  int64_t i = 0;
-  float maxValue = -__builtin_inff();
-  if (n >= 16) {
-    v16 lanes = load16(row);
-    for (i = 16; i + 16 <= n; i += 16)
-      lanes = maxf(lanes, load16(row + i));
-    maxValue = __builtin_reduce_max(lanes);
-  }
-  for (; i < n; ++i)
-    maxValue = maxf(maxValue, row[i]);
-  float sum = 0.0f;
-  for (i = 0; i < n; ++i) {
-    const float e = expf(row[i] - maxValue);
-    row[i] = e;
-    sum += e;
-  }
-  return 1.0f / sum;
+  return 1.0f / exponentiateShifted(row, row, n, 1, rowMax(row, n, 1));
 }
 
 // C[rows][columns] (row stride ldc) = scale * A[rows][K] . panels + residual

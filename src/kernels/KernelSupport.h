@@ -88,12 +88,10 @@ template <typename T, typename C> CUVIL_INLINE T select(C condition, T a, T b) {
   return condition ? a : b;
 }
 
-// exp(x): x = n ln2 + r with |r| <= ln2/2, exp(r) by the Cephes polynomial,
-// 2^n by building the exponent bits. Inputs are clamped to the finite range,
-// so very negative x gives ~1e-38 rather than 0 (harmless for softmax sums).
-template <typename T> CUVIL_INLINE T expf(T x) {
+// exp(x) for x in [-87.3, 88.7] (or NaN): x = n ln2 + r with |r| <= ln2/2,
+// exp(r) by the Cephes polynomial, 2^n by building the exponent bits.
+template <typename T> CUVIL_INLINE T expfInRange(T x) {
   using I = typename IntOf<T>::type;
-  x = minf(maxf(x, T(-87.3f)), T(88.7f));
   T n = __builtin_elementwise_roundeven(x * 1.44269504088896341f);
   T r = x - n * 0.693359375f;
   r = r - n * -2.12194440e-4f;
@@ -106,6 +104,20 @@ template <typename T> CUVIL_INLINE T expf(T x) {
   T er = p * (r * r) + r + 1.0f;
   T scale = bitCast<T>(I((convert<I>(n) + 127) << 23));
   return er * scale;
+}
+
+// exp(x). Inputs are clamped to the finite range, so very negative x gives
+// ~1e-38 rather than 0 (harmless for softmax sums). The clamps are plain
+// compares, which let a NaN through (minf and maxf would replace it).
+template <typename T> CUVIL_INLINE T expf(T x) {
+  x = select(x > T(88.7f), T(88.7f), x);
+  return expfInRange(select(x < T(-87.3f), T(-87.3f), x));
+}
+
+// exp(x) for x <= 0, a softmax's x - max: only the lower clamp (a NaN score
+// makes its row NaN, as in ONNX Runtime).
+template <typename T> CUVIL_INLINE T expfNonPositive(T x) {
+  return expfInRange(select(x < T(-87.3f), T(-87.3f), x));
 }
 
 // log(x) for x > 0: x = m 2^e with m in [sqrt(1/2), sqrt(2)), Cephes

@@ -1,6 +1,6 @@
 // Row-wise normalisations: Softmax / LogSoftmax along an axis,
 // LayerNormalization over trailing dimensions and LRN across channels.
-#include "Vector.h"
+#include "SoftmaxRow.h"
 
 #include "cuvil/kernels/Normalization.h"
 
@@ -8,23 +8,6 @@ using namespace cuvil::kernels;
 
 // Sums may be reordered so that they vectorise (ONNX Runtime does the same).
 #pragma clang fp reassociate(on)
-
-// The maximum of `axisLen` elements spaced `inner` apart. LLVM does not
-// vectorise a maxnum reduction by itself, so contiguous rows take 16 lanes
-// at a time here (BERT's attention rows: 4x faster softmax).
-CUVIL_INLINE float rowMax(const float *x, int64_t axisLen, int64_t inner) {
-  float maxValue = -__builtin_inff();
-  int64_t i = 0;
-  if (inner == 1 && axisLen >= 16) {
-    v16 lanes = load16(x);
-    for (i = 16; i + 16 <= axisLen; i += 16)
-      lanes = maxf(lanes, load16(x + i));
-    maxValue = __builtin_reduce_max(lanes);
-  }
-  for (; i < axisLen; ++i)
-    maxValue = maxf(maxValue, x[i * inner]);
-  return maxValue;
-}
 
 // Softmax over `axisLen` elements spaced `inner` apart; a task is one of the
 // outer * inner independent vectors:
@@ -36,19 +19,15 @@ CUVIL_KERNEL void cuvil_softmax_f32(const float *x, float *y, int64_t axisLen, i
     const float *xv = x + base;
     float *yv = y + base;
     const float maxValue = rowMax(xv, axisLen, inner);
-    float sum = 0.0f;
-    for (int64_t i = 0; i < axisLen; ++i) {
-      float e = expf(xv[i * inner] - maxValue);
-      sum += e;
-      if (!isLog)
-        yv[i * inner] = e;
-    }
     if (isLog) {
+      float sum = 0.0f;
+      for (int64_t i = 0; i < axisLen; ++i)
+        sum += expfNonPositive(xv[i * inner] - maxValue);
       const float shift = maxValue + logf(sum);
       for (int64_t i = 0; i < axisLen; ++i)
         yv[i * inner] = xv[i * inner] - shift;
     } else {
-      const float scale = 1.0f / sum;
+      const float scale = 1.0f / exponentiateShifted(xv, yv, axisLen, inner, maxValue);
       for (int64_t i = 0; i < axisLen; ++i)
         yv[i * inner] *= scale;
     }

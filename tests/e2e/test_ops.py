@@ -1169,10 +1169,14 @@ def attention_cases():
              node("Transpose", ["v"], ["vh"], perm=[0, 2, 1, 3]), node("MatMul", ["qh", "kh"], ["s0"]),
              node("Mul", ["s0", "scale"], ["s1"]), node("Add", ["s1", "mask"], ["s2"]),
              node("Softmax", ["s2"], ["p"], axis=-1), node("MatMul", ["p", "vh"], ["o"])]
-    bshd = In((2, 70, 3, 20))
-    for name, perm in (("merged", [0, 2, 1, 3]), ("columns_moved", [0, 1, 3, 2])):
+    # K's panels are packed in 16 x 16 blocks transposed in registers: width 20 leaves ragged
+    # blocks on both sides, width 32 with 96 keys none.
+    for name, perm, bshd in (("merged", [0, 2, 1, 3], (2, 70, 3, 20)),
+                             ("columns_moved", [0, 1, 3, 2], (2, 70, 3, 20)),
+                             ("merged_whole_blocks", [0, 2, 1, 3], (1, 96, 2, 32))):
         yield graph(f"attention/heads_in_place_{name}", heads + [node("Transpose", ["o"], ["y"], perm=perm)],
-                    {"q": bshd, "k": bshd, "v": bshd, "mask": In((2, 1, 1, 70), gen=attention_mask)}, ["y"],
+                    {"q": In(bshd), "k": In(bshd), "v": In(bshd),
+                     "mask": In((bshd[0], 1, 1, bshd[1]), gen=attention_mask)}, ["y"],
                     dict(scale=scalar(0.2)))
     # GPT-2's: the causal mask a Where of a constant lower triangle with the float minimum
     # (mirrored: -inf where the condition holds), then a run-time padding mask added; the masks
@@ -1210,6 +1214,16 @@ def softmax_layernorm_cases():
     yield single("softmax/opset11_default_axis_3d", "Softmax", [In((2, 3, 4))], opset=11)
     yield single("softmax/opset11_axis_last", "Softmax", [In((2, 3, 4))], dict(axis=-1), opset=11)
     yield single("softmax/opset11_2d", "Softmax", [In((4, 6))], dict(axis=1), opset=11)
+
+    # A NaN score makes its row NaN, and so does a row of -inf (max - max is NaN), as in ORT;
+    # rows of 40 take the vector max. Exp keeps a NaN too.
+    def nan_rows(rng, shape):
+        x = rng.standard_normal(shape)
+        x[1, 5], x[3, 39], x[2] = np.nan, np.nan, -np.inf
+        return x
+    yield single("softmax/nan_and_minus_inf_rows", "Softmax", [In((4, 40), gen=nan_rows)], opset=13)
+    yield single("exp/nan_and_extremes", "Exp",
+                 [In((7,), gen=lambda rng, shape: np.array([np.nan, -np.inf, -100, -1, 0, 1, 50]))])
     # InstanceNormalization: per (n, c) plane over 1-D, 2-D and 3-D spatial
     # extents, constant or run-time scale and B, an epsilon, a shifted mean.
     for name, shape, const in [("3d", (2, 3, 7), True), ("4d", (2, 4, 5, 6), True),
