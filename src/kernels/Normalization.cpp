@@ -53,14 +53,11 @@ CUVIL_KERNEL void cuvil_layernorm_f32(const float *x, const float *scale, const 
   for (int64_t row = begin; row < end; ++row) {
     const float *xr = x + row * cols;
     float *yr = y + row * cols;
-    // Four partial sums: one would wait on the adder's latency every vector.
     float sum = 0.0f;
-#pragma clang loop interleave_count(4)
     for (int64_t i = 0; i < cols; ++i)
       sum += xr[i];
     const float mean = sum / float(cols);
     float squares = 0.0f;
-#pragma clang loop interleave_count(4)
     for (int64_t i = 0; i < cols; ++i)
       squares += (xr[i] - mean) * (xr[i] - mean);
     const float invStd = 1.0f / __builtin_sqrtf(squares / float(cols) + epsilon);
