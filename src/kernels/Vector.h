@@ -52,8 +52,8 @@ CUVIL_INLINE void store16(float *p, v16 v) { storeV(p, v); }
 
 // A 16 x 16 block transposed in registers, rows[i][j] <- rows[j][i]: four
 // butterfly stages, stage D trading blocks of D elements between rows i and
-// i + D (64 two-source shuffles, a vpermt2ps each on AVX-512), where a
-// scalar copy takes a load and a store per element.
+// i + D (64 two-source shuffles: unpacks and lane shuffles on AVX-512),
+// where a scalar copy takes a load and a store per element.
 template <int D> CUVIL_INLINE void tradeBlocks(v16 (&rows)[16]) {
 #pragma clang loop unroll(full)
   for (int i = 0; i < 16; ++i) {
