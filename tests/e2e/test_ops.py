@@ -1967,6 +1967,43 @@ def _quantized(shape, dtype=np.uint8):
     return In(shape, dtype, gen=_ints(info.min, info.max))
 
 
+def exact_integer_reference(case):
+    """`case` (one QLinearMatMul or QLinearConv node, every input but the
+    first constant) with an ort_model that computes its integer products in
+    float on integer values: exact while every partial sum stays below 2^24.
+    ONNX Runtime's own u8 x i8 kernels on x86 CPUs without VNNI multiply with
+    vpmaddubsw, whose i16 pair sums saturate on full-range weights (off by up
+    to 4 here), so its answer there depends on the CPU."""
+    (n,) = case.model.graph.node
+    consts = {i.name: numpy_helper.to_array(i).astype(np.float64) for i in case.model.graph.initializer}
+    x_scale, x_zero, w, w_scale, w_zero, y_scale = (consts[name] for name in n.input[1:7])
+    y_zero = numpy_helper.to_array(next(i for i in case.model.graph.initializer if i.name == n.input[7]))
+    conv = n.op_type == "QLinearConv"
+    columns = w.shape[0] if conv else w.shape[-1]
+    # The requantisation multiplier as cuvil and ONNX Runtime form it, in float32.
+    multiplier = (np.float32(x_scale) * np.broadcast_to(w_scale.astype(F32).reshape(-1), (columns,))
+                  / np.float32(y_scale)).astype(F32)
+    weights = (w - (w_zero.reshape(-1, *[1] * (w.ndim - 1)) if conv else w_zero)).astype(F32)
+    inits = {"x_zero": x_zero.astype(F32), "weights": weights, "multiplier":
+             multiplier.reshape(-1, *[1] * (len(case.feeds[n.input[0]].shape) - 2)) if conv else multiplier,
+             "one": scalar(1.0), "y_zero": y_zero}
+    nodes = [node("Cast", [n.input[0]], ["xf"], to=onnx.TensorProto.FLOAT),
+             node("Sub", ["xf", "x_zero"], ["xs"])]
+    if conv:
+        bias = [] if len(n.input) < 9 else ["bias"]
+        if bias:
+            inits["bias"] = consts[n.input[8]].astype(F32)
+        nodes.append(helper.make_node("Conv", ["xs", "weights", *bias], ["acc"], **{
+            a.name: helper.get_attribute_value(a) for a in n.attribute}))
+    else:
+        nodes.append(node("MatMul", ["xs", "weights"], ["acc"]))
+    nodes += [node("Mul", ["acc", "multiplier"], ["scaled"]),
+              node("QuantizeLinear", ["scaled", "one", "y_zero"], [n.output[0]])]
+    x = case.feeds[n.input[0]]
+    ort_model = make_model(nodes, {n.input[0]: In(x.shape, x.dtype)}, [n.output[0]], inits, 13)
+    return dataclasses.replace(case, ort_model=ort_model)
+
+
 def quantize_cases():
     """QuantizeLinear, DequantizeLinear (per tensor, per axis, blocked; every opset form; u8, i8,
     u16, i16, i32; omitted zero points; ties rounding to even; saturation), DynamicQuantizeLinear,
@@ -2290,7 +2327,8 @@ def integer_product_cases():
                  rng.uniform(0.0005, 0.002, (1, 130)).astype(F32), np.zeros((1, 130), I8), U8, y_scale=0.6), 10),
     ]
     for name, args, opset in qlinear_matmuls:
-        yield single(f"qlinearmatmul/{name}", "QLinearMatMul", args, opset=opset)
+        case = single(f"qlinearmatmul/{name}", "QLinearMatMul", args, opset=opset)
+        yield exact_integer_reference(case) if name == "full_range_weights" else case
 
     # QLinearConv.
     def qconv(x, x_type, w, w_scale, w_zero, y_type, bias=None, y_scale=0.2):
@@ -2336,11 +2374,12 @@ def integer_product_cases():
             ("full_range_weights_odd_k", (1, 3, 12, 13), (9, 3, 3, 3), padded, -128),
             ("pointwise_panels", (1, 32, 12, 13), (70, 32, 1, 1), {}, -64)]:
         m = w_shape[0]
-        yield single(f"qlinearconv/{name}", "QLinearConv",
-                     qconv(_quantized(x_shape), U8, rng.integers(low, -low, w_shape).astype(I8),
-                           rng.uniform(0.002, 0.01, m), np.zeros(m, I8), U8,
-                           rng.integers(-2000, 2000, m).astype(I32), y_scale=0.5),
-                     attrs, opset=10)
+        case = single(f"qlinearconv/{name}", "QLinearConv",
+                      qconv(_quantized(x_shape), U8, rng.integers(low, -low, w_shape).astype(I8),
+                            rng.uniform(0.002, 0.01, m), np.zeros(m, I8), U8,
+                            rng.integers(-2000, 2000, m).astype(I32), y_scale=0.5),
+                      attrs, opset=10)
+        yield exact_integer_reference(case) if low == -128 else case
     yield single("qlinearconv/saturates", "QLinearConv",
                  qconv(_quantized((1, 3, 7, 8), I8), I8, weights((4, 3, 3, 3)), scalar(0.01), scalar(0, I8), I8,
                        y_scale=0.002), opset=10)
