@@ -79,11 +79,12 @@ struct TilePrefetch {
 
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored. K runs
 // in groups of kGemmPrefetchSteps steps, each group issuing its slice of the
-// prefetch lines, so the FMA loop carries no per-k prefetch bookkeeping (AVX2's 2 x 32 tile has
-// only 8 FMAs a k step: a per-k bound computation and branch made it dispatch-bound at 75% of
-// peak):
+// prefetch lines, so that the FMA loop carries no per-k prefetch
+// bookkeeping (AVX2's 2 x 32 tile has only 8 FMAs a k step: a bound and a
+// branch per step made it dispatch-bound at 75% of peak):
 //   for kb in steps of S (whole groups): prefetch lines [kb/S * per, +per)
 //                                        for k in kb..kb+S: acc += A[.][k] * b
+//   prefetch the lines left (all of them when K < S)
 //   for the last K mod S steps:          acc += A[.][k] * b
 constexpr int64_t kGemmPrefetchSteps = 4;
 
@@ -111,14 +112,10 @@ CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *pane
     }
   };
   constexpr int64_t S = kGemmPrefetchSteps;
-  const int64_t groups = K / S;
-  // Too short a K for one group: the lines go out at once.
-  if (groups == 0)
-    for (int64_t line = 0; line < prefetch.count; ++line)
-      __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
-  const int64_t perGroup = groups > 0 ? (prefetch.count + groups - 1) / groups : 0;
-  int64_t k = 0;
-  for (int64_t line = 0; k + S <= K; k += S) {
+  const int64_t groups = K / S > 0 ? K / S : 1;
+  const int64_t perGroup = (prefetch.count + groups - 1) / groups;
+  int64_t k = 0, line = 0;
+  for (; k + S <= K; k += S) {
     for (const int64_t stop = line + perGroup; line < stop && line < prefetch.count; ++line)
       __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
     // Not unrolled: unrolled, the steps' broadcasts are hoisted together and
@@ -127,6 +124,8 @@ CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *pane
     for (int64_t u = 0; u < S; ++u)
       step(k + u);
   }
+  for (; line < prefetch.count; ++line)
+    __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
   for (; k < K; ++k)
     step(k);
   storeGemmTile<MR, NV, RowBias>(acc, c, columns, e);
