@@ -27,16 +27,15 @@ struct GemmEpilogue {
   float scale;
 };
 
-using h16 = _Float16 __attribute__((ext_vector_type(16)));
-
-// 16 panel columns as floats.
-template <typename Weight> CUVIL_INLINE v16 loadPanel(const Weight *p) {
+// 16 (V = v16) or 8 (v8) panel columns as floats.
+template <typename V = v16, typename Weight> CUVIL_INLINE V loadPanel(const Weight *p) {
   if constexpr (sizeof(Weight) == sizeof(float)) {
-    return load16(p);
+    return loadV<V>(p);
   } else {
-    h16 half;
+    typedef _Float16 Half __attribute__((ext_vector_type(sizeof(V) / sizeof(float))));
+    Half half;
     __builtin_memcpy(&half, p, sizeof(half));
-    return __builtin_convertvector(half, v16);
+    return __builtin_convertvector(half, V);
   }
 }
 
@@ -80,7 +79,7 @@ struct TilePrefetch {
 // MR x NV tile over K; `columns` (<= 16 NV) of the tile are stored. K runs
 // in groups of kGemmPrefetchSteps steps, each group issuing its slice of the
 // prefetch lines, so that the FMA loop carries no per-k prefetch
-// bookkeeping (AVX2's 2 x 32 tile has only 8 FMAs a k step: a bound and a
+// bookkeeping (AVX2's former 2 x 32 tile had only 8 FMAs a k step: a bound and a
 // branch per step made it dispatch-bound at 75% of peak):
 //   for kb in steps of S (whole groups): prefetch lines [kb/S * per, +per)
 //                                        for k in kb..kb+S: acc += A[.][k] * b
@@ -88,46 +87,84 @@ struct TilePrefetch {
 //   for the last K mod S steps:          acc += A[.][k] * b
 constexpr int64_t kGemmPrefetchSteps = 4;
 
+// AVX2's widest tile, 3 rows x 32 columns, takes 12 of its 16 ymm registers
+// as accumulators: with the panel row's 4 ymm held (the order above) it
+// would need 17. It holds the 3 broadcasts instead and streams the panel
+// row a ymm at a time, a barrier after each ymm's FMAs keeping the next
+// load from being hoisted beside it (LLVM's scheduler did, and spilled).
+template <int MR, int NV> constexpr bool kGemmBroadcastsHeld = MR == 3 && NV == 2;
+
 template <int MR, int NV, bool RowBias = false, typename Weight = float>
 CUVIL_TILE void gemmRegisterTile(const float *a, int64_t lda, const Weight *panel, int64_t K,
                                  float *c, int64_t columns, const GemmEpilogue &e,
                                  TilePrefetch prefetch) {
+  constexpr int64_t S = kGemmPrefetchSteps;
+  auto overK = [&](auto &&step) CUVIL_LAMBDA_INLINE {
+    const int64_t groups = K / S > 0 ? K / S : 1;
+    const int64_t perGroup = (prefetch.count + groups - 1) / groups;
+    int64_t k = 0, line = 0;
+    for (; k + S <= K; k += S) {
+      for (const int64_t stop = line + perGroup; line < stop && line < prefetch.count; ++line)
+        __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
+      // Not unrolled: unrolled, the steps' broadcasts are hoisted together and
+      // the AVX2 tile spills its accumulators.
+#pragma clang loop unroll(disable)
+      for (int64_t u = 0; u < S; ++u)
+        step(k + u);
+    }
+    for (; line < prefetch.count; ++line)
+      __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
+    for (; k < K; ++k)
+      step(k);
+  };
   v16 acc[MR][NV];
+  if constexpr (kGemmBroadcastsHeld<MR, NV>) {
+    v8 half[MR][2 * NV];
 #pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r)
+    for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v)
-      acc[r][v] = 0.0f;
-  auto step = [&](int64_t k) CUVIL_LAMBDA_INLINE {
-    v16 b[NV];
+      for (int h = 0; h < 2 * NV; ++h)
+        half[r][h] = 0.0f;
+    overK([&](int64_t k) CUVIL_LAMBDA_INLINE {
+      v8 av[MR];
 #pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v)
-      b[v] = loadPanel(panel + k * CUVIL_GEMM_PANEL + 16 * v);
+      for (int r = 0; r < MR; ++r)
+        av[r] = a[r * lda + k];
 #pragma clang loop unroll(full)
-    for (int r = 0; r < MR; ++r) {
-      v16 av = a[r * lda + k];
+      for (int h = 0; h < 2 * NV; ++h) {
+        const v8 b = loadPanel<v8>(panel + k * CUVIL_GEMM_PANEL + 8 * h);
+#pragma clang loop unroll(full)
+        for (int r = 0; r < MR; ++r)
+          half[r][h] += av[r] * b;
+        __asm__ volatile("" ::: "memory");
+      }
+    });
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
       for (int v = 0; v < NV; ++v)
-        acc[r][v] += av * b[v];
-    }
-  };
-  constexpr int64_t S = kGemmPrefetchSteps;
-  const int64_t groups = K / S > 0 ? K / S : 1;
-  const int64_t perGroup = (prefetch.count + groups - 1) / groups;
-  int64_t k = 0, line = 0;
-  for (; k + S <= K; k += S) {
-    for (const int64_t stop = line + perGroup; line < stop && line < prefetch.count; ++line)
-      __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
-    // Not unrolled: unrolled, the steps' broadcasts are hoisted together and
-    // the AVX2 tile spills its accumulators.
-#pragma clang loop unroll(disable)
-    for (int64_t u = 0; u < S; ++u)
-      step(k + u);
+        acc[r][v] = __builtin_shufflevector(half[r][2 * v], half[r][2 * v + 1], 0, 1, 2, 3, 4, 5, 6,
+                                            7, 8, 9, 10, 11, 12, 13, 14, 15);
+  } else {
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+      for (int v = 0; v < NV; ++v)
+        acc[r][v] = 0.0f;
+    overK([&](int64_t k) CUVIL_LAMBDA_INLINE {
+      v16 b[NV];
+#pragma clang loop unroll(full)
+      for (int v = 0; v < NV; ++v)
+        b[v] = loadPanel(panel + k * CUVIL_GEMM_PANEL + 16 * v);
+#pragma clang loop unroll(full)
+      for (int r = 0; r < MR; ++r) {
+        v16 av = a[r * lda + k];
+#pragma clang loop unroll(full)
+        for (int v = 0; v < NV; ++v)
+          acc[r][v] += av * b[v];
+      }
+    });
   }
-  for (; line < prefetch.count; ++line)
-    __builtin_prefetch(prefetch.lines + 64 * line, 0, 2);
-  for (; k < K; ++k)
-    step(k);
   storeGemmTile<MR, NV, RowBias>(acc, c, columns, e);
 }
 
