@@ -18,6 +18,9 @@ _NUMPY_TYPES = {1: np.float32, 2: np.uint8, 3: np.int8, 4: np.uint16, 5: np.int1
                 7: np.int64, 9: np.bool_, 10: np.float16, 11: np.float64, 12: np.uint32,
                 13: np.uint64, 16: np.uint16}
 _ALIGNMENT = 64
+# A string element (cuvil_string_element): its UTF-8 bytes' address and length.
+_STRING = 8
+_STRING_ELEMENT = np.dtype([("data", np.uintp), ("size", np.int64)])
 
 
 class CuvilError(RuntimeError):
@@ -55,6 +58,17 @@ def _aligned_empty(shape, dtype):
     raw = np.empty(nbytes + _ALIGNMENT, np.uint8)
     offset = (-raw.ctypes.data) % _ALIGNMENT
     return raw[offset:offset + nbytes].view(dtype).reshape(shape)
+
+
+def _string_elements(strings, keep):
+    """A string array as cuvil_string_element pairs, the UTF-8 bytes held in `keep`."""
+    elements = np.empty(strings.shape, _STRING_ELEMENT)
+    flat = elements.reshape(-1)
+    for i, text in enumerate(strings.reshape(-1)):
+        data = ctypes.create_string_buffer(str(text).encode("utf-8"))
+        keep.append(data)
+        flat[i] = (ctypes.addressof(data), len(data) - 1)
+    return elements
 
 
 def _is_torch_tensor(value):
@@ -110,7 +124,9 @@ class CompiledModel:
         if self._api[kind](index, ctypes.byref(desc)) != 0:
             raise CuvilError(f"cannot describe {kind} {index}")
         rank, names = desc.rank, desc.dim_names
-        return TensorSpec(desc.name.decode(), np.dtype(_NUMPY_TYPES.get(desc.element_type, np.uint8)),
+        dtype = np.dtype(np.str_) if desc.element_type == _STRING else np.dtype(
+            _NUMPY_TYPES.get(desc.element_type, np.uint8))
+        return TensorSpec(desc.name.decode(), dtype,
                           tuple(desc.min_dims[d] for d in range(rank)),
                           tuple(desc.max_dims[d] for d in range(rank)),
                           tuple(names[d].decode() if names and names[d] else None for d in range(rank)))
@@ -130,35 +146,43 @@ class CompiledModel:
                 raise TypeError(f"unexpected or repeated input '{name}'")
             by_name[name] = value
         as_torch = any(_is_torch_tensor(v) for v in by_name.values())
-        arrays = []
+        arrays, keep = [], []  # keep: the UTF-8 bytes string elements point to
         for spec in specs:
             value = by_name[spec.name]
             if _is_torch_tensor(value):
                 value = value.detach().cpu().numpy()  # shares the tensor's memory
-            array = np.ascontiguousarray(value, dtype=spec.dtype)  # no copy when it fits
+            if spec.dtype.kind == "U":
+                array = _string_elements(np.asarray(value, dtype=np.str_), keep)
+            else:
+                array = np.ascontiguousarray(value, dtype=spec.dtype)  # no copy when it fits
             if array.ndim != len(spec.max_shape):
                 raise ValueError(f"input '{spec.name}' has rank {array.ndim}, the model's is "
                                  f"{len(spec.max_shape)}")
             arrays.append(array)
-        outputs = [_aligned_empty(spec.max_shape, spec.dtype) for spec in self.signature.outputs]
+        outputs = [_aligned_empty(spec.max_shape, _STRING_ELEMENT if spec.dtype.kind == "U" else spec.dtype)
+                   for spec in self.signature.outputs]
         in_dims = [(ctypes.c_int64 * max(a.ndim, 1))(*a.shape) for a in arrays]
         out_dims = [(ctypes.c_int64 * max(len(s.max_shape), 1))() for s in self.signature.outputs]
         pointers = lambda values: (ctypes.c_void_p * max(len(values), 1))(*values)
         dims = lambda values: (ctypes.POINTER(ctypes.c_int64) * max(len(values), 1))(
             *[ctypes.cast(v, ctypes.POINTER(ctypes.c_int64)) for v in values])
+        results = []
         with self._lock:
             self._check(self._api["run"](self._instance, pointers([a.ctypes.data for a in arrays]),
                                          dims(in_dims), pointers([o.ctypes.data for o in outputs]),
                                          dims(out_dims)))
-        results = []
-        for spec, out, shape in zip(self.signature.outputs, outputs, out_dims):
-            shape = tuple(shape[d] for d in range(len(spec.max_shape)))
-            count = int(np.prod(shape, dtype=np.int64))
-            result = out.reshape(-1)[:count].reshape(shape)
-            if as_torch:
+            for spec, out, shape in zip(self.signature.outputs, outputs, out_dims):
+                shape = tuple(shape[d] for d in range(len(spec.max_shape)))
+                count = int(np.prod(shape, dtype=np.int64))
+                result = out.reshape(-1)[:count].reshape(shape)
+                if spec.dtype.kind == "U":  # the strings last until the next run: read them now
+                    result = np.array([ctypes.string_at(int(e["data"]), int(e["size"])).decode("utf-8", "replace")
+                                       for e in result.reshape(-1)], dtype=np.str_).reshape(shape)
+                results.append(result)
+        for i, result in enumerate(results):
+            if as_torch and result.dtype.kind != "U":
                 import torch
-                result = torch.from_numpy(result)
-            results.append(result)
+                results[i] = torch.from_numpy(result)
         return results[0] if len(results) == 1 else tuple(results)
 
     def save(self, path):

@@ -89,6 +89,28 @@ def test_shape_ranges_take_any_batch_in_range(tmp_path):
         model(np.zeros((5, 3, 32, 32), np.float32))
 
 
+def test_strings_in_and_out(tmp_path):
+    """A string input cast to numbers and the StringNormalizer's strings out, against ONNX Runtime."""
+    T = onnx.TensorProto
+    graph = onnx.helper.make_graph(
+        [onnx.helper.make_node("Cast", ["text"], ["value"], to=T.FLOAT),
+         onnx.helper.make_node("StringNormalizer", ["text"], ["words"], case_change_action="UPPER",
+                               stopwords=["nan"], locale="C.UTF-8")],
+        "strings", [onnx.helper.make_tensor_value_info("text", T.STRING, [5])],
+        [onnx.helper.make_tensor_value_info("value", T.FLOAT, [5]),
+         onnx.helper.make_tensor_value_info("words", T.STRING, [None])])
+    source = onnx.helper.make_model(graph, opset_imports=[onnx.helper.make_opsetid("", 18)])
+    model = cuvil.compile(source, cache_dir=tmp_path)
+    assert model.signature.inputs[0].dtype.kind == "U"
+    text = np.array(["1.5", "-2e3", "NaN", "inf", "0.25"])
+    session = ort.InferenceSession(source.SerializeToString(), providers=["CPUExecutionProvider"])
+    for ours, reference in zip(model(text), session.run(None, {"text": text})):
+        if reference.dtype.kind == "O":
+            assert ours.tolist() == reference.tolist()
+        else:
+            np.testing.assert_array_equal(ours, reference)
+
+
 def test_save_and_load(tmp_path, image):
     model = cuvil.compile(MODEL, cache_dir=tmp_path)
     path = tmp_path / "tiny.so"

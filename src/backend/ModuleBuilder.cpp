@@ -66,6 +66,7 @@ llvm::Type *llvmType(llvm::LLVMContext &context, const KernelParam &param) {
   case KernelParam::Kind::Buffer:
   case KernelParam::Kind::Block:
   case KernelParam::Kind::RandomState:
+  case KernelParam::Kind::StringServices:
     break;
   }
   return llvm::PointerType::get(context, 0);
@@ -448,11 +449,14 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   std::vector<llvm::Value *> specArgs;
   for (const KernelArg &arg : args)
     if (arg.kind() == KernelArg::Kind::Pointer)
-      specArgs.push_back(arg.symbol()        ? symbolSlot(builder, *arg.symbol())
-                         : arg.isErrorCell() ? frameField(builder, kErrorCellOffset)
-                         : arg.isRandomState()
-                             ? frameField(builder, offsetof(cuvil_frame_header, random_seed))
-                             : address(builder, arg.value(), arg.byteOffset()));
+      specArgs.push_back(
+          arg.symbol()          ? symbolSlot(builder, *arg.symbol())
+          : arg.isErrorCell()   ? frameField(builder, kErrorCellOffset)
+          : arg.isRandomState() ? frameField(builder, offsetof(cuvil_frame_header, random_seed))
+          : arg.isStringServices()
+              ? builder.CreateLoad(llvm::PointerType::get(context_, 0),
+                                   frameField(builder, offsetof(cuvil_frame_header, strings)))
+              : address(builder, arg.value(), arg.byteOffset()));
   drawsRandom_ |= std::any_of(args.begin(), args.end(),
                               [](const KernelArg &arg) { return arg.isRandomState(); });
   for (const KernelArg &arg : args) {

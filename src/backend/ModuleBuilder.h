@@ -137,7 +137,7 @@ private:
   // The frame after its cuvil_frame_header: the error cell (int64_t[2]:
   // raised, value), the error code (i32: 1 + the failed check), the I/O
   // table (inputs then outputs) and the symbol slots.
-  static constexpr uint64_t kErrorCellOffset = 40, kErrorCodeOffset = 56, kIoOffset = 64;
+  static constexpr uint64_t kErrorCellOffset = 48, kErrorCodeOffset = 64, kIoOffset = 72;
   uint64_t symbolsOffset_ = 0;
   uint64_t frameBytes_ = 0;
   llvm::Function *parallelFor_ = nullptr;

@@ -274,11 +274,50 @@ Status batchedScan(Graph &, Node &node, std::vector<Value *> &, const AdaptConte
   return Status::success();
 }
 
+// A table of strings as constants, as StringIndex and StringNormalizer
+// take it: their bytes end to end (u8) and where each starts (i64, with the
+// end). StringIndex needs `strings` sorted and unique.
+std::pair<Value *, Value *> stringTable(Graph &graph, const std::string &base,
+                                        const std::vector<std::string> &strings) {
+  std::vector<int64_t> bytes, starts = {0};
+  for (const std::string &text : strings) {
+    for (char c : text)
+      bytes.push_back(uint8_t(c));
+    starts.push_back(int64_t(bytes.size()));
+  }
+  return {
+      graph.addConstant(base + ".bytes",
+                        Tensor::fromInt64s(bytes, {int64_t(bytes.size())}, DType::U8)),
+      graph.addConstant(base + ".starts", Tensor::fromInt64s(starts, {int64_t(starts.size())}))};
+}
+
+// A string pool becomes an integer one: each distinct pool string gets its
+// index in their sorted table, and the tokens theirs through a StringIndex
+// (-1, in no n-gram, for a token not in the pool).
+void tfIdfStringPool(Graph &graph, Node &node, const std::string &base) {
+  std::vector<std::string> pool = node.getStrings("pool_strings");
+  node.removeAttr("pool_strings");
+  std::vector<std::string> table = pool;
+  std::sort(table.begin(), table.end());
+  table.erase(std::unique(table.begin(), table.end()), table.end());
+  std::vector<int64_t> ids;
+  for (const std::string &text : pool)
+    ids.push_back(std::lower_bound(table.begin(), table.end(), text) - table.begin());
+  node.setAttr("pool_int64s", ids);
+  auto [bytes, starts] = stringTable(graph, base + ".pool", table);
+  Node *index =
+      graph.addNode("StringIndex", {node.input(0), bytes, starts}, {base + ".token_ids"}, &node);
+  node.setInput(0, index->output(0));
+}
+
 // TfIdfVectorizer's pool attributes as constant inputs, which its shape
 // rule, reference and kernel read: the int64 pool, ngram_counts,
-// ngram_indexes and weights (empty when absent).
+// ngram_indexes and weights (empty when absent). A string pool becomes an
+// integer one first.
 Status tfIdfPool(Graph &graph, Node &node, std::vector<Value *> &, const AdaptContext &) {
   const std::string base = node.output(0)->name();
+  if (node.hasAttr("pool_strings"))
+    tfIdfStringPool(graph, node, base);
   auto move = [&](const char *name) {
     std::vector<int64_t> values = node.getInts(name);
     node.removeAttr(name);
@@ -292,6 +331,18 @@ Status tfIdfPool(Graph &graph, Node &node, std::vector<Value *> &, const AdaptCo
   node.removeAttr("weights");
   node.addInput(
       graph.addConstant(base + ".weights", Tensor::fromFloats(weights, {int64_t(weights.size())})));
+  return Status::success();
+}
+
+// StringNormalizer's stopwords as constant inputs, which its kernel reads:
+// their bytes end to end (u8) and where each starts (i64, with the end).
+Status stringNormalizerStopwords(Graph &graph, Node &node, std::vector<Value *> &,
+                                 const AdaptContext &) {
+  auto [bytes, starts] =
+      stringTable(graph, node.output(0)->name() + ".stopword", node.getStrings("stopwords"));
+  node.removeAttr("stopwords");
+  node.addInput(bytes);
+  node.addInput(starts);
   return Status::success();
 }
 
@@ -445,7 +496,7 @@ Status perGroupAffine(Graph &graph, Node &node, std::vector<Value *> &, const Ad
 
 constexpr int64_t kEveryOpset = std::numeric_limits<int64_t>::max();
 
-constexpr std::array<Adapter, 53> kAdapters = {{
+constexpr std::array<Adapter, 54> kAdapters = {{
     {"ReduceMean", 18, reduceAxes},
     {"ReduceMax", 18, reduceAxes},
     {"ReduceMin", 18, reduceAxes},
@@ -489,6 +540,7 @@ constexpr std::array<Adapter, 53> kAdapters = {{
     {"TopK", 10, topKAttribute},
     {"Scan", 9, batchedScan},
     {"TfIdfVectorizer", kEveryOpset, tfIdfPool},
+    {"StringNormalizer", kEveryOpset, stringNormalizerStopwords},
     {"RNN", 7, legacyRecurrence},
     {"GRU", 7, legacyRecurrence},
     {"LSTM", 7, legacyRecurrence},

@@ -103,6 +103,11 @@ Expected<Tensor> readTensorProto(const onnx::TensorProto &proto, const std::stri
   if (!dtype)
     return Status::error(fmt::format("tensor '{}' has unsupported element type {}", proto.name(),
                                      proto.data_type()));
+  if (*dtype == DType::String) // string tensors are run-time values only (DType.h)
+    return Status::error(
+        fmt::format("tensor '{}' holds strings, which cuvil takes only as run-time values "
+                    "(graph inputs), not as constants",
+                    proto.name()));
   // Element count and bytes, checked for overflow before anything is
   // allocated; every data source is then checked against them.
   Shape shape;

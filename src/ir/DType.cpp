@@ -13,7 +13,7 @@ struct DTypeInfo {
 };
 
 // Order matches the enum so lookups index directly.
-constexpr std::array<DTypeInfo, 13> kDTypes = {{
+constexpr std::array<DTypeInfo, 14> kDTypes = {{
     {DType::F32, "f32", 1, 4},
     {DType::F16, "f16", 10, 2},
     {DType::BF16, "bf16", 16, 2},
@@ -27,6 +27,7 @@ constexpr std::array<DTypeInfo, 13> kDTypes = {{
     {DType::I64, "i64", 7, 8},
     {DType::U64, "u64", 13, 8},
     {DType::Bool, "bool", 9, 1},
+    {DType::String, "string", 8, 16},
 }};
 
 const DTypeInfo &info(DType dtype) { return kDTypes[static_cast<size_t>(dtype)]; }

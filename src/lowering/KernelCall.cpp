@@ -34,8 +34,8 @@ void checkArgument(const KernelParam &param, const KernelArg &arg, size_t index,
       return;
     if (arg.kind() != KernelArg::Kind::Pointer)
       return mismatch(kindName(arg.kind()));
-    if (arg.isRandomState())
-      return mismatch("the random state");
+    if (arg.isRandomState() || arg.isStringServices())
+      return mismatch(arg.isRandomState() ? "the random state" : "the string services");
     if (arg.symbol() || arg.isErrorCell()) {
       if (!param.writable || param.elementBytes != sizeof(int64_t))
         mismatch(arg.symbol() ? "the slot of a symbol (an int64_t the kernel writes)"
@@ -64,6 +64,10 @@ void checkArgument(const KernelParam &param, const KernelArg &arg, size_t index,
     return;
   case KernelParam::Kind::RandomState:
     if (!arg.isRandomState())
+      mismatch(arg.kind() == KernelArg::Kind::Pointer ? "a buffer" : kindName(arg.kind()));
+    return;
+  case KernelParam::Kind::StringServices:
+    if (!arg.isStringServices())
       mismatch(arg.kind() == KernelArg::Kind::Pointer ? "a buffer" : kindName(arg.kind()));
     return;
   case KernelParam::Kind::Block:

@@ -182,6 +182,8 @@
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \
   X(STFT)                                                                                          \
+  X(StringIndex)                                                                                   \
+  X(StringNormalizer)                                                                              \
   X(Sub)                                                                                           \
   X(Swish)                                                                                         \
   X(Tan)                                                                                           \

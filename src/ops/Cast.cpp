@@ -1,5 +1,7 @@
 // Cast: converts elements to the type `to` (an ONNX TensorProto code).
-// Float to integer truncates toward zero; anything to bool is `!= 0`. Dims
+// Float to integer truncates toward zero; anything to bool is `!= 0`.
+// Numbers to and from strings take the text forms of ONNX Runtime
+// (StringServices.h's formatNumber and parseNumber). Dims
 // an integer carries (Value::dimValues) stay with it, to integers and to
 // floats that hold them exactly (float arithmetic does not carry them).
 #include "OpSupport.h"
@@ -53,6 +55,18 @@ Status lower(const Node &node, LoweringContext &ctx) {
   DType from = node.input(0)->type().dtype, to = node.output(0)->type().dtype;
   if (from == to)
     return lowerViewOrCopy(node, ctx);
+  if (from == DType::String || to == DType::String) {
+    Expected<const KernelRef *> kernel = stringCastKernel(from, to);
+    CUVIL_TRY(kernel.status());
+    std::string check = to == DType::String ? "out of memory for {} bytes of strings"
+                                            : "element {} is not a number";
+    return ctx.callKernel(**kernel,
+                          {KernelArg::stringServices(), KernelArg::pointer(node.input(0)),
+                           KernelArg::pointer(node.output(0)),
+                           KernelArg::constant(node.output(0)->type().numElements()),
+                           KernelArg::error({check})},
+                          1);
+  }
   Expected<const KernelRef *> kernel = castKernel(from, to);
   CUVIL_TRY(kernel.status());
   return ctx.callKernel(**kernel,

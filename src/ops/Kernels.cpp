@@ -18,6 +18,7 @@
 #include "cuvil/kernels/Sampling.h"
 #include "cuvil/kernels/Select.h"
 #include "cuvil/kernels/Signal.h"
+#include "cuvil/kernels/Strings.h"
 #include "cuvil/kernels/TfIdf.h"
 
 #include <fmt/format.h>
@@ -377,6 +378,15 @@ const std::vector<Instance<CastKey>> kCast = [] {
   return list;
 }();
 
+const std::vector<Instance<CastKey>> kStringCast = [] {
+  std::vector<Instance<CastKey>> list;
+#define CUVIL_STRING_CAST_ENTRIES(name, T, dtype)                                                  \
+  list.push_back({{#name, "string"}, CUVIL_KERNEL_REF(cuvil_cast_##name##_to_string)});            \
+  list.push_back({{"string", #name}, CUVIL_KERNEL_REF(cuvil_cast_string_to_##name)});
+  CUVIL_STRING_CAST_TYPES(CUVIL_STRING_CAST_ENTRIES)
+  return list;
+}();
+
 const std::vector<Instance<std::string_view>> kBinary = [] {
   std::vector<Instance<std::string_view>> list;
 #define CUVIL_BINARY_ENTRY(name, T) list.push_back({#name, CUVIL_KERNEL_REF(cuvil_binary_##name)});
@@ -598,6 +608,12 @@ Expected<const KernelRef *> castKernel(DType from, DType to) {
   return find(kCast, CastKey{storedName(from), dtypeName(to)}, "cast",
               fmt::format("{} to {}", dtypeName(from), dtypeName(to)));
 }
+Expected<const KernelRef *> stringCastKernel(DType from, DType to) {
+  return find(kStringCast, CastKey{dtypeName(from), dtypeName(to)}, "string cast",
+              fmt::format("{} to {}", dtypeName(from), dtypeName(to)));
+}
+const KernelRef kStringNormalizerKernel = CUVIL_KERNEL_REF(cuvil_string_normalize);
+const KernelRef kStringIndexKernel = CUVIL_KERNEL_REF(cuvil_string_index);
 Expected<const KernelRef *> binaryKernel(DType dtype) {
   return find(kBinary, dtypeName(dtype), "binary",
               fmt::format("element type {}", dtypeName(dtype)));

@@ -76,6 +76,10 @@ Expected<const KernelRef *> multinomialKernel(DType indices);
 Expected<const KernelRef *> oneHotKernel(DType indices, size_t valueBytes);
 // By source and target type (bool is stored as u8).
 Expected<const KernelRef *> castKernel(DType from, DType to);
+// Casts to and from string, by source and target type.
+Expected<const KernelRef *> stringCastKernel(DType from, DType to);
+extern const KernelRef kStringNormalizerKernel;
+extern const KernelRef kStringIndexKernel;
 // Arithmetic ops by element type; comparisons and logical ops (writing
 // bool) by operand type.
 Expected<const KernelRef *> binaryKernel(DType dtype);

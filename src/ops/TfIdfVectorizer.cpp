@@ -6,7 +6,8 @@
 // n-gram present, TFIDF count x weight (weights default to 1). The opset
 // adapter makes the pool attributes constant inputs: pool (the int64 pool),
 // ngram_counts (where each length's n-grams start in it), ngram_indexes and
-// weights (empty when absent). String pools are not supported.
+// weights (empty when absent). A string pool arrives as an integer one,
+// the tokens as their indices in it (StringIndex: the adapter's doing).
 #include "OpSupport.h"
 #include "cuvil/kernels/TfIdf.h"
 
@@ -30,8 +31,6 @@ Expected<PoolLayout> layout(const Node &node) {
   for (Input input : {kPool, kCounts, kIndexes, kWeights})
     if (!node.input(input) || !node.input(input)->isConstant())
       return Status::error("the pool, ngram_counts, ngram_indexes and weights must be constants");
-  if (node.hasAttr("pool_strings"))
-    return Status::error("string pools (and string tokens) are not supported");
   PoolLayout l;
   l.pool = node.input(kPool)->constant().toInt64s();
   l.indexes = node.input(kIndexes)->constant().toInt64s();
@@ -89,7 +88,7 @@ Expected<PoolLayout> layout(const Node &node) {
 Status infer(InferContext &ctx) {
   DType tokens = ctx.inputDType(kTokens);
   if (tokens != DType::I32 && tokens != DType::I64)
-    return ctx.error("tokens must be i32 or i64 (strings are not supported), not {}",
+    return ctx.error("tokens must be i32 or i64 (or strings, with a pool_strings), not {}",
                      dtypeName(tokens));
   const Shape &x = ctx.inputShape(kTokens);
   if (x.empty() || x.size() > 2)

@@ -83,8 +83,8 @@ Expected<bool> foldNode(Graph &graph, Node &node, size_t maxBytes, size_t maxGro
   for (Value *result : node.outputs()) {
     if (!result->hasType())
       return false;
-    if (!result->type().isStatic())
-      return false; // a constant has a static shape
+    if (!result->type().isStatic() || result->type().dtype == DType::String)
+      return false; // a constant has a static shape, and holds no strings
     outputBytes += size_t(result->type().byteSize().constant());
     outputs.emplace_back(result->type());
   }

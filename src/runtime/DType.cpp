@@ -14,7 +14,7 @@ namespace cuvil::runtime {
 namespace {
 
 // bf16 comes after u16 so that a '<u2' .npy file reads back as u16.
-constexpr std::array<DTypeInfo, 13> kDTypes = {{
+constexpr std::array<DTypeInfo, 14> kDTypes = {{
     {CUVIL_DTYPE_F32, "f32", 4, "f4"},
     {CUVIL_DTYPE_F16, "f16", 2, "f2"},
     {CUVIL_DTYPE_F64, "f64", 8, "f8"},
@@ -28,6 +28,8 @@ constexpr std::array<DTypeInfo, 13> kDTypes = {{
     {CUVIL_DTYPE_U64, "u64", 8, "u8"},
     {CUVIL_DTYPE_BOOL, "bool", 1, "b1"},
     {CUVIL_DTYPE_BF16, "bf16", 2, "u2"},
+    // cuvil_string elements; .npy files hold them as fixed-width UTF-32 ("U<n>").
+    {CUVIL_DTYPE_STRING, "string", 16, "U"},
 }};
 
 } // namespace

@@ -11,8 +11,6 @@ std::string dtypeName(int32_t code) {
   switch (code) {
   case 0:
     return "undefined";
-  case 8:
-    return "string";
   case 14:
     return "complex64";
   case 15:

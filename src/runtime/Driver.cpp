@@ -28,11 +28,12 @@ namespace {
 
 // One inference; a check of the data that fails (cuvil_model_info.errors)
 // becomes an error with its message, the offending value at "{}".
-void runOnce(const cuvil_model_info &model, ModelRunFn runModel, void *frame,
+void runOnce(const cuvil_model_info &model, ModelRunFn runModel, FrameMemory &frame,
              std::vector<void *> &inputs, std::vector<void *> &outputs,
              std::vector<int64_t> &symbols) {
   int64_t value = 0;
-  int32_t status = runModel(frame, inputs.data(), outputs.data(), symbols.data(), &value);
+  prepareRun(frame);
+  int32_t status = runModel(frame.frame, inputs.data(), outputs.data(), symbols.data(), &value);
   if (status == 0)
     return;
   if (status < 0 || uint32_t(status) > model.num_errors)
@@ -51,7 +52,8 @@ void runOnce(const cuvil_model_info &model, ModelRunFn runModel, void *frame,
 void checkSameOutputs(const cuvil_model_info &model, const std::vector<HostTensor> &outputs,
                       const std::vector<std::string> &first, uint64_t run) {
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string_view now(reinterpret_cast<const char *>(outputs[i].data()), outputs[i].byteSize());
+    std::string contents = outputs[i].contents();
+    std::string_view now = contents;
     if (now == first[i])
       continue;
     size_t byte = 0;
@@ -109,11 +111,10 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
     FrameMemory &memory;
     ~Release() { releaseFrame(memory); }
   } release{frameMemory};
-  void *frame = frameMemory.frame;
   flushSubnormalsToZero(); // the pool's workers do the same
 
   if (!options.benchRuns) {
-    runOnce(model, runModel, frame, inputPtrs, outputPtrs, symbols);
+    runOnce(model, runModel, frameMemory, inputPtrs, outputPtrs, symbols);
     setOutputShapes(model, symbols, outputs);
     if (options.outputDir)
       writeOutputs(*options.outputDir, model, outputs, inputPaths);
@@ -138,7 +139,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
       Profiler::beginRun();
     }
     int64_t start = monotonicNs();
-    runOnce(model, runModel, frame, inputPtrs, outputPtrs, symbols);
+    runOnce(model, runModel, frameMemory, inputPtrs, outputPtrs, symbols);
     int64_t elapsedNs = monotonicNs() - start;
     if (i >= options.warmupRuns)
       samplesMs.push_back(double(elapsedNs) * 1e-6);
@@ -148,7 +149,7 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
       if (options.outputDir)
         writeOutputs(*options.outputDir, model, outputs, inputPaths);
       for (const HostTensor &tensor : outputs)
-        firstOutputs.emplace_back(reinterpret_cast<const char *>(tensor.data()), tensor.byteSize());
+        firstOutputs.push_back(tensor.contents());
     } else if (!model.draws_random) {
       checkSameOutputs(model, outputs, firstOutputs, i);
     }

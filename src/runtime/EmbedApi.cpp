@@ -18,6 +18,7 @@
 #include <cerrno>
 #include <cinttypes>
 #include <cstdarg>
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,6 +71,9 @@ cuvil_status fail(cuvil_instance *instance, cuvil_status status, const char *for
   va_end(args);
   return status;
 }
+
+static_assert(sizeof(cuvil_string_element) == sizeof(cuvil_string) &&
+              offsetof(cuvil_string_element, size) == offsetof(cuvil_string, size));
 
 uint64_t elementBytes(int32_t dtype) {
   const DTypeInfo *info = findDType(dtype);
@@ -369,6 +373,7 @@ cuvil_status cuvil_model_run(cuvil_instance *instance, const void *const *inputs
   uint64_t control = floatControl();
   flushSubnormalsToZero();
   int64_t value = 0;
+  prepareRun(instance->memory);
   int32_t code = cuvil_run(instance->memory.frame, instance->io, instance->io + info.num_inputs,
                            instance->symbols, &value);
   setFloatControl(control);

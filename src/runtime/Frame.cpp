@@ -47,11 +47,17 @@ int allocateFrame(const cuvil_model_info &model, void *runtime, const void *weig
     return error;
   }
   memory.arena = arena;
+  memory.strings = createStringStorage();
+  if (!memory.strings) {
+    releaseFrame(memory);
+    return ENOMEM;
+  }
   auto *header = static_cast<cuvil_frame_header *>(memory.frame);
   header->runtime = runtime;
   header->arena = arena;
   header->weights = weights;
   header->random_seed = entropySeed(memory.frame);
+  header->strings = stringServices(memory.strings);
   return 0;
 }
 
@@ -59,7 +65,10 @@ void releaseFrame(FrameMemory &memory) {
   if (memory.arena)
     munmap(memory.arena, memory.arenaMapped);
   std::free(memory.frame);
+  destroyStringStorage(memory.strings);
   memory = FrameMemory();
 }
+
+void prepareRun(FrameMemory &memory) { resetStringStorage(memory.strings); }
 
 } // namespace cuvil::runtime

@@ -1,6 +1,7 @@
 #ifndef CUVIL_RUNTIME_FRAME_H
 #define CUVIL_RUNTIME_FRAME_H
 
+#include "StringServices.h"
 #include "cuvil/runtime/ModelABI.h"
 
 #include <cstdint>
@@ -15,6 +16,7 @@ struct FrameMemory {
   void *frame = nullptr;
   void *arena = nullptr;
   uint64_t arenaMapped = 0;
+  StringStorage *strings = nullptr; // the frame's cuvil_string_services
 };
 
 /// Allocates both for `model`, the frame's runtime and weights fields set
@@ -24,6 +26,9 @@ struct FrameMemory {
 int allocateFrame(const cuvil_model_info &model, void *runtime, const void *weights,
                   FrameMemory &memory);
 void releaseFrame(FrameMemory &memory);
+/// Readies the frame for its next run: the strings the last one made are
+/// given back (the caller has read its outputs).
+void prepareRun(FrameMemory &memory);
 
 } // namespace cuvil::runtime
 

@@ -1,5 +1,7 @@
 #include "HostTensor.h"
 
+#include "cuvil/runtime/ModelABI.h"
+
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -73,6 +75,37 @@ void HostTensor::reinterpretAs(int32_t dtype) {
     throw std::runtime_error("cannot read " + std::string(dtypeInfo().name) + " data as " +
                              (info ? std::string(info->name) : std::to_string(dtype)));
   dtype_ = dtype;
+}
+
+void HostTensor::setStrings(std::vector<std::string> strings) {
+  if (dtype_ != CUVIL_DTYPE_STRING || strings.size() != numElements_)
+    throw std::runtime_error("internal error: " + std::to_string(strings.size()) +
+                             " strings for a tensor of " + std::to_string(numElements_) + " " +
+                             std::string(dtypeInfo().name) + " elements");
+  strings_ = std::move(strings);
+  auto *elements = reinterpret_cast<cuvil_string *>(data_.get());
+  for (size_t i = 0; i < strings_.size(); ++i)
+    elements[i] = cuvil_string{strings_[i].data(), int64_t(strings_[i].size())};
+}
+
+std::string_view HostTensor::stringAt(uint64_t i) const {
+  cuvil_string element;
+  std::memcpy(&element, data_.get() + i * sizeof(cuvil_string), sizeof element);
+  if (!element.data || element.size <= 0)
+    return {};
+  return {element.data, size_t(element.size)};
+}
+
+std::string HostTensor::contents() const {
+  if (dtype_ != CUVIL_DTYPE_STRING)
+    return std::string(reinterpret_cast<const char *>(data_.get()), byteSize_);
+  std::string text;
+  for (uint64_t i = 0; i < numElements_; ++i) {
+    std::string_view element = stringAt(i);
+    text += std::to_string(element.size()) + ':';
+    text += element;
+  }
+  return text;
 }
 
 } // namespace cuvil::runtime

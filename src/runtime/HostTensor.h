@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace cuvil::runtime {
@@ -40,6 +41,14 @@ public:
   void shrinkTo(std::vector<int64_t> shape);
   /// Reads the same bytes as another element type of the same size.
   void reinterpretAs(int32_t dtype);
+  /// A string tensor's elements (cuvil_string) set to `strings`, one per
+  /// element, whose bytes the tensor keeps.
+  void setStrings(std::vector<std::string> strings);
+  /// A string tensor's element i.
+  std::string_view stringAt(uint64_t i) const;
+  /// What the elements hold, comparable between runs: the bytes, or for
+  /// strings each one's length and bytes (not where they are).
+  std::string contents() const;
 
 private:
   struct AlignedDelete {
@@ -51,6 +60,7 @@ private:
   uint64_t numElements_ = 0;
   size_t byteSize_ = 0;
   std::unique_ptr<std::byte[], AlignedDelete> data_;
+  std::vector<std::string> strings_; // the bytes a string input's elements point to
 };
 
 /// Element count of shape. Throws for a negative dimension or overflow, so that

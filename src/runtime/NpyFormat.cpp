@@ -1,7 +1,11 @@
 #include "NpyFormat.h"
 
+#include "cuvil/runtime/ModelABI.h"
+
+#include <algorithm>
 #include <charconv>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 
 namespace cuvil::runtime {
@@ -136,6 +140,118 @@ private:
   size_t pos_ = 0;
 };
 
+// The width of a numpy string type ("U8": 8 UTF-32 code units, "S8": 8
+// bytes), or nullopt for another type.
+std::optional<size_t> stringWidth(std::string_view type, char kind) {
+  if (type.size() < 2 || type[0] != kind)
+    return std::nullopt;
+  size_t width = 0;
+  auto [end, ec] = std::from_chars(type.data() + 1, type.data() + type.size(), width);
+  if (ec != std::errc() || end != type.data() + type.size())
+    return std::nullopt;
+  return width;
+}
+
+void appendUtf8(std::string &text, uint32_t code) {
+  if (code < 0x80) {
+    text += char(code);
+  } else if (code < 0x800) {
+    text += char(0xC0 | (code >> 6));
+    text += char(0x80 | (code & 0x3F));
+  } else if (code < 0x10000) {
+    text += char(0xE0 | (code >> 12));
+    text += char(0x80 | ((code >> 6) & 0x3F));
+    text += char(0x80 | (code & 0x3F));
+  } else {
+    text += char(0xF0 | (code >> 18));
+    text += char(0x80 | ((code >> 12) & 0x3F));
+    text += char(0x80 | ((code >> 6) & 0x3F));
+    text += char(0x80 | (code & 0x3F));
+  }
+}
+
+// The code points of UTF-8 text; a byte that starts no valid sequence
+// reads as U+FFFD.
+std::vector<uint32_t> decodeUtf8(std::string_view text) {
+  std::vector<uint32_t> codes;
+  for (size_t i = 0; i < text.size();) {
+    uint8_t b0 = uint8_t(text[i]);
+    size_t length = b0 < 0x80         ? 1
+                    : (b0 >> 5) == 6  ? 2
+                    : (b0 >> 4) == 14 ? 3
+                    : (b0 >> 3) == 30 ? 4
+                                      : 0;
+    uint32_t code = length == 1   ? b0
+                    : length == 2 ? b0 & 0x1F
+                    : length == 3 ? b0 & 0x0F
+                                  : b0 & 0x07;
+    bool valid = length != 0 && i + length <= text.size();
+    for (size_t k = 1; valid && k < length; ++k) {
+      valid = (uint8_t(text[i + k]) & 0xC0) == 0x80;
+      code = code << 6 | (uint8_t(text[i + k]) & 0x3F);
+    }
+    static constexpr uint32_t kShortest[] = {0, 0, 0x80, 0x800, 0x10000};
+    valid = valid && code >= kShortest[length] && code <= 0x10FFFF &&
+            !(code >= 0xD800 && code <= 0xDFFF);
+    codes.push_back(valid ? code : 0xFFFD);
+    i += valid ? length : 1;
+  }
+  return codes;
+}
+
+// A string array: elements of `width` UTF-32 code units (wide) or bytes,
+// each ending at its first NUL, as numpy reads them.
+HostTensor parseStrings(std::string_view data, std::vector<int64_t> shape, size_t width,
+                        bool wide) {
+  size_t elements = checkedNumElements(shape), unit = wide ? 4 : 1, bytes;
+  // Width 0 (numpy's 'U0', which it never writes for data) would let a tiny
+  // file claim any number of elements.
+  if (width == 0 && elements > 0)
+    fail("strings of width 0 are not supported; save them as numpy writes them ('<U1')");
+  if (width > (size_t(1) << 40) || __builtin_mul_overflow(elements, width * unit, &bytes) ||
+      data.size() != bytes)
+    fail("shape " + formatShape(shape) + " of " + std::to_string(width) +
+         "-character strings needs " + std::to_string(elements * width * unit) +
+         " bytes of data but the file has " + std::to_string(data.size()));
+  std::vector<std::string> strings(elements);
+  for (size_t e = 0; e < elements; ++e) {
+    std::string_view element = data.substr(e * width * unit, width * unit);
+    for (size_t c = 0; c < width; ++c) {
+      uint32_t code = wide ? readLittleEndian(element, 4 * c, 4) : uint8_t(element[c]);
+      if (code == 0)
+        break;
+      if (!wide) {
+        strings[e] += char(code);
+        continue;
+      }
+      if (code > 0x10FFFF || (code >= 0xD800 && code <= 0xDFFF))
+        fail("string element " + std::to_string(e) + " holds the invalid code point " +
+             std::to_string(code));
+      appendUtf8(strings[e], code);
+    }
+  }
+  HostTensor tensor(CUVIL_DTYPE_STRING, std::move(shape));
+  tensor.setStrings(std::move(strings));
+  return tensor;
+}
+
+// A string tensor as numpy's fixed-width UTF-32 ("<U<n>", n the longest
+// element's code points, at least 1).
+std::string encodeStrings(const HostTensor &tensor, size_t &width) {
+  std::vector<std::vector<uint32_t>> codes(tensor.numElements());
+  width = 1;
+  for (size_t e = 0; e < codes.size(); ++e) {
+    codes[e] = decodeUtf8(tensor.stringAt(e));
+    width = std::max(width, codes[e].size());
+  }
+  std::string data(codes.size() * width * 4, '\0');
+  for (size_t e = 0; e < codes.size(); ++e)
+    for (size_t c = 0; c < codes[e].size(); ++c)
+      for (size_t byte = 0; byte < 4; ++byte)
+        data[(e * width + c) * 4 + byte] = char(codes[e][c] >> (8 * byte));
+  return data;
+}
+
 } // namespace
 
 bool isNpy(std::string_view bytes) { return bytes.substr(0, kMagic.size()) == kMagic; }
@@ -166,12 +282,16 @@ HostTensor parseNpy(std::string_view bytes) {
   char order = descr[0];
   if (order == '>')
     fail("big-endian dtype '" + descr + "' is not supported; convert it to little-endian");
-  const DTypeInfo *info = findDTypeByNpyType(std::string_view(descr).substr(1));
+  size_t dataStart = headerStart + headerLength;
+  std::string_view type = std::string_view(descr).substr(1);
+  for (char kind : {'U', 'S'})
+    if (std::optional<size_t> width = stringWidth(type, kind))
+      return parseStrings(bytes.substr(dataStart), std::move(shape), *width, kind == 'U');
+  const DTypeInfo *info = findDTypeByNpyType(type);
   if ((order != '<' && order != '|') || !info)
     fail("unsupported dtype '" + descr + "'");
 
   size_t dataBytes = checkedByteSize(*info, shape);
-  size_t dataStart = headerStart + headerLength;
   if (bytes.size() - dataStart != dataBytes)
     fail("shape " + formatShape(shape) + " of " + std::string(info->name) + " needs " +
          std::to_string(dataBytes) + " bytes of data but the file has " +
@@ -197,8 +317,13 @@ std::string encodeNpy(const HostTensor &tensor) {
   else if (!tensor.shape().empty())
     shape.resize(shape.size() - 2);
   shape += ')';
-  std::string header = "{'descr': '" + npyDescr(tensor.dtypeInfo()) +
-                       "', 'fortran_order': False, 'shape': " + shape + ", }";
+  size_t width = 0;
+  std::string strings;
+  if (tensor.dtype() == CUVIL_DTYPE_STRING)
+    strings = encodeStrings(tensor, width);
+  std::string descr = width ? "<U" + std::to_string(width) : npyDescr(tensor.dtypeInfo());
+  std::string header =
+      "{'descr': '" + descr + "', 'fortran_order': False, 'shape': " + shape + ", }";
   // Pad with spaces and a final newline so that the data is aligned.
   size_t prefix = kMagic.size() + 4;
   size_t padded =
@@ -215,7 +340,10 @@ std::string encodeNpy(const HostTensor &tensor) {
   file += char(header.size() & 0xff);
   file += char(header.size() >> 8);
   file += header;
-  file.append(reinterpret_cast<const char *>(tensor.data()), tensor.byteSize());
+  if (width)
+    file += strings;
+  else
+    file.append(reinterpret_cast<const char *>(tensor.data()), tensor.byteSize());
   return file;
 }
 

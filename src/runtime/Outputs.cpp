@@ -125,7 +125,9 @@ void printOutputSummary(std::FILE *out, const cuvil_model_info &model,
     uint64_t shown = std::min(tensor.numElements(), kSummaryValues);
     for (uint64_t e = 0; e < shown; ++e)
       values += (e ? ", " : "") +
-                formatElement(tensor.dtype(), tensor.data() + e * tensor.dtypeInfo().size);
+                (tensor.dtype() == CUVIL_DTYPE_STRING
+                     ? '"' + std::string(tensor.stringAt(e)) + '"'
+                     : formatElement(tensor.dtype(), tensor.data() + e * tensor.dtypeInfo().size));
     if (shown < tensor.numElements())
       values += ", ... (" + std::to_string(tensor.numElements()) + " values)";
     std::fprintf(out, "%s: %s %s [%s]\n", model.outputs[i].name, dtypeName(tensor.dtype()).c_str(),

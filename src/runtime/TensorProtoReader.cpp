@@ -21,6 +21,7 @@ enum Field : uint32_t {
   kDataType = 2,
   kFloatData = 4,
   kInt32Data = 5,
+  kStringData = 6,
   kInt64Data = 7,
   kRawData = 9,
   kDoubleData = 10,
@@ -156,6 +157,7 @@ HostTensor parseTensorProto(std::string_view bytes) {
   std::optional<std::string_view> rawData;
   std::optional<uint32_t> typedField;
   std::vector<uint64_t> typedValues;
+  std::vector<std::string> strings; // string_data
 
   WireReader reader(bytes);
   while (!reader.atEnd()) {
@@ -196,13 +198,17 @@ HostTensor parseTensorProto(std::string_view bytes) {
       expectWire(kLengthDelimited);
       rawData = reader.lengthDelimited();
       break;
+    case kStringData:
+      expectWire(kLengthDelimited);
+      strings.emplace_back(reader.lengthDelimited());
+      break;
     case kDataLocation:
       expectWire(kVarint);
       if (reader.varint() == kDataLocationExternal)
         fail("the tensor data is stored in an external file (data_location = EXTERNAL), "
              "which is not supported; embed the data in the .pb file");
       break;
-    default: // name, doc_string, segment, string_data, external_data, ...
+    default: // name, doc_string, segment, external_data, ...
       if (field == 0)
         fail("field number 0");
       reader.skip(wireType);
@@ -216,6 +222,19 @@ HostTensor parseTensorProto(std::string_view bytes) {
     fail("unsupported data type " + dtypeName(dataType));
   size_t byteSize = checkedByteSize(*info, dims);
   uint64_t numElements = checkedNumElements(dims);
+
+  if (dataType == CUVIL_DTYPE_STRING) {
+    if (rawData || typedField)
+      fail("a string tensor's elements must be in string_data");
+    if (strings.size() != numElements)
+      fail("has " + std::to_string(strings.size()) + " strings, but " + formatShape(dims) +
+           " needs " + std::to_string(numElements));
+    HostTensor tensor(dataType, std::move(dims));
+    tensor.setStrings(std::move(strings));
+    return tensor;
+  }
+  if (!strings.empty())
+    fail("has string_data, but holds " + std::string(info->name) + " values");
 
   if (rawData) {
     if (typedField)

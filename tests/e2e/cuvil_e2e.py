@@ -188,13 +188,15 @@ class Comparison:
 def compare(ours, ref, atol=DEFAULT_ATOL, rtol=DEFAULT_RTOL):
     """Compare an output against the reference.
 
-    Shapes and dtypes must be equal. Integer and bool outputs must match
+    Shapes and dtypes must be equal. Integer, bool and string outputs must match
     exactly; floating outputs need |ours - ref| <= atol + rtol * |ref|
     elementwise (NaN matches NaN, inf matches the same inf). The report gives
     the worst element relative to that bound; max_rel is taken over the
     elements whose reference is non-zero.
     """
     ours, ref = np.asarray(ours), np.asarray(ref)
+    if ref.dtype.kind in "OU":  # strings: ONNX Runtime gives objects, infer.bin numpy's <U<width>
+        ours, ref = ours.astype(str).astype(object), ref.astype(str).astype(object)
     head = f"{ref.dtype}{list(ref.shape)}"
     if ours.shape != ref.shape or ours.dtype != ref.dtype:
         return Comparison(False, f"{head}: got {ours.dtype}{list(ours.shape)}")

@@ -9,7 +9,24 @@
 
 namespace cuvil {
 
-enum class DType : uint8_t { F32, F16, BF16, F64, I8, U8, I16, U16, I32, U32, I64, U64, Bool };
+// String elements are cuvil_string (ModelABI.h: a pointer and a length);
+// constants never hold them.
+enum class DType : uint8_t {
+  F32,
+  F16,
+  BF16,
+  F64,
+  I8,
+  U8,
+  I16,
+  U16,
+  I32,
+  U32,
+  I64,
+  U64,
+  Bool,
+  String
+};
 
 std::string_view dtypeName(DType dtype); // "f32", "i64", "bool", ...
 size_t dtypeSize(DType dtype);           // bytes per element

@@ -133,9 +133,19 @@ struct cuvil_tile {
   int64_t pixels, blocks;
 };
 
+/* A 16-byte element, moved as it is: a string tensor's cuvil_string
+ * (ModelABI.h). Made from a number as its low 64 bits (a fill of zero is
+ * an empty string). */
+struct cuvil_element16 {
+  uint64_t lo, hi;
+  cuvil_element16() = default;
+  explicit cuvil_element16(int64_t low) : lo(uint64_t(low)), hi(0) {}
+};
+
 /* Kernels that only move elements come in one instance per element size:
  * (bytes, C type). */
-#define CUVIL_ELEMENT_SIZES(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
+#define CUVIL_ELEMENT_SIZES(X)                                                                     \
+  X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t) X(16, cuvil_element16)
 
 /* Strided kernels take shapes of at most this rank; lowerings first merge
  * dimensions that are contiguous in every operand. */

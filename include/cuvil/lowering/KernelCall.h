@@ -15,6 +15,7 @@
 
 #include "cuvil/ir/Graph.h"
 #include "cuvil/kernels/Random.h"
+#include "cuvil/runtime/ModelABI.h"
 #include "cuvil/support/Status.h"
 
 #include <cstring>
@@ -51,7 +52,8 @@ template <typename T> std::string numberTypeName() {
 // One parameter of a kernel prototype (the trailing task range excluded).
 struct KernelParam {
   // RandomState: the frame's cuvil_random_state, which the run updates.
-  enum class Kind { Buffer, I64, F32, Block, RandomState };
+  // StringServices: the frame's cuvil_string_services (storage, number text).
+  enum class Kind { Buffer, I64, F32, Block, RandomState, StringServices };
   Kind kind;
   std::string type;               // as declared: "const float *", "int64_t", ...
   size_t elementBytes = 0;        // Buffer: the pointee's size
@@ -70,6 +72,13 @@ struct KernelParam {
       using Element = std::remove_const_t<Pointee>;
       if constexpr (std::is_same_v<Element, cuvil_random_state>) {
         return {Kind::RandomState, "const struct cuvil_random_state *"};
+      } else if constexpr (std::is_same_v<Element, cuvil_string_services>) {
+        return {Kind::StringServices, "const struct cuvil_string_services *"};
+      } else if constexpr (std::is_same_v<Element, cuvil_string> ||
+                           std::is_same_v<Element, cuvil_element16>) { // 16-byte elements
+        bool writable = !std::is_const_v<Pointee>;
+        std::string type = "struct " + std::string(typeName<Element>()) + " *";
+        return {Kind::Buffer, writable ? type : "const " + type, sizeof(Element), writable};
       } else if constexpr (std::is_class_v<Element>) {
         static_assert(std::is_const_v<Pointee>, "parameter blocks are read-only");
         return {Kind::Block,    std::string(typeName<Element>()), 0, false, &kTypeTag<Element>,
@@ -207,6 +216,13 @@ public:
     arg.randomState_ = true;
     return arg;
   }
+  // The frame's string services (cuvil_string_services), through which
+  // string kernels take storage and convert numbers to and from text.
+  static KernelArg stringServices() {
+    KernelArg arg(Kind::Pointer);
+    arg.stringServices_ = true;
+    return arg;
+  }
   // A pointer to an optional input, null when it is omitted.
   static KernelArg optionalPointer(const Value *value) {
     return value ? pointer(value) : KernelArg(Kind::Null);
@@ -249,6 +265,7 @@ public:
   const std::vector<std::string> &errorMessages() const { return errorMessages_; }
   bool isErrorCell() const { return !errorMessages_.empty(); }
   bool isRandomState() const { return randomState_; }
+  bool isStringServices() const { return stringServices_; }
   const Dim &byteOffset() const { return byteOffset_; }
   const Dim &i64() const { return i64_; }
   float f32() const { return f32_; }
@@ -265,6 +282,7 @@ private:
   std::optional<SymbolId> symbol_;         // Pointer to a symbol's slot
   std::vector<std::string> errorMessages_; // Pointer to the error cell
   bool randomState_ = false;               // Pointer to the random state
+  bool stringServices_ = false;            // Pointer to the string services
   Dim byteOffset_;                         // Pointer: offset into the value's buffer
   Dim i64_;
   float f32_ = 0;

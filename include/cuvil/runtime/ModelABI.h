@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 11u
+#define CUVIL_ABI_VERSION 12u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -29,6 +29,7 @@ enum cuvil_dtype {
   CUVIL_DTYPE_I16 = 5,
   CUVIL_DTYPE_I32 = 6,
   CUVIL_DTYPE_I64 = 7,
+  CUVIL_DTYPE_STRING = 8, /* elements are cuvil_string */
   CUVIL_DTYPE_BOOL = 9,
   CUVIL_DTYPE_F16 = 10,
   CUVIL_DTYPE_F64 = 11,
@@ -36,6 +37,38 @@ enum cuvil_dtype {
   CUVIL_DTYPE_U64 = 13,
   CUVIL_DTYPE_BF16 = 16
 };
+
+/* An element of a string tensor: size bytes of UTF-8 at data, not
+ * terminated. Strings are never written in place: a kernel that makes
+ * strings (Cast to string, StringNormalizer) takes storage for their bytes
+ * from the frame's cuvil_string_services; one that only moves them copies
+ * the pointers. */
+typedef struct cuvil_string {
+  const char *data;
+  int64_t size;
+} cuvil_string;
+
+/* The longest text format_number writes: a double's 17 significant digits,
+ * sign, point and exponent, or a 64-bit integer's 20 digits and sign. */
+#define CUVIL_NUMBER_TEXT_MAX 32
+
+/* What string kernels need from the runtime, which sets one per frame
+ * (cuvil_frame_header.strings). The text forms are Cast's: numbers in
+ * printf's %g form with the fewest digits that read back as the same
+ * value, and parsing that accepts plain and scientific forms, "INF",
+ * "+INF", "-INF" and "NaN" in any case (src/runtime/StringServices.h). */
+typedef struct cuvil_string_services {
+  void *context;
+  /* bytes of storage for strings the run makes, valid until the frame's
+   * next run starts; NULL when memory is exhausted */
+  char *(*allocate)(void *context, int64_t bytes);
+  /* Writes the element of type dtype (enum cuvil_dtype) at value as text
+   * into text[CUVIL_NUMBER_TEXT_MAX]; returns its length. */
+  int32_t (*format_number)(int32_t dtype, const void *value, char *text);
+  /* Parses size bytes at text as a value of type dtype into *value;
+   * returns 0, or 1 when the text is not a number. */
+  int32_t (*parse_number)(int32_t dtype, const char *text, int64_t size, void *value);
+} cuvil_string_services;
 
 /* A dimension known only at run time: an input's (a batch or sequence
  * length, in [min, max]), an element of an integer input's data
@@ -143,6 +176,8 @@ typedef struct cuvil_frame_header {
    * each draws anew (include/cuvil/kernels/Random.h). */
   uint64_t random_seed;
   uint64_t runs;
+  /* Storage and text conversions for string tensors (see cuvil_string). */
+  const cuvil_string_services *strings;
 } cuvil_frame_header;
 
 /* Runs one inference in `frame`. inputs[i] / outputs[i] point to dense

@@ -41,6 +41,7 @@ typedef enum cuvil_element_type {
   CUVIL_INT16 = 5,
   CUVIL_INT32 = 6,
   CUVIL_INT64 = 7,
+  CUVIL_STRING = 8, /* elements are cuvil_string_element */
   CUVIL_BOOL = 9,
   CUVIL_FLOAT16 = 10,
   CUVIL_FLOAT64 = 11,
@@ -49,6 +50,12 @@ typedef enum cuvil_element_type {
   CUVIL_BFLOAT16 = 16
 } cuvil_element_type;
 
+/* An element of a CUVIL_STRING tensor: size bytes of UTF-8 at data. The
+ * strings of an output stay valid until the instance's next run. */
+typedef struct cuvil_string_element {
+  const char *data;
+  int64_t size;
+} cuvil_string_element;
 /* One input or output of the signature. A dim fixed at compile time has
  * min_dims[d] == max_dims[d] and dim_names[d] NULL; a symbolic one ranges
  * over [min_dims[d], max_dims[d]] and is named ("batch", "2*sequence"). */

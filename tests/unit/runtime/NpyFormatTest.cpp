@@ -39,6 +39,33 @@ void expectError(const std::string &bytes, const std::string &fragment) {
   }
 }
 
+TEST(NpyFormat, StringsRoundTripAsUtf32) {
+  HostTensor tensor(CUVIL_DTYPE_STRING, {2, 2});
+  tensor.setStrings({"monday", "", "\xce\x91\xce\x92 \xe6\x97\xa5", "x"}); // "ΑΒ 日"
+  std::string file = encodeNpy(tensor);
+  // numpy's fixed-width UTF-32: as wide as the longest string's code points.
+  EXPECT_NE(file.find("'descr': '<U6'"), std::string::npos);
+  HostTensor back = parseNpy(file);
+  ASSERT_EQ(back.dtype(), CUVIL_DTYPE_STRING);
+  EXPECT_EQ(back.shape(), (std::vector<int64_t>{2, 2}));
+  for (uint64_t i = 0; i < 4; ++i)
+    EXPECT_EQ(back.stringAt(i), tensor.stringAt(i));
+}
+
+TEST(NpyFormat, ReadsByteStringsAndRefusesInvalidCodePoints) {
+  HostTensor bytes = parseNpy(makeNpy(
+      1, "{'descr': '|S3', 'fortran_order': False, 'shape': (2,), }", std::string("ab\0xyz", 6)));
+  ASSERT_EQ(bytes.dtype(), CUVIL_DTYPE_STRING);
+  EXPECT_EQ(bytes.stringAt(0), "ab");
+  EXPECT_EQ(bytes.stringAt(1), "xyz");
+  expectError(makeNpy(1, "{'descr': '<U1', 'fortran_order': False, 'shape': (1,), }",
+                      std::string("\x00\xd8\x00\x00", 4)),
+              "invalid code point");
+  expectError(
+      makeNpy(1, "{'descr': '<U2', 'fortran_order': False, 'shape': (2,), }", std::string(12, 'a')),
+      "needs 16 bytes of data but the file has 12");
+}
+
 TEST(NpyFormat, RoundTripsEveryDType) {
   for (int32_t dtype : kAllDTypes) {
     HostTensor tensor(dtype, {2, 3});
@@ -134,8 +161,8 @@ TEST(NpyFormat, RejectsUnsupportedLayouts) {
               "unsupported dtype '<c8'");
   expectError(makeNpy(1, "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", data),
               "unsupported dtype '|O'");
-  expectError(makeNpy(1, "{'descr': '<U3', 'fortran_order': False, 'shape': (1,), }", data),
-              "unsupported dtype '<U3'");
+  expectError(makeNpy(1, "{'descr': '<U3x', 'fortran_order': False, 'shape': (1,), }", data),
+              "unsupported dtype '<U3x'");
   std::string v4 = makeNpy(1, "{}", "");
   v4[6] = 4;
   expectError(v4, "unsupported format version 4.0");

@@ -92,6 +92,7 @@ enum TensorField : uint32_t {
   kSegment = 3,
   kFloatData = 4,
   kInt32Data = 5,
+  kStringData = 6,
   kInt64Data = 7,
   kName = 8,
   kRawData = 9,

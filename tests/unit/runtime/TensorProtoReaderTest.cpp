@@ -31,6 +31,39 @@ void expectError(const std::string &bytes, const std::string &fragment) {
   }
 }
 
+TEST(TensorProtoReader, StringDataKeepsEveryByte) {
+  ProtoEncoder proto;
+  proto.packedVarints(tf::kDims, {3})
+      .varintField(tf::kDataType, CUVIL_DTYPE_STRING)
+      .bytesField(tf::kStringData, "monday")
+      .bytesField(tf::kStringData, "")
+      .bytesField(tf::kStringData, std::string("a\0b\xce\xb1", 5));
+  HostTensor tensor = parseTensorProto(proto.bytes());
+  EXPECT_EQ(tensor.dtype(), CUVIL_DTYPE_STRING);
+  EXPECT_EQ(tensor.shape(), (std::vector<int64_t>{3}));
+  EXPECT_EQ(tensor.stringAt(0), "monday");
+  EXPECT_EQ(tensor.stringAt(1), "");
+  EXPECT_EQ(tensor.stringAt(2), std::string("a\0b\xce\xb1", 5));
+}
+
+TEST(TensorProtoReader, StringDataMustMatchTheShape) {
+  ProtoEncoder tooFew;
+  tooFew.packedVarints(tf::kDims, {2})
+      .varintField(tf::kDataType, CUVIL_DTYPE_STRING)
+      .bytesField(tf::kStringData, "x");
+  expectError(tooFew.bytes(), "has 1 strings, but 2 needs 2");
+  ProtoEncoder raw;
+  raw.packedVarints(tf::kDims, {1})
+      .varintField(tf::kDataType, CUVIL_DTYPE_STRING)
+      .bytesField(tf::kRawData, std::string(16, 'x'));
+  expectError(raw.bytes(), "must be in string_data");
+  ProtoEncoder numbers;
+  numbers.packedVarints(tf::kDims, {1})
+      .varintField(tf::kDataType, CUVIL_DTYPE_F32)
+      .bytesField(tf::kStringData, "1.5");
+  expectError(numbers.bytes(), "has string_data, but holds f32 values");
+}
+
 TEST(TensorProtoReader, RawDataF32) {
   float data[6] = {0, 1.5f, -2, 3, 4, 5};
   ProtoEncoder proto;
@@ -175,7 +208,8 @@ TEST(TensorProtoReader, RejectsMalformedWireData) {
 TEST(TensorProtoReader, RejectsInconsistentTensors) {
   expectError("", "no data_type");
   expectError(ProtoEncoder().packedVarints(tf::kDims, {2}).bytes(), "no data_type");
-  expectError(ProtoEncoder().varintField(tf::kDataType, 8).bytes(), "unsupported data type string");
+  expectError(ProtoEncoder().varintField(tf::kDataType, 14).bytes(),
+              "unsupported data type complex64");
   expectError(ProtoEncoder()
                   .packedVarints(tf::kDims, {2})
                   .varintField(tf::kDataType, CUVIL_DTYPE_F32)
