@@ -193,6 +193,19 @@ template <typename T> CUVIL_INLINE uint8_t compare(int64_t op, T a, T b) {
   }
 }
 
+// Strings compare by their bytes, and only for equality (Equal is the one
+// comparison ONNX defines on them; the lowering passes no other).
+template <>
+inline __attribute__((always_inline)) uint8_t compare<cuvil_string>(int64_t op, cuvil_string a,
+                                                                    cuvil_string b) {
+  if (op != CUVIL_BINARY_EQUAL || a.size != b.size)
+    return 0;
+  for (int64_t c = 0; c < a.size; ++c)
+    if (a.data[c] != b.data[c])
+      return 0;
+  return 1;
+}
+
 template <typename T, typename R, bool Compare>
 CUVIL_INLINE void binaryRows(const T *a, const T *b, R *y, const cuvil_binary_params *p,
                              int64_t begin, int64_t end) {
@@ -255,6 +268,7 @@ CUVIL_KERNEL void cuvil_unary_f64(const double *x, double *y, const cuvil_unary 
   }
 CUVIL_BINARY_TYPES(CUVIL_DEFINE_BINARY)
 CUVIL_COMPARE_TYPES(CUVIL_DEFINE_COMPARE)
+CUVIL_DEFINE_COMPARE(string, cuvil_string)
 
 #define CUVIL_DEFINE_WHERE(size, T)                                                                \
   CUVIL_KERNEL void cuvil_where_##size(const uint8_t *cond, const T *a, const T *b, T *y,          \

@@ -131,7 +131,8 @@ Status evalBinary(const BinaryTraits &traits, std::span<const Tensor *const> in,
 
 Status lowerBinary(const Node &node, LoweringContext &ctx, cuvil_binary_op code, BinaryKind kind) {
   DType dtype = node.input(0)->type().dtype;
-  if (kind == BinaryKind::Logical && dtype != DType::Bool)
+  if ((kind == BinaryKind::Logical && dtype != DType::Bool) ||
+      (dtype == DType::String && code != CUVIL_BINARY_EQUAL)) // strings: Equal alone
     return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
   const Shape &out = node.output(0)->type().shape;
   Expected<StridedSpace> space =

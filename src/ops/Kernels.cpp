@@ -399,6 +399,7 @@ const std::vector<Instance<std::string_view>> kCompare = [] {
 #define CUVIL_COMPARE_ENTRY(name, T)                                                               \
   list.push_back({#name, CUVIL_KERNEL_REF(cuvil_compare_##name)});
   CUVIL_COMPARE_TYPES(CUVIL_COMPARE_ENTRY)
+  list.push_back({"string", CUVIL_KERNEL_REF(cuvil_compare_string)}); // Equal only
   return list;
 }();
 

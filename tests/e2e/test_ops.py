@@ -1882,6 +1882,8 @@ def string_cases():
     yield single("string/tile", "Tile", [x, i64(2, 1)])
     yield single("string/where", "Where", [In((3, 4), BOOL), x, In((4,), np.str_, gen=tokens)])
     yield single("string/identity", "Identity", [x])
+    yield single("string/equal_broadcast", "Equal", [x, In((4,), np.str_, gen=texts("apple", "x", "ÄÖÜ", ""))],
+                 opset=19)
 
 
 def reduce_dropout_cases():

@@ -5,6 +5,7 @@
 #define CUVIL_KERNELS_ELEMENTWISE_H
 
 #include "cuvil/kernels/Common.h"
+#include "cuvil/runtime/ModelABI.h"
 
 /* y[i] = f(x[i]); tasks are elements. */
 CUVIL_KERNEL_DECL void cuvil_unary_f32(const float *x, float *y, const struct cuvil_unary *f,
@@ -41,6 +42,8 @@ struct cuvil_binary_params {
                                               int64_t end);
 CUVIL_BINARY_TYPES(CUVIL_DECLARE_BINARY)
 CUVIL_COMPARE_TYPES(CUVIL_DECLARE_COMPARE)
+/* Equal of strings (p->op is CUVIL_BINARY_EQUAL): their bytes compared. */
+CUVIL_DECLARE_COMPARE(string, struct cuvil_string)
 
 /* y = cond ? a : b, by element size (bytes, C type). */
 struct cuvil_where_params {
