@@ -74,9 +74,9 @@ public:
     for (const onnx::TensorProto &initializer : graph.initializer()) {
       if (top_.values.count(initializer.name()))
         return Status::error(fmt::format("initializer '{}' is defined twice", initializer.name()));
-      Expected<Tensor> tensor = readTensorProto(initializer, modelDir_);
-      CUVIL_TRY(tensor.status());
-      bind(initializer.name(), graph_->addConstant(initializer.name(), tensor.take()));
+      Expected<Value *> value = constantValue(*graph_, initializer.name(), initializer);
+      CUVIL_TRY(value.status());
+      bind(initializer.name(), *value);
     }
     CUVIL_TRY(importInputs());
     for (int index = 0; index < graph.node_size(); ++index) {
@@ -658,7 +658,21 @@ private:
     }
   }
 
-  // Constant nodes become IR constants directly.
+  // An initializer or a Constant's tensor: an IR constant, or for strings
+  // (which constants never hold) the StringConstant that makes them.
+  Expected<Value *> constantValue(Graph &graph, const std::string &name,
+                                  const onnx::TensorProto &proto) {
+    if (proto.data_type() == dtypeOnnxCode(DType::String)) {
+      Expected<StringTensor> strings = readStringTensorProto(proto);
+      CUVIL_TRY(strings.status());
+      return addStringConstant(graph, name, strings->shape, strings->strings);
+    }
+    Expected<Tensor> tensor = readTensorProto(proto, modelDir_);
+    CUVIL_TRY(tensor.status());
+    return graph.addConstant(name, tensor.take());
+  }
+
+  // Constant nodes become IR constants directly (strings: StringConstant).
   Status importConstant(const onnx::NodeProto &node) {
     if (node.attribute_size() != 1 || node.output_size() != 1 || node.output(0).empty())
       return Status::error("expects exactly one value attribute and one named result");
@@ -666,6 +680,22 @@ private:
       return Status::error(fmt::format("value '{}' is defined twice", node.output(0)));
     const onnx::AttributeProto &attr = node.attribute(0);
     std::optional<Tensor> value;
+    if (attr.name() == "value" && attr.t().data_type() == dtypeOnnxCode(DType::String)) {
+      Expected<Value *> strings = constantValue(*scope_->graph, node.output(0), attr.t());
+      CUVIL_TRY(strings.status());
+      bind(node.output(0), *strings);
+      return Status::success();
+    }
+    if (attr.name() == "value_string" || attr.name() == "value_strings") {
+      std::vector<std::string> strings(attr.strings().begin(), attr.strings().end());
+      Shape shape = {int64_t(strings.size())};
+      if (attr.name() == "value_string") {
+        strings = {attr.s()};
+        shape = {};
+      }
+      bind(node.output(0), addStringConstant(*scope_->graph, node.output(0), shape, strings));
+      return Status::success();
+    }
     if (attr.name() == "value") {
       Expected<Tensor> tensor = readTensorProto(attr.t(), modelDir_);
       CUVIL_TRY(tensor.status());
@@ -835,9 +865,9 @@ private:
     for (const onnx::TensorProto &initializer : graph.initializer()) {
       if (scope_->values.count(initializer.name()))
         return Status::error(fmt::format("initializer '{}' is defined twice", initializer.name()));
-      Expected<Tensor> tensor = readTensorProto(initializer, modelDir_);
-      CUVIL_TRY(tensor.status());
-      bind(initializer.name(), scope_->graph->addConstant(initializer.name(), tensor.take()));
+      Expected<Value *> value = constantValue(*scope_->graph, initializer.name(), initializer);
+      CUVIL_TRY(value.status());
+      bind(initializer.name(), *value);
     }
     for (int index = 0; index < graph.node_size(); ++index)
       CUVIL_TRY(importNode(graph.node(index)).withContext(nodeLabel(graph.node(index), index)));
@@ -983,10 +1013,10 @@ private:
     std::vector<BoundValue> outputs;
     Status status = Status::success();
     for (const onnx::TensorProto &initializer : body.initializer()) {
-      Expected<Tensor> tensor = readTensorProto(initializer, modelDir_);
-      if (!(status = tensor.status()).ok())
+      Expected<Value *> value = constantValue(*inlined.graph, initializer.name(), initializer);
+      if (!(status = value.status()).ok())
         break;
-      bind(initializer.name(), inlined.graph->addConstant(initializer.name(), tensor.take()));
+      bind(initializer.name(), *value);
     }
     for (int index = 0; status.ok() && index < body.node_size(); ++index)
       status = importNode(body.node(index)).withContext(nodeLabel(body.node(index), index));

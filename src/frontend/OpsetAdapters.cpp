@@ -274,23 +274,6 @@ Status batchedScan(Graph &, Node &node, std::vector<Value *> &, const AdaptConte
   return Status::success();
 }
 
-// A table of strings as constants, as StringIndex and StringNormalizer
-// take it: their bytes end to end (u8) and where each starts (i64, with the
-// end). StringIndex needs `strings` sorted and unique.
-std::pair<Value *, Value *> stringTable(Graph &graph, const std::string &base,
-                                        const std::vector<std::string> &strings) {
-  std::vector<int64_t> bytes, starts = {0};
-  for (const std::string &text : strings) {
-    for (char c : text)
-      bytes.push_back(uint8_t(c));
-    starts.push_back(int64_t(bytes.size()));
-  }
-  return {
-      graph.addConstant(base + ".bytes",
-                        Tensor::fromInt64s(bytes, {int64_t(bytes.size())}, DType::U8)),
-      graph.addConstant(base + ".starts", Tensor::fromInt64s(starts, {int64_t(starts.size())}))};
-}
-
 // A string pool becomes an integer one: each distinct pool string gets its
 // index in their sorted table, and the tokens theirs through a StringIndex
 // (-1, in no n-gram, for a token not in the pool).
@@ -554,6 +537,31 @@ constexpr std::array<Adapter, 54> kAdapters = {{
 }};
 
 } // namespace
+
+std::pair<Value *, Value *> stringTable(Graph &graph, const std::string &base,
+                                        const std::vector<std::string> &strings) {
+  std::vector<int64_t> bytes, starts = {0};
+  for (const std::string &text : strings) {
+    for (char c : text)
+      bytes.push_back(uint8_t(c));
+    starts.push_back(int64_t(bytes.size()));
+  }
+  return {
+      graph.addConstant(base + ".bytes",
+                        Tensor::fromInt64s(bytes, {int64_t(bytes.size())}, DType::U8)),
+      graph.addConstant(base + ".starts", Tensor::fromInt64s(starts, {int64_t(starts.size())}))};
+}
+
+Value *addStringConstant(Graph &graph, const std::string &name, const Shape &shape,
+                         const std::vector<std::string> &strings) {
+  auto [bytes, starts] = stringTable(graph, name, strings);
+  Node *node = graph.addNode("StringConstant", {bytes, starts}, {name});
+  std::vector<int64_t> dims;
+  for (const Dim &dim : shape)
+    dims.push_back(dim.constant());
+  node->setAttr("shape", dims);
+  return node->output(0);
+}
 
 bool adaptsAway(std::string_view op, int64_t opset) {
   return std::any_of(kAdapters.begin(), kAdapters.end(), [&](const Adapter &adapter) {

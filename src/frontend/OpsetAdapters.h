@@ -37,4 +37,15 @@ Expected<std::vector<Value *>> adaptToLatestOpset(Graph &graph, Node &node,
 // IR does not have, such as Sum).
 bool adaptsAway(std::string_view op, int64_t opset);
 
+// A table of strings as constants, as StringIndex, StringNormalizer and
+// StringConstant take it: their bytes end to end (u8) and where each
+// starts (i64, with the end). StringIndex needs `strings` sorted and unique.
+std::pair<Value *, Value *> stringTable(Graph &graph, const std::string &base,
+                                        const std::vector<std::string> &strings);
+
+// String constants are run-time values (DType.h): `strings` of `shape`
+// made at each run by a StringConstant node, pointing into their bytes.
+Value *addStringConstant(Graph &graph, const std::string &name, const Shape &shape,
+                         const std::vector<std::string> &strings);
+
 } // namespace cuvil

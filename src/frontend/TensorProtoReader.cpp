@@ -98,16 +98,36 @@ Status copyTyped(const Field &field, Tensor &tensor, Store store) {
 
 } // namespace
 
+Expected<StringTensor> readStringTensorProto(const onnx::TensorProto &proto) {
+  StringTensor tensor;
+  uint64_t elements = 1;
+  for (int64_t dim : proto.dims()) {
+    // Each string costs the file at least a byte, so a count beyond its
+    // size is an error before anything is allocated.
+    if (dim < 0 || (dim != 0 && elements > uint64_t(proto.string_data_size()) / uint64_t(dim)))
+      return Status::error(fmt::format("tensor '{}': dims [{}] do not match its {} strings",
+                                       proto.name(), fmt::join(proto.dims(), ","),
+                                       proto.string_data_size()));
+    elements *= uint64_t(dim);
+    tensor.shape.push_back(dim);
+  }
+  if (proto.data_location() == onnx::TensorProto::EXTERNAL || proto.has_raw_data() ||
+      elements != uint64_t(proto.string_data_size()))
+    return Status::error(
+        fmt::format("tensor '{}' must hold its {} strings in string_data", proto.name(), elements));
+  tensor.strings.assign(proto.string_data().begin(), proto.string_data().end());
+  return tensor;
+}
+
 Expected<Tensor> readTensorProto(const onnx::TensorProto &proto, const std::string &modelDir) {
   std::optional<DType> dtype = dtypeFromOnnxCode(proto.data_type());
   if (!dtype)
     return Status::error(fmt::format("tensor '{}' has unsupported element type {}", proto.name(),
                                      proto.data_type()));
-  if (*dtype == DType::String) // string tensors are run-time values only (DType.h)
-    return Status::error(
-        fmt::format("tensor '{}' holds strings, which cuvil takes only as run-time values "
-                    "(graph inputs), not as constants",
-                    proto.name()));
+  if (*dtype == DType::String) // made at run time from their bytes (readStringTensorProto)
+    return Status::error(fmt::format("tensor '{}' holds strings, which cuvil takes here only "
+                                     "as a graph input, an initializer or a Constant",
+                                     proto.name()));
   // Element count and bytes, checked for overflow before anything is
   // allocated; every data source is then checked against them.
   Shape shape;

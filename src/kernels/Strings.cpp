@@ -215,3 +215,10 @@ CUVIL_KERNEL_DECL void cuvil_string_index(const struct cuvil_string *x, const ui
     y[i] = found;
   }
 }
+
+CUVIL_KERNEL_DECL void cuvil_string_constant(const uint8_t *bytes, const int64_t *starts,
+                                             struct cuvil_string *y, int64_t begin, int64_t end) {
+  for (int64_t i = begin; i < end; ++i)
+    y[i] =
+        cuvil_string{reinterpret_cast<const char *>(bytes) + starts[i], starts[i + 1] - starts[i]};
+}

@@ -182,6 +182,7 @@
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \
   X(STFT)                                                                                          \
+  X(StringConstant)                                                                                \
   X(StringIndex)                                                                                   \
   X(StringNormalizer)                                                                              \
   X(Sub)                                                                                           \

@@ -615,6 +615,7 @@ Expected<const KernelRef *> stringCastKernel(DType from, DType to) {
 }
 const KernelRef kStringNormalizerKernel = CUVIL_KERNEL_REF(cuvil_string_normalize);
 const KernelRef kStringIndexKernel = CUVIL_KERNEL_REF(cuvil_string_index);
+const KernelRef kStringConstantKernel = CUVIL_KERNEL_REF(cuvil_string_constant);
 Expected<const KernelRef *> binaryKernel(DType dtype) {
   return find(kBinary, dtypeName(dtype), "binary",
               fmt::format("element type {}", dtypeName(dtype)));

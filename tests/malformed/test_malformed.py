@@ -164,11 +164,25 @@ def _(d):
     simple(d, [conv()], inits=[t])
 
 
-@case("tensor/string_weight", "'w'")
+@case("tensor/string_weight_in_arithmetic", "Add node 'y'", "f32 and string")
 def _(d):
     t = TensorProto(name="w", data_type=TensorProto.STRING, dims=(1,))
     t.string_data.append(b"hello")
     simple(d, [helper.make_node("Add", ["x", "w"], ["y"])], inits=[t])
+
+
+@case("tensor/string_weight_count_mismatch", "'w'", "do not match its 1 strings")
+def _(d):
+    t = TensorProto(name="w", data_type=TensorProto.STRING, dims=(3,))
+    t.string_data.append(b"hello")
+    simple(d, [helper.make_node("Identity", ["w"], ["y"])], inits=[t])
+
+
+@case("tensor/string_weight_huge_dims", "'w'", "do not match")
+def _(d):
+    t = TensorProto(name="w", data_type=TensorProto.STRING, dims=(1 << 40, 1 << 30))
+    t.string_data.append(b"hello")
+    simple(d, [helper.make_node("Identity", ["w"], ["y"])], inits=[t])
 
 
 @case("tensor/external_and_raw", "'w'")

@@ -82,4 +82,9 @@ CUVIL_KERNEL_DECL void cuvil_string_index(const struct cuvil_string *x, const ui
                                           const struct cuvil_string_index_params *p, int64_t begin,
                                           int64_t end);
 
+/* StringConstant: y[i] = string i of a table (bytes, starts as above),
+ * pointing into the constant bytes themselves. A task per element. */
+CUVIL_KERNEL_DECL void cuvil_string_constant(const uint8_t *bytes, const int64_t *starts,
+                                             struct cuvil_string *y, int64_t begin, int64_t end);
+
 #endif /* CUVIL_KERNELS_STRINGS_H */
