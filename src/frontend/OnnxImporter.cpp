@@ -680,10 +680,10 @@ private:
       return Status::error(fmt::format("value '{}' is defined twice", node.output(0)));
     const onnx::AttributeProto &attr = node.attribute(0);
     std::optional<Tensor> value;
-    if (attr.name() == "value" && attr.t().data_type() == dtypeOnnxCode(DType::String)) {
-      Expected<Value *> strings = constantValue(*scope_->graph, node.output(0), attr.t());
-      CUVIL_TRY(strings.status());
-      bind(node.output(0), *strings);
+    if (attr.name() == "value") { // a tensor, of strings too
+      Expected<Value *> tensor = constantValue(*scope_->graph, node.output(0), attr.t());
+      CUVIL_TRY(tensor.status());
+      bind(node.output(0), *tensor);
       return Status::success();
     }
     if (attr.name() == "value_string" || attr.name() == "value_strings") {
@@ -696,11 +696,7 @@ private:
       bind(node.output(0), addStringConstant(*scope_->graph, node.output(0), shape, strings));
       return Status::success();
     }
-    if (attr.name() == "value") {
-      Expected<Tensor> tensor = readTensorProto(attr.t(), modelDir_);
-      CUVIL_TRY(tensor.status());
-      value = tensor.take();
-    } else if (attr.name() == "value_float") {
+    if (attr.name() == "value_float") {
       value = Tensor::scalarF32(attr.f());
     } else if (attr.name() == "value_floats") {
       std::vector<float> floats(attr.floats().begin(), attr.floats().end());

@@ -8,7 +8,7 @@ using namespace cuvil::kernels;
 
 namespace {
 
-// Cast to string, two passes over [begin, end):
+// Cast to string, two passes over the elements [begin, end):
 //   text_i = format_number(x[i]); total += len_i
 //   storage = allocate(total); y[i] = (storage + offset_i, len_i)
 // (formatting twice costs less than a text buffer per element would).
@@ -129,16 +129,17 @@ CUVIL_INLINE bool sameText(const cuvil_string &s, const uint8_t *word, int64_t s
 
 } // namespace
 
+// One task ([0, 1)) over all the elements: its texts share one allocation.
 #define CUVIL_DEFINE_STRING_CASTS(name, T, dtype)                                                  \
   CUVIL_KERNEL_DECL void cuvil_cast_##name##_to_string(                                            \
       const struct cuvil_string_services *strings, const T *x, struct cuvil_string *y,             \
-      int64_t elements, int64_t *error, int64_t begin, int64_t end) {                              \
-    castToString(strings, dtype, x, y, error, begin *elements, end *elements);                     \
+      int64_t elements, int64_t *error, int64_t, int64_t) {                                        \
+    castToString(strings, dtype, x, y, error, 0, elements);                                        \
   }                                                                                                \
   CUVIL_KERNEL_DECL void cuvil_cast_string_to_##name(                                              \
       const struct cuvil_string_services *strings, const struct cuvil_string *x, T *y,             \
-      int64_t elements, int64_t *error, int64_t begin, int64_t end) {                              \
-    castFromString(strings, dtype, x, y, error, begin *elements, end *elements);                   \
+      int64_t elements, int64_t *error, int64_t, int64_t) {                                        \
+    castFromString(strings, dtype, x, y, error, 0, elements);                                      \
   }
 CUVIL_STRING_CAST_TYPES(CUVIL_DEFINE_STRING_CASTS)
 

@@ -287,6 +287,10 @@ HostTensor parseNpy(std::string_view bytes) {
   for (char kind : {'U', 'S'})
     if (std::optional<size_t> width = stringWidth(type, kind))
       return parseStrings(bytes.substr(dataStart), std::move(shape), *width, kind == 'U');
+  if (type == "O") // numpy pickles object arrays: strings as objects
+    fail("unsupported dtype '" + descr +
+         "' (pickled objects); save strings as a numpy str "
+         "array, e.g. np.save(path, values.astype(str))");
   const DTypeInfo *info = findDTypeByNpyType(type);
   if ((order != '<' && order != '|') || !info)
     fail("unsupported dtype '" + descr + "'");

@@ -27,7 +27,7 @@ constexpr size_t kFirstChunkBytes = 64 * 1024;
 
 char *allocate(void *context, int64_t bytes) {
   auto *storage = static_cast<StringStorage *>(context);
-  if (bytes < 0)
+  if (bytes < 0 || bytes > (int64_t(1) << 48)) // no run makes 256 TiB of text
     return nullptr;
   size_t size = (size_t(bytes) + 15) & ~size_t(15);
   StringChunk *head = storage->chunks;

@@ -160,7 +160,7 @@ TEST(NpyFormat, RejectsUnsupportedLayouts) {
   expectError(makeNpy(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }", data),
               "unsupported dtype '<c8'");
   expectError(makeNpy(1, "{'descr': '|O', 'fortran_order': False, 'shape': (1,), }", data),
-              "unsupported dtype '|O'");
+              "unsupported dtype '|O' (pickled objects); save strings as a numpy str array");
   expectError(makeNpy(1, "{'descr': '<U3x', 'fortran_order': False, 'shape': (1,), }", data),
               "unsupported dtype '<U3x'");
   std::string v4 = makeNpy(1, "{}", "");
