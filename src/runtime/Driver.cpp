@@ -52,8 +52,13 @@ void runOnce(const cuvil_model_info &model, ModelRunFn runModel, FrameMemory &fr
 void checkSameOutputs(const cuvil_model_info &model, const std::vector<HostTensor> &outputs,
                       const std::vector<std::string> &first, uint64_t run) {
   for (size_t i = 0; i < outputs.size(); ++i) {
-    std::string contents = outputs[i].contents();
-    std::string_view now = contents;
+    // Numbers compare in place; strings by their text (not where it lies).
+    std::string strings =
+        outputs[i].dtype() == CUVIL_DTYPE_STRING ? outputs[i].contents() : std::string();
+    std::string_view now = outputs[i].dtype() == CUVIL_DTYPE_STRING
+                               ? std::string_view(strings)
+                               : std::string_view(reinterpret_cast<const char *>(outputs[i].data()),
+                                                  outputs[i].byteSize());
     if (now == first[i])
       continue;
     size_t byte = 0;
