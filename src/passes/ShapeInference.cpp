@@ -12,6 +12,7 @@
 #include "cuvil/ir/Inline.h"
 #include "cuvil/passes/Passes.h"
 
+#include <algorithm>
 #include <fmt/format.h>
 
 namespace cuvil {
@@ -67,6 +68,11 @@ public:
     for (const auto &node : graph_.nodes())
       nodes.push_back(node.get());
     CUVIL_TRY(inferNodes(nodes));
+    if (!failures_.empty())
+      return Status::error(failures_.size() == 1
+                               ? failures_[0]
+                               : fmt::format("{} nodes fail:\n  {}", failures_.size(),
+                                             fmt::join(failures_, "\n  ")));
     if (!problems_.empty())
       return Status::error(fmt::format("the model declares types its nodes do not compute:\n  {}",
                                        fmt::join(problems_, "\n  ")));
@@ -100,7 +106,16 @@ private:
         if (*inlined)
           continue;
       }
-      CUVIL_TRY(inferNodeTypes(*node));
+      // A node that reads a failed node's results is left untyped: its error
+      // would only repeat that one. The others go on, so that every node
+      // that fails is reported at once.
+      if (!failures_.empty() && std::any_of(node->inputs().begin(), node->inputs().end(),
+                                            [](const Value *in) { return in && !in->hasType(); }))
+        continue;
+      if (Status typed = inferNodeTypes(*node); !typed) {
+        failures_.push_back(typed.message());
+        continue;
+      }
       for (Value *result : node->outputs()) {
         if (!result->declaredType())
           continue;
@@ -171,6 +186,8 @@ private:
   PassContext &context_;
   // Contradictions of the model's declared types, all of them at once.
   std::vector<std::string> problems_;
+  // Nodes whose shape rule refused them.
+  std::vector<std::string> failures_;
 };
 
 } // namespace
