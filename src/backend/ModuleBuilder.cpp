@@ -51,6 +51,9 @@ std::string specialisationKey(std::string_view kernel, const std::vector<KernelA
       for (const auto &[offset, dim] : arg.blockDims())
         key += fmt::format("@{}", offset);
       break;
+    case KernelArg::Kind::Table:
+      key += fmt::format("|t{}:{:02x}", arg.tableElementBytes(), fmt::join(arg.bytes(), ""));
+      break;
     }
   }
   return key;
@@ -329,8 +332,8 @@ Status ModuleBuilder::storeDims(const Value *destination, std::span<const Dim> v
   return std::exchange(addressStatus_, Status::success());
 }
 
-// A parameter block: a private constant global of its bytes, which the
-// kernel's loads fold away once it is inlined into the specialisation.
+// A parameter block or table: a private constant global of its bytes, which
+// the kernel's loads fold away once it is inlined into the specialisation.
 llvm::Constant *ModuleBuilder::paramBlock(const KernelArg &arg) {
   llvm::Constant *&global = paramBlocks_[specialisationKey("", {arg})];
   if (global)
@@ -394,6 +397,9 @@ llvm::Function *ModuleBuilder::specialise(llvm::Function *kernel,
       break;
     case KernelArg::Kind::F32:
       callArgs.push_back(llvm::ConstantFP::get(builder.getFloatTy(), arg.f32()));
+      break;
+    case KernelArg::Kind::Table:
+      callArgs.push_back(paramBlock(arg));
       break;
     case KernelArg::Kind::Block: {
       llvm::Constant *constant = paramBlock(arg);

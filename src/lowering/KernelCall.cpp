@@ -17,6 +17,8 @@ std::string_view kindName(KernelArg::Kind kind) {
     return "a float";
   case KernelArg::Kind::Block:
     return "a parameter block";
+  case KernelArg::Kind::Table:
+    return "a constant table";
   }
   return "?";
 }
@@ -32,6 +34,11 @@ void checkArgument(const KernelParam &param, const KernelArg &arg, size_t index,
   case KernelParam::Kind::Buffer: {
     if (arg.kind() == KernelArg::Kind::Null)
       return;
+    if (arg.kind() == KernelArg::Kind::Table) {
+      if (param.writable || arg.tableElementBytes() != param.elementBytes)
+        mismatch(fmt::format("a constant table of {}-byte elements", arg.tableElementBytes()));
+      return;
+    }
     if (arg.kind() != KernelArg::Kind::Pointer)
       return mismatch(kindName(arg.kind()));
     if (arg.isRandomState() || arg.isStringServices())

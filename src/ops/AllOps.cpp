@@ -155,6 +155,7 @@
   X(ReduceProd)                                                                                    \
   X(ReduceSum)                                                                                     \
   X(ReduceSumSquare)                                                                               \
+  X(RegexFullMatch)                                                                                \
   X(Relu)                                                                                          \
   X(Reshape)                                                                                       \
   X(Resize)                                                                                        \

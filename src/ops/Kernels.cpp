@@ -14,6 +14,7 @@
 #include "cuvil/kernels/Random.h"
 #include "cuvil/kernels/Recurrence.h"
 #include "cuvil/kernels/Reduce.h"
+#include "cuvil/kernels/Regex.h"
 #include "cuvil/kernels/Resize.h"
 #include "cuvil/kernels/Sampling.h"
 #include "cuvil/kernels/Select.h"
@@ -615,6 +616,7 @@ Expected<const KernelRef *> stringCastKernel(DType from, DType to) {
 }
 const KernelRef kStringNormalizerKernel = CUVIL_KERNEL_REF(cuvil_string_normalize);
 const KernelRef kStringIndexKernel = CUVIL_KERNEL_REF(cuvil_string_index);
+const KernelRef kRegexFullMatchKernel = CUVIL_KERNEL_REF(cuvil_regex_full_match);
 const KernelRef kStringConstantKernel = CUVIL_KERNEL_REF(cuvil_string_constant);
 Expected<const KernelRef *> binaryKernel(DType dtype) {
   return find(kBinary, dtypeName(dtype), "binary",

@@ -1868,6 +1868,32 @@ def string_cases():
         attrs.setdefault("locale", "C.UTF-8")
         yield single(f"string/normalizer_{name}", "StringNormalizer", [In(shape, np.str_, gen=words)], attrs, opset=10)
 
+    # RegexFullMatch (opset 20) against ONNX Runtime's RE2: classes, counts, anchors,
+    # word boundaries, flags and case folding beyond ASCII, on texts with several
+    # UTF-8 lengths, newlines and empty strings.
+    lines = texts("john.doe@example.com", "x@y", "Monday", "monday 12", "ΣΑΣ σας", "", "a\nb", "日本語",
+                  "555-1234", "😀!", "ab_c d", "K\u212ak", "Straße", "aaaa", "-", "foo bar")
+    for name, pattern in [("email", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"),
+                          ("caseless_unicode", r"(?i)(σας|monday|k+|straße)( \d+)?"),
+                          ("counts_and_anchors", r"^\d{3}-\d{4}$|a{2,3}|(a{2}){2}"),
+                          ("perl_classes", r"\w+\s\W*|\S+"),
+                          ("word_boundaries", r"\bfoo\b.*|.*\Bay.*"),
+                          ("multiline_and_dot", r"(?m)a$\n^b|(?s:.)+語"),
+                          ("negated_posix_class", r"[^[:alnum:]\s]+|[[:upper:]][[:lower:]]+"),
+                          ("escapes", r"\x{1F600}\Q!\E|\Qa.b\E|-"),
+                          ("empty_pattern", r"")]:
+        yield single(f"string/regex_{name}", "RegexFullMatch", [In((4, 4), np.str_, gen=lines)],
+                     dict(pattern=pattern), opset=20)
+    model = make_model([node("RegexFullMatch", ["words"], ["a"], name="unclosed", pattern="(ab|c"),
+                        node("RegexFullMatch", ["words"], ["b"], name="unicode_class", pattern=r"\pL+"),
+                        node("RegexFullMatch", ["words"], ["c"], name="huge", pattern="(abc){1000}")],
+                       {"words": In((3,), np.object_)}, ["a", "b", "c"], opset=20,
+                       output_types={"a": (BOOL, (3,)), "b": (BOOL, (3,)), "c": (BOOL, (3,))})
+    yield Case("string/regex_bad_patterns", model, {}, kind="compile_error",
+               expect=("3 nodes fail", "unclosed", "missing ) at offset 0", "unicode_class",
+                       r"Unicode character classes (\p, \P) are not supported", "huge",
+                       "the pattern needs more than 2048 automaton states"))
+
     # Data movement carries strings as they are.
     tokens = texts("apple", "Banana", "ÄÖÜ", "ΑΒΓ", "", "a b", "x", "yz", "日本", "long token here", "q", "é")
     x = In((3, 4), np.str_, gen=tokens)
@@ -4082,11 +4108,12 @@ def det_cases():
 def negative_cases():
     """cuvil compile must reject unsupported ops; infer.bin must reject bad inputs."""
     model = make_model([node("ImageDecoder", ["encoded"], ["d"], name="decoder_node"),
-                        node("RegexFullMatch", ["words"], ["h"], name="matcher_node", pattern="mon.*")],
+                        node("StringSplit", ["words"], ["h", "n"], name="splitter_node", maxsplit=2)],
                        {"encoded": In((64,), np.uint8), "words": In((3,), np.object_)},
-                       ["d", "h"], opset=20, output_types={"d": (np.uint8, (2, 2, 3)), "h": (BOOL, (3,))})
-    yield Case("unsupported/imagedecoder_and_regexfullmatch", model, {}, kind="compile_error",
-               expect=("decoder_node", "ImageDecoder", "matcher_node", "RegexFullMatch"))
+                       ["d", "h", "n"], opset=20,
+                       output_types={"d": (np.uint8, (2, 2, 3)), "h": (np.object_, (3, 3)), "n": (I64, (3,))})
+    yield Case("unsupported/imagedecoder_and_stringsplit", model, {}, kind="compile_error",
+               expect=("decoder_node", "ImageDecoder", "splitter_node", "StringSplit"))
     domain = "com.example.cuvil_test"
     model = make_model([node("Frobnicate", ["x"], ["a"], name="frob_first", domain=domain),
                         node("Relu", ["a"], ["b"]),

@@ -182,7 +182,7 @@ private:
 // constant that the kernel gets specialised for.
 class KernelArg {
 public:
-  enum class Kind { Pointer, Null, I64, F32, Block };
+  enum class Kind { Pointer, Null, I64, F32, Block, Table };
 
   static KernelArg pointer(const Value *value, const Dim &byteOffset = 0) {
     KernelArg arg(Kind::Pointer);
@@ -249,6 +249,17 @@ public:
     arg.blockName_ = typeName<Block>();
     return arg;
   }
+  // Numbers the compiler computed (a lookup table, an automaton), passed
+  // like a parameter block as a pointer to a constant, to a read-only
+  // buffer parameter of their element type.
+  template <typename T> static KernelArg table(const std::vector<T> &values) {
+    static_assert(std::is_arithmetic_v<T>);
+    KernelArg arg(Kind::Table);
+    arg.bytes_.resize(values.size() * sizeof(T));
+    std::memcpy(arg.bytes_.data(), values.data(), arg.bytes_.size());
+    arg.tableElementBytes_ = sizeof(T);
+    return arg;
+  }
   // The same, with the fields a ParamBlock recorded as symbolic.
   template <typename Block> static KernelArg params(const ParamBlock<Block> &block) {
     KernelArg arg = params(block.fields());
@@ -269,7 +280,8 @@ public:
   const Dim &byteOffset() const { return byteOffset_; }
   const Dim &i64() const { return i64_; }
   float f32() const { return f32_; }
-  const std::vector<uint8_t> &bytes() const { return bytes_; }
+  const std::vector<uint8_t> &bytes() const { return bytes_; } // Block, Table
+  size_t tableElementBytes() const { return tableElementBytes_; }
   const void *blockTag() const { return blockTag_; }
   std::string_view blockName() const { return blockName_; }
   // Block fields known only at run time, by byte offset.
@@ -286,7 +298,8 @@ private:
   Dim byteOffset_;                         // Pointer: offset into the value's buffer
   Dim i64_;
   float f32_ = 0;
-  std::vector<uint8_t> bytes_; // Block
+  std::vector<uint8_t> bytes_; // Block, Table
+  size_t tableElementBytes_ = 0;
   const void *blockTag_ = nullptr;
   std::string_view blockName_;
   std::vector<std::pair<size_t, Dim>> blockDims_;

@@ -8,6 +8,7 @@
 #include "cuvil/kernels/Conv.h"
 #include "cuvil/kernels/Gemm.h"
 #include "cuvil/kernels/Pool.h"
+#include "cuvil/kernels/Regex.h"
 #include "cuvil/lowering/Lowering.h"
 #include "cuvil/ops/AllOps.h"
 #include "cuvil/passes/Passes.h"
@@ -129,6 +130,36 @@ TEST(KernelCall, NamesEveryArgumentOfTheWrongKind) {
         "argument 5 must be cuvil_conv_nchwc_params, the lowering passed a cuvil_pool_params "
         "block"})
     EXPECT_NE(message.find(expected), std::string::npos) << expected << "\nin: " << message;
+}
+
+// Tables the compiler computes go to read-only buffers of their element size.
+TEST(KernelCall, ConstantTablesMatchTheirBuffersElementSize) {
+  registerAllOps();
+  Graph graph;
+  Value *x = graph.addInput("s", TensorType{DType::String, {3}});
+  Value *y = graph.addInput("m", TensorType{DType::Bool, {3}});
+  RecordingContext ctx;
+  const std::vector<int32_t> program = {CUVIL_REGEX_MATCH, 0, 0, 0};
+  const std::vector<uint32_t> ranges = {1, 0};
+  cuvil_regex_params params{1, 0};
+  Status status = ctx.callKernel(
+      ops::kRegexFullMatchKernel,
+      {KernelArg::pointer(x), KernelArg::table(std::vector<int64_t>{0}), KernelArg::table(ranges),
+       KernelArg::table(std::vector<uint8_t>{0}), KernelArg::params(params)},
+      3);
+  ASSERT_FALSE(status.ok());
+  for (const char *expected : {"argument 1 must be const int32_t *, the lowering passed a constant "
+                               "table of 8-byte elements",
+                               "argument 3 must be uint8_t *, the lowering passed a constant table "
+                               "of 1-byte elements"})
+    EXPECT_NE(status.message().find(expected), std::string::npos)
+        << expected << "\nin: " << status.message();
+  EXPECT_TRUE(
+      ctx.callKernel(ops::kRegexFullMatchKernel,
+                     {KernelArg::pointer(x), KernelArg::table(program), KernelArg::table(ranges),
+                      KernelArg::pointer(y), KernelArg::params(params)},
+                     3)
+          .ok());
 }
 
 TEST(KernelCall, AWellFormedCallIsEmitted) {
