@@ -13,51 +13,13 @@
 // blocked layout (16 elements), so the coordinates advance like an odometer
 // instead of being divided out of each row's index.
 #include "KernelSupport.h"
+#include "RowOdometer.h"
 
 #include "cuvil/kernels/Elementwise.h"
 
 using namespace cuvil::kernels;
 
 namespace {
-
-// A row's coordinates over dims 0..4 and the element offsets of N operands
-// (strides[k][d]: operand k's stride along dim d), moved row by row.
-template <int N> class RowOdometer {
-public:
-  __attribute__((always_inline)) RowOdometer(int64_t row, const int64_t *shape,
-                                             const int64_t *const (&strides)[N])
-      : shape_(shape), strides_(strides) {
-    for (int d = 4; d >= 0; --d) {
-      coord_[d] = row % shape[d];
-      row /= shape[d];
-    }
-    for (int k = 0; k < N; ++k) {
-      offset[k] = 0;
-      for (int d = 0; d < 5; ++d)
-        offset[k] += coord_[d] * strides[k][d];
-    }
-  }
-
-  // To the next row: the innermost dim that does not wrap goes up by one.
-  __attribute__((always_inline)) void next() {
-    for (int d = 4; d >= 0; --d) {
-      for (int k = 0; k < N; ++k)
-        offset[k] += strides_[k][d];
-      if (++coord_[d] < shape_[d])
-        return;
-      for (int k = 0; k < N; ++k)
-        offset[k] -= strides_[k][d] * shape_[d];
-      coord_[d] = 0;
-    }
-  }
-
-  int64_t offset[N];
-
-private:
-  const int64_t *shape_;
-  const int64_t *const (&strides_)[N];
-  int64_t coord_[5];
-};
 
 // Integers wrap on overflow, as ONNX Runtime's do (the overflow builtins
 // give the wrapped result without C++'s undefined behaviour).

@@ -1,6 +1,7 @@
 // String kernels (include/cuvil/kernels/Strings.h): Cast to and from text
 // through the frame's string services, and StringNormalizer.
 #include "KernelSupport.h"
+#include "RowOdometer.h"
 
 #include "cuvil/kernels/Strings.h"
 
@@ -215,6 +216,38 @@ CUVIL_KERNEL_DECL void cuvil_string_index(const struct cuvil_string *x, const ui
     }
     y[i] = found;
   }
+}
+
+// Two passes over the broadcast pairs, as Cast to string does:
+//   total += |a| + |b|;  storage = allocate(total)
+//   y[i] = a + b copied into storage
+CUVIL_KERNEL_DECL void cuvil_string_concat(const struct cuvil_string_services *strings,
+                                           const struct cuvil_string *a,
+                                           const struct cuvil_string *b, struct cuvil_string *y,
+                                           int64_t rows, int64_t *error,
+                                           const struct cuvil_binary_params *p, int64_t, int64_t) {
+  const int64_t inner = p->shape[5], as = p->a_strides[5], bs = p->b_strides[5];
+  const int64_t *const strides[2] = {p->a_strides, p->b_strides};
+  auto forEachPair = [&](auto &&visit) CUVIL_LAMBDA_INLINE {
+    RowOdometer<2> at(0, p->shape, strides);
+    for (int64_t row = 0; row < rows; ++row, at.next())
+      for (int64_t i = 0; i < inner; ++i)
+        visit(row * inner + i, a[at.offset[0] + i * as], b[at.offset[1] + i * bs]);
+  };
+  int64_t total = 0;
+  forEachPair([&](int64_t, const cuvil_string &x, const cuvil_string &z)
+                  CUVIL_LAMBDA_INLINE { total += x.size + z.size; });
+  char *storage = strings->allocate(strings->context, total);
+  if (!storage && total > 0)
+    return raiseError(error, 1, total);
+  forEachPair([&](int64_t k, const cuvil_string &x, const cuvil_string &z) CUVIL_LAMBDA_INLINE {
+    for (int64_t c = 0; c < x.size; ++c)
+      storage[c] = x.data[c];
+    for (int64_t c = 0; c < z.size; ++c)
+      storage[x.size + c] = z.data[c];
+    y[k] = cuvil_string{storage, x.size + z.size};
+    storage += x.size + z.size;
+  });
 }
 
 CUVIL_KERNEL_DECL void cuvil_string_constant(const uint8_t *bytes, const int64_t *starts,

@@ -183,6 +183,7 @@
   X(Sqrt)                                                                                          \
   X(Squeeze)                                                                                       \
   X(STFT)                                                                                          \
+  X(StringConcat)                                                                                  \
   X(StringConstant)                                                                                \
   X(StringIndex)                                                                                   \
   X(StringNormalizer)                                                                              \

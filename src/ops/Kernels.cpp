@@ -616,6 +616,7 @@ Expected<const KernelRef *> stringCastKernel(DType from, DType to) {
 }
 const KernelRef kStringNormalizerKernel = CUVIL_KERNEL_REF(cuvil_string_normalize);
 const KernelRef kStringIndexKernel = CUVIL_KERNEL_REF(cuvil_string_index);
+const KernelRef kStringConcatKernel = CUVIL_KERNEL_REF(cuvil_string_concat);
 const KernelRef kRegexFullMatchKernel = CUVIL_KERNEL_REF(cuvil_regex_full_match);
 const KernelRef kStringConstantKernel = CUVIL_KERNEL_REF(cuvil_string_constant);
 Expected<const KernelRef *> binaryKernel(DType dtype) {

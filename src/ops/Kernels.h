@@ -80,6 +80,7 @@ Expected<const KernelRef *> castKernel(DType from, DType to);
 Expected<const KernelRef *> stringCastKernel(DType from, DType to);
 extern const KernelRef kStringNormalizerKernel;
 extern const KernelRef kStringIndexKernel;
+extern const KernelRef kStringConcatKernel;
 extern const KernelRef kRegexFullMatchKernel;
 extern const KernelRef kStringConstantKernel;
 // Arithmetic ops by element type; comparisons and logical ops (writing

@@ -1871,6 +1871,7 @@ def string_cases():
     # RegexFullMatch (opset 20) against ONNX Runtime's RE2: classes, counts, anchors,
     # word boundaries, flags and case folding beyond ASCII, on texts with several
     # UTF-8 lengths, newlines and empty strings.
+    tokens_for_concat = texts("", "x", "ÄÖÜ", " ", "日本", "😀")
     lines = texts("john.doe@example.com", "x@y", "Monday", "monday 12", "ΣΑΣ σας", "", "a\nb", "日本語",
                   "555-1234", "😀!", "ab_c d", "K\u212ak", "Straße", "aaaa", "-", "foo bar")
     for name, pattern in [("email", r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}"),
@@ -1884,6 +1885,13 @@ def string_cases():
                           ("empty_pattern", r"")]:
         yield single(f"string/regex_{name}", "RegexFullMatch", [In((4, 4), np.str_, gen=lines)],
                      dict(pattern=pattern), opset=20)
+    # StringConcat (opset 20): numpy broadcasting, texts of several UTF-8 lengths, empty ones.
+    yield single("string/concat_same_shape", "StringConcat", [In((4, 4), np.str_, gen=lines),
+                                                              In((4, 4), np.str_, gen=tokens_for_concat)], opset=20)
+    yield single("string/concat_broadcast", "StringConcat", [In((3, 1, 4), np.str_, gen=lines),
+                                                             In((2, 1), np.str_, gen=texts("-suffix", ""))], opset=20)
+    yield single("string/concat_scalar_prefix", "StringConcat", [In((), np.str_, gen=texts("pre:")),
+                                                                 In((5,), np.str_, gen=lines)], opset=20)
     model = make_model([node("RegexFullMatch", ["words"], ["a"], name="unclosed", pattern="(ab|c"),
                         node("RegexFullMatch", ["words"], ["b"], name="unicode_class", pattern=r"\pL+"),
                         node("RegexFullMatch", ["words"], ["c"], name="huge", pattern="(abc){1000}")],

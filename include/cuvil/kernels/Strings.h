@@ -1,5 +1,5 @@
 /* String tensors (elements are ModelABI.h's cuvil_string): Cast to and from
- * text, and StringNormalizer (src/kernels/Strings.cpp).
+ * text, StringNormalizer, StringConcat (src/kernels/Strings.cpp).
  *
  * A kernel that makes strings takes storage for their bytes from the
  * frame's string services, valid until the frame's next run, and number
@@ -10,6 +10,7 @@
 #define CUVIL_KERNELS_STRINGS_H
 
 #include "cuvil/kernels/Common.h"
+#include "cuvil/kernels/Elementwise.h"
 #include "cuvil/runtime/ModelABI.h"
 
 /* The element types Cast takes to and from string: (name, C type it is
@@ -81,6 +82,16 @@ CUVIL_KERNEL_DECL void cuvil_string_index(const struct cuvil_string *x, const ui
                                           const int64_t *starts, int64_t *y,
                                           const struct cuvil_string_index_params *p, int64_t begin,
                                           int64_t end);
+
+/* StringConcat: y = a's text then b's, a and b broadcast over the strided
+ * space of p (its op unused), `rows` rows of it. One task. Check 1: the
+ * storage ran out. */
+CUVIL_KERNEL_DECL void cuvil_string_concat(const struct cuvil_string_services *strings,
+                                           const struct cuvil_string *a,
+                                           const struct cuvil_string *b, struct cuvil_string *y,
+                                           int64_t rows, int64_t *error,
+                                           const struct cuvil_binary_params *p, int64_t begin,
+                                           int64_t end);
 
 /* StringConstant: y[i] = string i of a table (bytes, starts as above),
  * pointing into the constant bytes themselves. A task per element. */
