@@ -45,8 +45,9 @@ struct cuvil_regex_params {
 };
 
 /* y[i] = x[i] matches the program as a whole, for i in [begin, end) (a task
- * per element). Bytes that are no valid UTF-8 are each read as U+FFFD, as
- * RE2 reads them. */
+ * per element). A byte that starts no valid UTF-8 sequence is one code
+ * point, U+FFFD (the replacement character): it matches what U+FFFD
+ * matches (., a negated class, \x{fffd}). */
 CUVIL_KERNEL_DECL void cuvil_regex_full_match(const struct cuvil_string *x, const int32_t *program,
                                               const uint32_t *ranges, uint8_t *y,
                                               const struct cuvil_regex_params *p, int64_t begin,
