@@ -3307,6 +3307,16 @@ def sequence_cases():
         node("SplitToSequence", ["x"], ["s"], axis=-1, keepdims=0), node("SequenceAt", ["s", "one"], ["col"]),
         node("ConcatFromSequence", ["s"], ["restacked"], axis=0, new_axis=1)],
         {"x": In((3, 4))}, ["col", "restacked"], inits={"one": scalar(1, I64)}, opset=12)
+    # Strings through sequences: built, split, read and concatenated like numbers.
+    words = lambda r, s: np.resize(np.array(["ab", "", "ÄÖ", "日本", "x y", "😀"]), s)
+    yield graph("sequence/strings_construct_split_concat", [
+        node("SequenceConstruct", ["a", "b"], ["s1"]), node("SequenceInsert", ["s1", "c", "one"], ["s2"]),
+        node("SequenceAt", ["s2", "one"], ["middle"]), node("ConcatFromSequence", ["s2"], ["rows"], axis=0),
+        node("SplitToSequence", ["rows", "sizes"], ["parts"], axis=1),
+        node("SequenceAt", ["parts", "one"], ["right"]), node("ConcatFromSequence", ["parts"], ["back"], axis=1)],
+        {"a": In((2, 4), np.str_, gen=words), "b": In((1, 4), np.str_, gen=words),
+         "c": In((3, 4), np.str_, gen=words)}, ["middle", "rows", "right", "back"],
+        inits={"one": scalar(1, I64), "sizes": i64(1, 3)}, opset=12)
     body = helper.make_graph([node("Mul", ["e", "w"], ["m"]), node("ReduceSum", ["m"], ["r"], keepdims=0)], "map",
                              [helper.make_tensor_value_info("e", onnx.TensorProto.FLOAT, None),
                               helper.make_tensor_value_info("w", onnx.TensorProto.FLOAT, None)],
