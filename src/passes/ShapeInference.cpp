@@ -100,18 +100,19 @@ private:
 
   Status inferNodes(const std::vector<Node *> &nodes) {
     for (Node *node : nodes) {
-      if (node->numRegions() != 0) {
-        Expected<bool> inlined = inferRegions(*node);
-        CUVIL_TRY(inlined.status());
-        if (*inlined)
-          continue;
-      }
       // A node that reads a failed node's results is left untyped: its error
       // would only repeat that one. The others go on, so that every node
       // that fails is reported at once.
       if (!failures_.empty() && std::any_of(node->inputs().begin(), node->inputs().end(),
                                             [](const Value *in) { return in && !in->hasType(); }))
         continue;
+      if (node->numRegions() != 0) {
+        Expected<bool> inlined = inferRegions(*node);
+        if (!inlined)
+          failures_.push_back(inlined.status().message());
+        if (!inlined || *inlined)
+          continue;
+      }
       if (Status typed = inferNodeTypes(*node); !typed) {
         failures_.push_back(typed.message());
         continue;
