@@ -185,6 +185,8 @@ Status splitToSequence(const onnx::NodeProto &node, CompositeScope &scope) {
     const Dim &dim = shape[size_t(axis < 0 ? axis + rank : axis)];
     if (dim.isConstant())
       extent = dim.constant();
+  } else {
+    extent = scope.inferredExtent(inputName(node, 0), axis);
   }
   // Sizes as given, chunks of a scalar size (the last one shorter), or
   // one element per index along the axis, which keepdims 0 squeezes.

@@ -49,6 +49,10 @@ public:
   virtual void bind(const std::string &name, CompositeValue value) = 0;
   // What a name stands for, either kind.
   Expected<BoundValue> value(const std::string &name);
+  // The extent ONNX's own shape inference gives value `name` along `axis`,
+  // when it is a number (InferredExtents.h): for a tensor a node computes,
+  // which has no IR type while importing.
+  virtual std::optional<int64_t> inferredExtent(const std::string &name, int64_t axis) = 0;
   // Imports `body`'s nodes into the current graph with its inputs bound
   // to `inputs`; returns what its outputs stand for.
   virtual Expected<std::vector<BoundValue>> inlineBody(const onnx::GraphProto &body,

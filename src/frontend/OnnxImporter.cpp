@@ -2,6 +2,7 @@
 
 #include "CompositeValues.h"
 #include "FunctionInliner.h"
+#include "InferredExtents.h"
 #include "IsolatedShapeInference.h"
 #include "MicrosoftQuantizedOps.h"
 #include "ModelProtoLoader.h"
@@ -989,6 +990,9 @@ private:
                                      name));
   }
   void bind(const std::string &name, Value *tensor) override { scope_->values[name] = tensor; }
+  std::optional<int64_t> inferredExtent(const std::string &name, int64_t axis) override {
+    return inferred_.extent(name, axis);
+  }
   void bind(const std::string &name, CompositeValue value) override {
     scope_->composites[name] = std::move(value);
   }
@@ -1036,6 +1040,7 @@ private:
   std::unique_ptr<Graph> graph_;
   Scope top_{nullptr};
   Scope *scope_ = &top_; // the graph being imported
+  InferredExtents inferred_{model_, options_};
 };
 
 } // namespace

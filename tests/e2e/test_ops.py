@@ -3307,6 +3307,15 @@ def sequence_cases():
         node("SplitToSequence", ["x"], ["s"], axis=-1, keepdims=0), node("SequenceAt", ["s", "one"], ["col"]),
         node("ConcatFromSequence", ["s"], ["restacked"], axis=0, new_axis=1)],
         {"x": In((3, 4))}, ["col", "restacked"], inits={"one": scalar(1, I64)}, opset=12)
+    # SplitToSequence of a tensor a node computes: its extent along the axis comes from
+    # ONNX's shape inference while importing (the IR types it only later).
+    yield graph("sequence/split_computed_tensor", [
+        node("Relu", ["x"], ["r"]), node("SplitToSequence", ["r", "three"], ["s"], axis=1),
+        node("SequenceLength", ["s"], ["n"]), node("SequenceAt", ["s", "minus_one"], ["tail"]),
+        node("SplitToSequence", ["r"], ["rows"], axis=0, keepdims=0),
+        node("ConcatFromSequence", ["rows"], ["restacked"], axis=1, new_axis=1)],
+        {"x": In((3, 7))}, ["n", "tail", "restacked"], inits={"three": scalar(3, I64), "minus_one": scalar(-1, I64)},
+        opset=12, static_only="the split axes' extents must be known at compile time")
     # Strings through sequences: built, split, read and concatenated like numbers.
     words = lambda r, s: np.resize(np.array(["ab", "", "ÄÖ", "日本", "x y", "😀"]), s)
     yield graph("sequence/strings_construct_split_concat", [
