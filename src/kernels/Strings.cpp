@@ -1,5 +1,5 @@
 // String kernels (include/cuvil/kernels/Strings.h): Cast to and from text
-// through the frame's string services, and StringNormalizer.
+// through the frame's string services, StringNormalizer, StringConcat.
 #include "KernelSupport.h"
 #include "RowOdometer.h"
 
@@ -226,6 +226,8 @@ CUVIL_KERNEL_DECL void cuvil_string_concat(const struct cuvil_string_services *s
                                            const struct cuvil_string *b, struct cuvil_string *y,
                                            int64_t rows, int64_t *error,
                                            const struct cuvil_binary_params *p, int64_t, int64_t) {
+  if (rows == 0) // an empty result (a zero extent the row walker would divide by)
+    return;
   const int64_t inner = p->shape[5], as = p->a_strides[5], bs = p->b_strides[5];
   const int64_t *const strides[2] = {p->a_strides, p->b_strides};
   auto forEachPair = [&](auto &&visit) CUVIL_LAMBDA_INLINE {

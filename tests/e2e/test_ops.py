@@ -1890,6 +1890,10 @@ def string_cases():
                                                               In((4, 4), np.str_, gen=tokens_for_concat)], opset=20)
     yield single("string/concat_broadcast", "StringConcat", [In((3, 1, 4), np.str_, gen=lines),
                                                              In((2, 1), np.str_, gen=texts("-suffix", ""))], opset=20)
+    yield single("string/concat_empty", "StringConcat", [In((0, 3), np.str_, gen=lines),
+                                                         In((1, 3), np.str_, gen=lines)], opset=20)
+    yield single("string/regex_empty", "RegexFullMatch", [In((2, 0), np.str_, gen=lines)],
+                 dict(pattern="a+"), opset=20)
     yield single("string/concat_scalar_prefix", "StringConcat", [In((), np.str_, gen=texts("pre:")),
                                                                  In((5,), np.str_, gen=lines)], opset=20)
     model = make_model([node("RegexFullMatch", ["words"], ["a"], name="unclosed", pattern="(ab|c"),
