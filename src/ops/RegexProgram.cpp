@@ -386,6 +386,14 @@ private:
     return false;
   }
 
+  // A named class's ranges, negated or not. As RE2 does, (?i) folds the
+  // class before it is negated: (?i)\w holds the Kelvin sign and long s,
+  // so (?i)\W does not.
+  Ranges namedClass(const Ranges &ranges, bool negated) const {
+    Ranges folded = flags_.caseless ? caseFolded(ranges) : ranges;
+    return negated ? complement(folded) : folded;
+  }
+
   // A Perl class (\d \s \w, or negated \D \S \W) at the position, after
   // its backslash: consumed.
   std::optional<Ranges> perlClass() {
@@ -393,7 +401,7 @@ private:
     for (const NamedRanges &perl : kPerlClasses)
       if (std::tolower(uint8_t(c)) == perl.name[0]) {
         ++position_;
-        return std::isupper(uint8_t(c)) ? complement(perl.ranges) : perl.ranges;
+        return namedClass(perl.ranges, std::isupper(uint8_t(c)));
       }
     return std::nullopt;
   }
@@ -526,7 +534,7 @@ private:
           posix = entry.name == name ? &entry : posix;
         if (posix) {
           position_ = close + 2;
-          Ranges added = negatedPosix ? complement(posix->ranges) : posix->ranges;
+          Ranges added = namedClass(posix->ranges, negatedPosix);
           ranges.insert(ranges.end(), added.begin(), added.end());
           continue;
         }
