@@ -19,46 +19,77 @@ using namespace cuvil::kernels;
 #pragma clang fp reassociate(on)
 
 namespace {
+// An integer type's largest and smallest values (two's complement).
+template <typename T>
+constexpr T kHighest = T(~T(0)) > T(0) ? T(~T(0)) : T(~(T(1) << (sizeof(T) * 8 - 1)));
+template <typename T> constexpr T kLowest = T(~T(0)) > T(0) ? T(0) : T(-kHighest<T> - 1);
+
 template <typename T> CUVIL_INLINE T reduceInit(int64_t op) {
   switch (op) {
   case CUVIL_REDUCE_MAX:
-    return T(-__builtin_inff());
+    if constexpr (__is_integral(T))
+      return kLowest<T>;
+    else
+      return T(-__builtin_inff());
   case CUVIL_REDUCE_MIN:
-    return T(__builtin_inff());
+    if constexpr (__is_integral(T))
+      return kHighest<T>;
+    else
+      return T(__builtin_inff());
   case CUVIL_REDUCE_PROD:
-    return T(1.0f);
+    return T(1);
   default:
-    return T(0.0f);
+    return T(0);
   }
 }
 
+// Integers: Max, Min, Prod and Sum (the lowering allows no other), which
+// wrap on overflow as ONNX Runtime's do.
 template <typename T> CUVIL_INLINE T reduceStep(int64_t op, T acc, T v) {
-  switch (op) {
-  case CUVIL_REDUCE_MAX:
-    return maxf(acc, v);
-  case CUVIL_REDUCE_MIN:
-    return minf(acc, v);
-  case CUVIL_REDUCE_PROD:
-    return acc * v;
-  case CUVIL_REDUCE_SUM_SQUARE:
-  case CUVIL_REDUCE_L2:
-    return acc + v * v;
-  case CUVIL_REDUCE_L1:
-    return acc + absf(v);
-  default:
-    return acc + v;
+  if constexpr (__is_integral(T)) {
+    T wrapped;
+    switch (op) {
+    case CUVIL_REDUCE_MAX:
+      return maxf(acc, v);
+    case CUVIL_REDUCE_MIN:
+      return minf(acc, v);
+    case CUVIL_REDUCE_PROD:
+      __builtin_mul_overflow(acc, v, &wrapped);
+      return wrapped;
+    default:
+      __builtin_add_overflow(acc, v, &wrapped);
+      return wrapped;
+    }
+  } else {
+    switch (op) {
+    case CUVIL_REDUCE_MAX:
+      return maxf(acc, v);
+    case CUVIL_REDUCE_MIN:
+      return minf(acc, v);
+    case CUVIL_REDUCE_PROD:
+      return acc * v;
+    case CUVIL_REDUCE_SUM_SQUARE:
+    case CUVIL_REDUCE_L2:
+      return acc + v * v;
+    case CUVIL_REDUCE_L1:
+      return acc + absf(v);
+    default:
+      return acc + v;
+    }
   }
 }
 
 template <typename T> CUVIL_INLINE T reduceFinish(int64_t op, T acc, int64_t count) {
-  switch (op) {
-  case CUVIL_REDUCE_MEAN:
-    return acc / decltype(acc)(count);
-  case CUVIL_REDUCE_L2:
-    return __builtin_elementwise_sqrt(acc);
-  default:
-    return acc;
-  }
+  if constexpr (!__is_integral(T))
+    switch (op) {
+    case CUVIL_REDUCE_MEAN:
+      return acc / decltype(acc)(count);
+    case CUVIL_REDUCE_L2:
+      return __builtin_elementwise_sqrt(acc);
+    default:
+      break;
+    }
+  return acc;
 }
 // T = E (float, double): a task is one output; T = v16 (E = float): 16
 // consecutive outputs.
@@ -110,6 +141,13 @@ CUVIL_KERNEL void cuvil_reduce_f64(const double *x, double *y, const cuvil_reduc
                                    int64_t begin, int64_t end) {
   reduceTasks<double, double>(x, y, p, begin, end);
 }
+
+#define CUVIL_DEFINE_INTEGER_REDUCE(name, T)                                                       \
+  CUVIL_KERNEL void cuvil_reduce_##name(const T *x, T *y, const cuvil_reduce_params *p,            \
+                                        int64_t begin, int64_t end) {                              \
+    reduceTasks<T, T>(x, y, p, begin, end);                                                        \
+  }
+CUVIL_REDUCE_INTEGER_TYPES(CUVIL_DEFINE_INTEGER_REDUCE)
 
 // ArgMax / ArgMin, a task per output element:
 //   for k in [0, axis_dim): v = x[o, k, i]; keep k if v beats the best

@@ -39,6 +39,8 @@ extern const KernelRef kGridSampleKernel;
 extern const KernelRef kRoiAlignKernel;
 extern const KernelRef kReduceKernel;
 extern const KernelRef kReduceF64Kernel;
+extern const KernelRef kReduceI32Kernel; // Max, Min, Sum, Prod
+extern const KernelRef kReduceI64Kernel;
 extern const KernelRef kUnaryKernel;
 extern const KernelRef kUnaryF64Kernel; // f64 data, f32 math
 extern const KernelRef kElementwiseChainKernel;

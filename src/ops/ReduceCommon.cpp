@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <numeric>
 
 namespace cuvil::ops {
@@ -29,6 +30,13 @@ Expected<std::vector<int64_t>> reduceAxes(const Node &node, int64_t rank) {
   return normalized;
 }
 
+// The reductions that take int32 and int64 tensors (ONNX allows integers
+// for these; an integer Mean or norm is rare and unsupported).
+bool takesIntegers(std::string_view op) {
+  return op == "ReduceMax" || op == "ReduceMin" || op == "ReduceSum" || op == "ReduceProd";
+}
+bool isReducedInteger(DType dtype) { return dtype == DType::I32 || dtype == DType::I64; }
+
 Status inferReduce(InferContext &ctx) {
   const Shape &x = ctx.inputShape(0);
   Expected<std::vector<int64_t>> axes = reduceAxes(ctx.node(), int64_t(x.size()));
@@ -42,8 +50,10 @@ Status inferReduce(InferContext &ctx) {
     else if (keep)
       out.push_back(1);
   }
-  if (!isFloat(ctx.inputDType(0)))
-    return ctx.error("expects a float tensor");
+  const DType dtype = ctx.inputDType(0);
+  if (!isFloat(dtype) && !(takesIntegers(ctx.node().op()) && isReducedInteger(dtype)))
+    return ctx.error("expects a float tensor{}, not {}",
+                     takesIntegers(ctx.node().op()) ? " or int32/int64" : "", dtypeName(dtype));
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
   return Status::success();
 }
@@ -107,6 +117,33 @@ double step(cuvil_reduce_op op, double acc, double v) {
   }
 }
 
+// Integers (int32, int64: Max, Min, Sum, Prod) in int64, wrapping like the
+// kernel (through uint64, whose overflow is defined); a double would round
+// values past 2^53.
+// Max and Min of nothing are the type's lowest and highest values.
+int64_t initialInteger(cuvil_reduce_op op, DType dtype) {
+  const bool narrow = dtype == DType::I32;
+  return op == CUVIL_REDUCE_MAX
+             ? (narrow ? std::numeric_limits<int32_t>::min() : std::numeric_limits<int64_t>::min())
+         : op == CUVIL_REDUCE_MIN
+             ? (narrow ? std::numeric_limits<int32_t>::max() : std::numeric_limits<int64_t>::max())
+         : op == CUVIL_REDUCE_PROD ? 1
+                                   : 0;
+}
+
+int64_t stepInteger(cuvil_reduce_op op, int64_t acc, int64_t v) {
+  switch (op) {
+  case CUVIL_REDUCE_MAX:
+    return std::max(acc, v);
+  case CUVIL_REDUCE_MIN:
+    return std::min(acc, v);
+  case CUVIL_REDUCE_PROD:
+    return int64_t(uint64_t(acc) * uint64_t(v));
+  default:
+    return int64_t(uint64_t(acc) + uint64_t(v));
+  }
+}
+
 } // namespace
 
 Status evalReduce(const Tensor &x, const std::vector<int64_t> &axes, cuvil_reduce_op op,
@@ -124,15 +161,24 @@ Status evalReduce(const Tensor &x, const std::vector<int64_t> &axes, cuvil_reduc
       base += (rest % keptShape[size_t(d)]) * keptStrides[size_t(d)];
       rest /= keptShape[size_t(d)];
     }
-    double acc = initial(op);
-    for (int64_t r = 0; r < count; ++r) {
+    auto offsetOf = [&](int64_t r) {
       int64_t offset = base, remaining = r;
       for (int64_t d = int64_t(redShape.size()) - 1; d >= 0; --d) {
         offset += (remaining % redShape[size_t(d)]) * redStrides[size_t(d)];
         remaining /= redShape[size_t(d)];
       }
-      acc = step(op, acc, x.getDouble(offset));
+      return offset;
+    };
+    if (!isFloat(x.dtype())) { // setInt wraps an int32 result like the kernel's sum
+      int64_t acc = initialInteger(op, x.dtype());
+      for (int64_t r = 0; r < count; ++r)
+        acc = stepInteger(op, acc, x.getInt(offsetOf(r)));
+      y.setInt(out, acc);
+      continue;
     }
+    double acc = initial(op);
+    for (int64_t r = 0; r < count; ++r)
+      acc = step(op, acc, x.getDouble(offsetOf(r)));
     if (op == CUVIL_REDUCE_MEAN)
       acc /= double(count);
     if (op == CUVIL_REDUCE_L2)
@@ -163,7 +209,14 @@ constexpr int64_t kReduceLanes = 16;
 Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &axes,
                    cuvil_reduce_op op, LoweringContext &ctx) {
   DType dtype = x->type().dtype;
-  if (dtype != DType::F32 && dtype != DType::F64)
+  const bool integerOp = op == CUVIL_REDUCE_MAX || op == CUVIL_REDUCE_MIN ||
+                         op == CUVIL_REDUCE_SUM || op == CUVIL_REDUCE_PROD;
+  const KernelRef *kernel = dtype == DType::F32                ? &kReduceKernel
+                            : dtype == DType::F64              ? &kReduceF64Kernel
+                            : dtype == DType::I32 && integerOp ? &kReduceI32Kernel
+                            : dtype == DType::I64 && integerOp ? &kReduceI64Kernel
+                                                               : nullptr;
+  if (!kernel)
     return Status::error(fmt::format("element type {} is not supported", dtypeName(dtype)));
   ReduceSplit split = splitDims(x->type().shape, axes);
   if (split.keptShape.size() > CUVIL_MAX_RANK || split.redShape.size() > CUVIL_MAX_RANK)
@@ -187,7 +240,7 @@ Status lowerReduce(const Value *x, const Value *y, const std::vector<int64_t> &a
                      split.keptStrides.back().is(1) &&
                      mod(split.keptShape.back(), kReduceLanes).is(0);
   params->inner_vector = innerVector ? 1 : 0;
-  return ctx.callKernel(dtype == DType::F32 ? kReduceKernel : kReduceF64Kernel,
+  return ctx.callKernel(*kernel,
                         {KernelArg::pointer(x), KernelArg::pointer(y), KernelArg::params(params)},
                         floorDiv(y->type().numElements(), innerVector ? kReduceLanes : 1));
 }

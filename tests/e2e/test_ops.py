@@ -1957,6 +1957,19 @@ def reduce_dropout_cases():
     for op in ("ReduceSum", "ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2"):
         for name, shape in (("kept_inner_32", (3, 5, 4, 32)), ("kept_strided", (2, 3, 4))):
             yield single(f"{op.lower()}/opset18_axes_0_2_{name}", op, [In(shape), i64(0, 2)], opset=18)
+    # Integer Max, Min, Sum and Prod (ONNX Runtime's int32/int64 kernels). Max and Min of values
+    # past 2^53 stay exact; sums stay below 2^53, where ONNX Runtime's int64 sum rounds.
+    ints64 = lambda r, s: r.integers(-2**62, 2**62, s)
+    sums64 = lambda r, s: r.integers(-2**40, 2**40, s)
+    small = lambda r, s: r.integers(-3, 4, s)
+    for op in ("ReduceMax", "ReduceMin", "ReduceSum", "ReduceProd"):
+        for dtype, name in ((I64, "i64"), (I32, "i32")):
+            gen = (small if op == "ReduceProd" else None if dtype == I32
+                   else sums64 if op == "ReduceSum" else ints64)
+            yield single(f"{op.lower()}/opset18_{name}_axes_1", op, [In((3, 5, 4), dtype, gen=gen), i64(1)],
+                         opset=18)
+            yield single(f"{op.lower()}/opset18_{name}_all_nokeep", op, [In((2, 7), dtype, gen=gen)],
+                         dict(keepdims=0), opset=18)
 
     d = In((3, 4, 5))
     yield single("dropout/opset7_ratio_attr", "Dropout", [d], dict(ratio=0.5), opset=7)

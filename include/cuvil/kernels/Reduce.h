@@ -31,6 +31,14 @@ CUVIL_KERNEL_DECL void cuvil_reduce_f32(const float *x, float *y,
 CUVIL_KERNEL_DECL void cuvil_reduce_f64(const double *x, double *y,
                                         const struct cuvil_reduce_params *p, int64_t begin,
                                         int64_t end);
+/* The same on integers, one output per task (inner_vector 0): Max, Min,
+ * Sum and Prod only, Sum and Prod wrapping on overflow. By element type
+ * (name, C type). */
+#define CUVIL_REDUCE_INTEGER_TYPES(X) X(i32, int32_t) X(i64, int64_t)
+#define CUVIL_DECLARE_INTEGER_REDUCE(name, T)                                                      \
+  CUVIL_KERNEL_DECL void cuvil_reduce_##name(                                                      \
+      const T *x, T *y, const struct cuvil_reduce_params *p, int64_t begin, int64_t end);
+CUVIL_REDUCE_INTEGER_TYPES(CUVIL_DECLARE_INTEGER_REDUCE)
 
 /* ArgMax / ArgMin along one axis of x viewed as [outer, axis_dim, inner]:
  * y[o, i] = the k of the largest (smallest) x[o, k, i], the first such k
