@@ -44,7 +44,7 @@ template <typename T> CUVIL_INLINE T reduceInit(int64_t op) {
 }
 
 // Integers: Max, Min, Prod and Sum (the lowering allows no other), which
-// wrap on overflow as ONNX Runtime's do.
+// wrap on overflow (two's complement, through the overflow builtins).
 template <typename T> CUVIL_INLINE T reduceStep(int64_t op, T acc, T v) {
   if constexpr (__is_integral(T)) {
     T wrapped;
