@@ -43,29 +43,23 @@ template <typename T> CUVIL_INLINE T reduceInit(int64_t op) {
   }
 }
 
-// Integers: Max, Min, Prod and Sum (the lowering allows no other), which
-// wrap on overflow (two's complement, through the overflow builtins).
+// Integers take Max, Min, Prod and Sum only (the lowering allows no
+// other); Prod and Sum wrap on overflow (two's complement, through the
+// overflow builtins).
 template <typename T> CUVIL_INLINE T reduceStep(int64_t op, T acc, T v) {
+  if (op == CUVIL_REDUCE_MAX)
+    return maxf(acc, v);
+  if (op == CUVIL_REDUCE_MIN)
+    return minf(acc, v);
   if constexpr (__is_integral(T)) {
     T wrapped;
-    switch (op) {
-    case CUVIL_REDUCE_MAX:
-      return maxf(acc, v);
-    case CUVIL_REDUCE_MIN:
-      return minf(acc, v);
-    case CUVIL_REDUCE_PROD:
+    if (op == CUVIL_REDUCE_PROD)
       __builtin_mul_overflow(acc, v, &wrapped);
-      return wrapped;
-    default:
+    else
       __builtin_add_overflow(acc, v, &wrapped);
-      return wrapped;
-    }
+    return wrapped;
   } else {
     switch (op) {
-    case CUVIL_REDUCE_MAX:
-      return maxf(acc, v);
-    case CUVIL_REDUCE_MIN:
-      return minf(acc, v);
     case CUVIL_REDUCE_PROD:
       return acc * v;
     case CUVIL_REDUCE_SUM_SQUARE:
