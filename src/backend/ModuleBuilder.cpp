@@ -332,6 +332,11 @@ Status ModuleBuilder::storeDims(const Value *destination, std::span<const Dim> v
   return std::exchange(addressStatus_, Status::success());
 }
 
+Status ModuleBuilder::assignSymbol(SymbolId symbol, const Dim &value) {
+  runBuilder_->CreateStore(emitDim(*runBuilder_, value), symbolSlot(*runBuilder_, symbol));
+  return std::exchange(addressStatus_, Status::success());
+}
+
 // A parameter block or table: a private constant global of its bytes, which
 // the kernel's loads fold away once it is inlined into the specialisation.
 llvm::Constant *ModuleBuilder::paramBlock(const KernelArg &arg) {

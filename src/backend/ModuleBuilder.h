@@ -81,6 +81,7 @@ public:
   bool storedAt(const Value *part, const Value *whole, uint64_t byteOffset) const override;
   const CpuModel &cpu() const override { return variant_->cpuModel; }
   Status storeDims(const Value *destination, std::span<const Dim> values) override;
+  Status assignSymbol(SymbolId symbol, const Dim &value) override;
   Status lowerRegion(const Graph &region) override;
   Status emitIf(const Value *condition, const std::function<Status()> &thenPart,
                 const std::function<Status()> &elsePart) override;

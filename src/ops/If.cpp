@@ -5,6 +5,7 @@
 // condition is known at compile time by the branch it picks (the other one
 // is never typed: exporters leave branches that would not type-check for
 // the shapes at hand), so only conditions known at run time get here.
+// Results whose extents differ between the branches get symbols from data.
 #include "ControlFlowCommon.h"
 
 namespace cuvil::ops {
@@ -33,22 +34,38 @@ std::optional<size_t> selectRegion(const Node &node) {
   return std::nullopt;
 }
 
+// A result's type: the branches' when they agree; where only extents
+// differ (an exporter's "empty when there is nothing, else the boxes"), a
+// symbol from data bounded by both, which the branch taken sets.
+Expected<TensorType> mergedResult(InferContext &ctx, size_t i) {
+  const TensorType &a = ctx.node().region(0).outputs()[i]->type(),
+                   &b = ctx.node().region(1).outputs()[i]->type();
+  if (a == b)
+    return a;
+  if (a.dtype != b.dtype || a.shape.size() != b.shape.size())
+    return ctx.error("result {} is {} in then_branch but {} in else_branch (the branches must "
+                     "agree in element type and rank)",
+                     i, a.str(), b.str());
+  TensorType merged = a;
+  for (size_t d = 0; d < a.shape.size(); ++d)
+    if (!(a.shape[d] == b.shape[d]))
+      merged.shape[d] = ctx.dataSymbol(fmt::format("result{}_dim{}", i, d),
+                                       std::max(a.shape[d].max(), b.shape[d].max()));
+  return merged;
+}
+
 Status infer(InferContext &ctx) {
   const Node &node = ctx.node();
   if (ctx.inputDType(0) != DType::Bool || !ctx.inputType(0).numElements().is(1))
     return ctx.error("the condition must be one bool, not {}", ctx.inputType(0).str());
-  const Graph &thenBranch = node.region(0), &elseBranch = node.region(1);
-  for (const Graph *branch : {&thenBranch, &elseBranch})
-    if (branch->outputs().size() != node.numOutputs())
-      return ctx.error("{} returns {} values for {} results", branch->name(),
-                       branch->outputs().size(), node.numOutputs());
+  for (size_t r = 0; r < 2; ++r)
+    if (node.region(r).outputs().size() != node.numOutputs())
+      return ctx.error("{} returns {} values for {} results", node.region(r).name(),
+                       node.region(r).outputs().size(), node.numOutputs());
   for (size_t i = 0; i < node.numOutputs(); ++i) {
-    const TensorType &a = thenBranch.outputs()[i]->type(), &b = elseBranch.outputs()[i]->type();
-    if (a != b)
-      return ctx.error("result {} is {} in then_branch but {} in else_branch (the branches must "
-                       "agree)",
-                       i, a.str(), b.str());
-    ctx.setOutput(i, a);
+    Expected<TensorType> result = mergedResult(ctx, i);
+    CUVIL_TRY(result.status());
+    ctx.setOutput(i, *result);
   }
   return Status::success();
 }
@@ -57,8 +74,14 @@ Status lower(const Node &node, LoweringContext &ctx) {
   auto branch = [&](const Graph &region) {
     return [&]() -> Status {
       CUVIL_TRY(ctx.lowerRegion(region));
-      for (size_t i = 0; i < node.numOutputs(); ++i)
+      for (size_t i = 0; i < node.numOutputs(); ++i) {
+        const Shape &merged = node.output(i)->type().shape,
+                    &taken = region.outputs()[i]->type().shape;
+        for (size_t d = 0; d < merged.size(); ++d)
+          if (!(merged[d] == taken[d]))
+            CUVIL_TRY(ctx.assignSymbol(*merged[d].asSymbol(), taken[d]));
         CUVIL_TRY(copyValue(ctx, region.outputs()[i], node.output(i)));
+      }
       return Status::success();
     };
   };

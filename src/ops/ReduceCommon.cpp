@@ -37,6 +37,43 @@ bool takesIntegers(std::string_view op) {
 }
 bool isReducedInteger(DType dtype) { return dtype == DType::I32 || dtype == DType::I64; }
 
+namespace {
+
+// The reductions a shape computation uses, as dim expressions: torchvision's
+// detectors take k = ReduceMin(Concat(limit, Shape(boxes)[0])) for TopK.
+using DimFold = Dim (*)(const Dim &, const Dim &);
+struct DimReduction {
+  std::string_view op;
+  DimFold fold;
+};
+constexpr DimReduction kDimReductions[] = {
+    {"ReduceMin", [](const Dim &a, const Dim &b) { return minDim(a, b); }},
+    {"ReduceMax", [](const Dim &a, const Dim &b) { return maxDim(a, b); }},
+    {"ReduceSum", [](const Dim &a, const Dim &b) { return a + b; }},
+    {"ReduceProd", [](const Dim &a, const Dim &b) { return a * b; }},
+};
+
+// An input carrying dim values, reduced to one element, gives that element
+// as a dim.
+void propagateReducedDims(InferContext &ctx, const std::vector<int64_t> &axes) {
+  const std::vector<Dim> *dims = ctx.inputDims(0);
+  const Shape &x = ctx.inputShape(0);
+  if (!dims || dims->empty() || x.size() > 1 || axes.size() != x.size() ||
+      !carriesDimValues(ctx, 0))
+    return;
+  const auto *reduction =
+      std::find_if(std::begin(kDimReductions), std::end(kDimReductions),
+                   [&](const DimReduction &r) { return r.op == ctx.node().op(); });
+  if (reduction == std::end(kDimReductions))
+    return;
+  Dim result = (*dims)[0];
+  for (size_t i = 1; i < dims->size(); ++i)
+    result = reduction->fold(result, (*dims)[i]);
+  ctx.setOutputDims(0, {result});
+}
+
+} // namespace
+
 Status inferReduce(InferContext &ctx) {
   const Shape &x = ctx.inputShape(0);
   Expected<std::vector<int64_t>> axes = reduceAxes(ctx.node(), int64_t(x.size()));
@@ -55,6 +92,7 @@ Status inferReduce(InferContext &ctx) {
     return ctx.error("expects a float tensor{}, not {}",
                      takesIntegers(ctx.node().op()) ? " or int32/int64" : "", dtypeName(dtype));
   ctx.setOutput(0, TensorType{ctx.inputDType(0), out});
+  propagateReducedDims(ctx, *axes);
   return Status::success();
 }
 

@@ -3215,6 +3215,26 @@ def control_flow_cases():
         {"x": In((2, 3))}, ["y"], inits={"zero": scalar(0, I64), "two": scalar(2, I64)},
         output_types={"y": (F32, (2, 3))})
 
+    # Extents that data decides, as torchvision's detectors compute them: TopK
+    # keeps k = min(limit, count) of the positive elements, and an If gives
+    # nothing or those negated (a result whose extent the branch sets).
+    then_b = body("then", [node("Constant", [], ["none"], value=numpy_helper.from_array(np.zeros(0, F32)))],
+                  [], [f32_info("none", (0,))])
+    else_b = body("else", [node("Neg", ["v"], ["e"])], [], [f32_info("e", None)])
+    yield runs("if/extent_from_branch_and_topk_of_count", [
+        node("Greater", ["x", "zero"], ["pos"]), node("NonZero", ["pos"], ["nz"]),
+        node("Shape", ["nz"], ["sh"]), node("Gather", ["sh", "one"], ["n"], axis=0),
+        node("Unsqueeze", ["n", "ax0"], ["n1"]), node("Concat", ["limit", "n1"], ["both"], axis=0),
+        node("ReduceMin", ["both"], ["k0"], keepdims=0), node("Reshape", ["k0", "single"], ["k"]),
+        node("Reshape", ["nz", "flat"], ["idx"]), node("Gather", ["x", "idx"], ["picked"], axis=0),
+        node("TopK", ["picked", "k"], ["v", "i"], axis=0),
+        node("If", ["c"], ["y"], then_branch=then_b, else_branch=else_b)],
+        {"c": In((), BOOL), "x": In((10,))}, ["v", "i", "y"],
+        [{"c": False}, {"c": True}, {"c": False, "x": -np.ones(10)},
+         {"c": False, "x": [1, -1, 2, -2, 0, 3, -3, 0, 0, 0]}],
+        inits={"zero": scalar(0.0), "one": scalar(1, I64), "ax0": i64(0), "limit": i64(4),
+               "single": i64(1), "flat": i64(-1)})
+
     # Loop with a constant trip count: a carried sum and a scan output of it.
     lb = body("body", [node("Add", ["s_in", "x"], ["s_out"]), node("Identity", ["cond_in"], ["cond_out"]),
                        node("Mul", ["s_out", "two"], ["scan"])],

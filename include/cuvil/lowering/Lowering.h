@@ -40,6 +40,9 @@ public:
   // Writes the run-time values of `values` into `destination`, an integer
   // tensor of that many elements (a shape computed from symbolic dims).
   virtual Status storeDims(const Value *destination, std::span<const Dim> values) = 0;
+  // Sets a symbol from data to `value`'s run-time value here (an If result
+  // whose extent depends on the branch taken).
+  virtual Status assignSymbol(SymbolId symbol, const Dim &value) = 0;
   // The CPU the code being generated is for (one ISA variant's).
   virtual const CpuModel &cpu() const = 0;
 

@@ -25,6 +25,7 @@ class RecordingContext final : public LoweringContext {
 public:
   bool storedAt(const Value *, const Value *, uint64_t) const override { return false; }
   Status storeDims(const Value *, std::span<const Dim>) override { return Status::success(); }
+  Status assignSymbol(SymbolId, const Dim &) override { return Status::success(); }
   const CpuModel &cpu() const override { return cpu_; }
   // Control flow lowers the regions' calls in place: both branches, one
   // iteration.
