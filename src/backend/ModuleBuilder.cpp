@@ -274,10 +274,40 @@ llvm::Value *ModuleBuilder::symbolSlot(llvm::IRBuilder<> &builder, SymbolId symb
                                             symbols ? symbols : symbolsBase(builder), slot->second);
 }
 
+namespace {
+
+// Text that names an atom exactly (symbols by id, not by name).
+std::string dimKey(const Dim &dim);
+std::string atomKey(const Dim::Atom &atom) {
+  if (atom.kind == Dim::Atom::Kind::Symbol)
+    return fmt::format("#{}", atom.symbol);
+  return fmt::format("{}({},{})", int(atom.kind), dimKey(atom.a), dimKey(atom.b));
+}
+std::string dimKey(const Dim &dim) {
+  std::string key = std::to_string(dim.constantTerm());
+  for (const Dim::Term &term : dim.terms()) {
+    key += fmt::format("+{}", term.coeff);
+    for (const Dim::Atom &atom : term.factors)
+      key += "*" + atomKey(atom);
+  }
+  return key;
+}
+
+} // namespace
+
 // floor(a / b) for the dims' integers (b may be negative; 0 gives 0, as
 // Dim::evaluate has it).
 llvm::Value *ModuleBuilder::emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom,
                                      llvm::Value *symbols) {
+  std::map<std::string, llvm::Value *> &known = atoms_[{builder.GetInsertBlock(), symbols}];
+  std::string key = atomKey(atom);
+  if (auto found = known.find(key); found != known.end())
+    return found->second;
+  return known[key] = computeAtom(builder, atom, symbols);
+}
+
+llvm::Value *ModuleBuilder::computeAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom,
+                                        llvm::Value *symbols) {
   llvm::Type *i64 = builder.getInt64Ty();
   switch (atom.kind) {
   case Dim::Atom::Kind::Symbol:
@@ -334,6 +364,7 @@ Status ModuleBuilder::storeDims(const Value *destination, std::span<const Dim> v
 
 Status ModuleBuilder::assignSymbol(SymbolId symbol, const Dim &value) {
   runBuilder_->CreateStore(emitDim(*runBuilder_, value), symbolSlot(*runBuilder_, symbol));
+  forgetAtoms();
   return std::exchange(addressStatus_, Status::success());
 }
 
@@ -488,6 +519,8 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   llvm::Value *workNs = emitDim(*runBuilder_, estimatedWorkNs(cpu(), args, flops));
   llvm::Value *frame = runBuilder_->GetInsertBlock()->getParent()->getArg(0);
   runBuilder_->CreateCall(parallelFor_, {task, frame, tasks, workNs});
+  if (std::any_of(args.begin(), args.end(), [](const KernelArg &arg) { return arg.symbol(); }))
+    forgetAtoms(); // the kernel sets a symbol from data
   for (const KernelArg &arg : args)
     if (arg.isErrorCell())
       emitErrorCheck(arg.errorMessages());
@@ -613,6 +646,7 @@ Status ModuleBuilder::emitLoop(SymbolId counter, const Dim &trips, const Value *
   llvm::Type *i64 = builder.getInt64Ty();
   llvm::Value *slot = symbolSlot(builder, counter);
   builder.CreateStore(builder.getInt64(0), slot);
+  forgetAtoms();
   auto *header = llvm::BasicBlock::Create(context_, "loop", run);
   auto *bodyBlock = llvm::BasicBlock::Create(context_, "body", run);
   auto *exit = llvm::BasicBlock::Create(context_, "endloop", run);
@@ -628,10 +662,12 @@ Status ModuleBuilder::emitLoop(SymbolId counter, const Dim &trips, const Value *
   builder.SetInsertPoint(bodyBlock);
   CUVIL_TRY(body());
   builder.CreateStore(builder.CreateAdd(builder.CreateLoad(i64, slot), builder.getInt64(1)), slot);
+  forgetAtoms();
   builder.CreateBr(header);
   builder.SetInsertPoint(exit);
   if (count)
     builder.CreateStore(builder.CreateLoad(i64, slot), symbolSlot(builder, *count));
+  forgetAtoms();
   return std::exchange(addressStatus_, Status::success());
 }
 

@@ -104,6 +104,10 @@ private:
   // indexed by the model's symbol order; default: the frame's).
   llvm::Value *emitDim(llvm::IRBuilder<> &builder, const Dim &dim, llvm::Value *symbols = nullptr);
   llvm::Value *emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom, llvm::Value *symbols);
+  // emitAtom's work, once per atom while the atom's value stands.
+  llvm::Value *computeAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom, llvm::Value *symbols);
+  // Forgets the atoms computed so far: a symbol is about to change.
+  void forgetAtoms() { atoms_.clear(); }
   // The frame's parts, addressed from the frame parameter of the function
   // `builder` is in.
   llvm::Value *frameField(llvm::IRBuilder<> &builder, uint64_t offset) const;
@@ -131,6 +135,13 @@ private:
   const std::vector<CodePath> &pathList_;
   const TargetConfig &target_;
   std::map<SymbolId, size_t> symbolSlots_; // the symbol's slot in cuvil_symbols
+  // The atoms of dims computed in a block (from a symbol array) since a
+  // symbol last changed, by atomKey, for reuse there: the offsets of a
+  // Concat of n pieces sized from data sum up to n extents each, and
+  // reloading each would make the code quadratic in n.
+  std::map<std::pair<const llvm::BasicBlock *, const llvm::Value *>,
+           std::map<std::string, llvm::Value *>>
+      atoms_;
   size_t numSlots_ = 0;
 
   llvm::GlobalVariable *weightsGlobal_ = nullptr;
