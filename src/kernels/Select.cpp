@@ -23,9 +23,11 @@
 //   y[o, g, :] = x[o, indices[g], :]; *count_slot = count
 //
 // NonMaxSuppression, per batch b and class c, in `selected`'s free tail
-// (no scratch of its own: the tail holds at least 3 * P slots, as the
+// (no scratch of its own: the tail holds at least 3 * P int64 slots, as the
 // capacity is planned for every class keeping P = min(boxes, max_output)):
-//   region = selected + 3 * total; kept = region[0, P); heap = region[P, room)
+//   region = selected + 3 * total, as 4-byte words: the kept boxes' indices
+//   [0, P), their extents in columns x0, x1, y0, y1 [P, 5P) (a candidate is
+//   tested against 8 kept boxes at once), the heap's int32 slots [5P, room)
 //   cutoff = none
 //   while k < P:
 //     heap = the best H candidates ranking after cutoff (score above the
@@ -105,12 +107,12 @@ template <typename T> CUVIL_INLINE bool isNaN(T value) {
 
 // A heap of indices with the one `order` puts last on top: heap-sorting it
 // in place leaves the indices in `order`'s order.
-template <typename Order> struct IndexHeap {
+template <typename Order, typename Slot = int64_t> struct IndexHeap {
   const Order &order; // order.before(a, b): a comes first
-  int64_t *slots;
+  Slot *slots;
 
   void swap(int64_t a, int64_t b) {
-    int64_t t = slots[a];
+    Slot t = slots[a];
     slots[a] = slots[b];
     slots[b] = t;
   }
@@ -244,48 +246,93 @@ struct NmsScores {
   }
 };
 
-struct NmsExtent {
-  float lo, hi;
+// A box with lo <= hi on each axis (corners in either order, or a centre
+// and a size).
+struct NmsBox {
+  float x0, x1, y0, y1;
 };
-CUVIL_INLINE NmsExtent extentOf(float a, float b) {
-  return a <= b ? NmsExtent{a, b} : NmsExtent{b, a};
+CUVIL_INLINE NmsBox nmsBox(const float *b, bool center) {
+  if (center)
+    return {b[0] - b[2] / 2, b[0] + b[2] / 2, b[1] - b[3] / 2, b[1] + b[3] / 2};
+  return {b[1] <= b[3] ? b[1] : b[3], b[1] <= b[3] ? b[3] : b[1], b[0] <= b[2] ? b[0] : b[2],
+          b[0] <= b[2] ? b[2] : b[0]};
 }
+CUVIL_INLINE float areaOf(const NmsBox &b) { return (b.x1 - b.x0) * (b.y1 - b.y0); }
 
-// Whether box a's IoU with box b is above the threshold (as the ONNX
-// reference computes it: an empty intersection or area never suppresses).
-CUVIL_INLINE bool suppresses(const float *a, const float *b, bool center, float threshold) {
-  NmsExtent ax, ay, bx, by;
-  if (center) {
-    ax = {a[0] - a[2] / 2, a[0] + a[2] / 2};
-    ay = {a[1] - a[3] / 2, a[1] + a[3] / 2};
-    bx = {b[0] - b[2] / 2, b[0] + b[2] / 2};
-    by = {b[1] - b[3] / 2, b[1] + b[3] / 2};
-  } else {
-    ax = extentOf(a[1], a[3]);
-    ay = extentOf(a[0], a[2]);
-    bx = extentOf(b[1], b[3]);
-    by = extentOf(b[0], b[2]);
-  }
-  float x0 = ax.lo > bx.lo ? ax.lo : bx.lo, x1 = ax.hi < bx.hi ? ax.hi : bx.hi;
-  if (x1 <= x0)
+// Whether box a's IoU with box b is above the threshold, as the ONNX
+// reference computes it: an empty intersection or area never suppresses,
+// and neither does a NaN anywhere (it makes an area NaN).
+CUVIL_INLINE bool suppresses(const NmsBox &a, float areaA, const NmsBox &b, float threshold) {
+  float x0 = a.x0 > b.x0 ? a.x0 : b.x0, x1 = a.x1 < b.x1 ? a.x1 : b.x1;
+  float y0 = a.y0 > b.y0 ? a.y0 : b.y0, y1 = a.y1 < b.y1 ? a.y1 : b.y1;
+  if (!(x1 > x0) || !(y1 > y0))
     return false;
-  float y0 = ay.lo > by.lo ? ay.lo : by.lo, y1 = ay.hi < by.hi ? ay.hi : by.hi;
-  if (y1 <= y0)
-    return false;
-  float intersection = (x1 - x0) * (y1 - y0);
-  float areaA = (ax.hi - ax.lo) * (ay.hi - ay.lo), areaB = (bx.hi - bx.lo) * (by.hi - by.lo);
+  float intersection = (x1 - x0) * (y1 - y0), areaB = areaOf(b);
   float united = areaA + areaB - intersection;
-  if (intersection <= 0 || areaA <= 0 || areaB <= 0 || united <= 0)
+  if (!(intersection > 0) || !(areaA > 0) || !(areaB > 0) || !(united > 0))
     return false;
   return intersection / united > threshold;
 }
 
-// Keeps up to `limit` boxes of one class in kept[0, limit), with heap room
-// after them; returns how many.
+// The boxes one class keeps, in columns so that a candidate is tested
+// against eight of them at once. They live in the output's free tail, which
+// the int64 rows are written over at the end: accessed as types that may
+// alias those rows.
+using cuvil::kernels::i32x8;
+using cuvil::kernels::v8;
+typedef float __attribute__((may_alias)) AliasedFloat;
+typedef int32_t __attribute__((may_alias)) AliasedI32;
+struct KeptBoxes {
+  AliasedI32 *index;
+  AliasedFloat *x0, *x1, *y0, *y1;
+
+  void set(int64_t k, int64_t i, const NmsBox &b) const {
+    index[k] = int32_t(i);
+    x0[k] = b.x0;
+    x1[k] = b.x1;
+    y0[k] = b.y0;
+    y1[k] = b.y1;
+  }
+  NmsBox at(int64_t k) const { return {x0[k], x1[k], y0[k], y1[k]}; }
+};
+CUVIL_INLINE v8 load8(const AliasedFloat *p) {
+  v8 v;
+  __builtin_memcpy(&v, p, sizeof(v));
+  return v;
+}
+
+// Whether one of the first k kept boxes suppresses a (the tests of
+// `suppresses`, eight boxes a step, then the rest one by one).
+CUVIL_INLINE bool suppressedByKept(const NmsBox &a, const KeptBoxes &kept, int64_t k,
+                                   float threshold) {
+  float areaA = areaOf(a);
+  if (!(areaA > 0))
+    return false;
+  int64_t e = 0;
+  for (; e + 8 <= k; e += 8) {
+    v8 bx0 = load8(kept.x0 + e), bx1 = load8(kept.x1 + e);
+    v8 by0 = load8(kept.y0 + e), by1 = load8(kept.y1 + e);
+    v8 x0 = __builtin_elementwise_max(bx0, v8(a.x0)), x1 = __builtin_elementwise_min(bx1, v8(a.x1));
+    v8 y0 = __builtin_elementwise_max(by0, v8(a.y0)), y1 = __builtin_elementwise_min(by1, v8(a.y1));
+    v8 intersection = (x1 - x0) * (y1 - y0), areaB = (bx1 - bx0) * (by1 - by0);
+    v8 united = areaA + areaB - intersection;
+    i32x8 hit = (x1 > x0) & (y1 > y0) & (intersection > 0.0f) & (areaB > 0.0f) & (united > 0.0f) &
+                (intersection / united > threshold);
+    if (__builtin_reduce_or(hit) != 0)
+      return true;
+  }
+  for (; e < k; ++e)
+    if (suppresses(a, areaA, kept.at(e), threshold))
+      return true;
+  return false;
+}
+
+// Keeps up to `limit` boxes of one class, their indices in kept.index[0,
+// limit), with a heap of `heapRoom` slots; returns how many.
 CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, int64_t n,
-                                   bool center, float iou, int64_t limit, int64_t *kept,
-                                   int64_t heapRoom) {
-  IndexHeap<NmsScores> heap{scores, kept + limit};
+                                   bool center, float iou, int64_t limit, const KeptBoxes &kept,
+                                   AliasedI32 *heapSlots, int64_t heapRoom) {
+  IndexHeap<NmsScores, AliasedI32> heap{scores, heapSlots};
   int64_t k = 0, cutoff = -1;
   while (k < limit) {
     int64_t size = 0;
@@ -293,21 +340,19 @@ CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, 
       if (!scores.candidate(i) || (cutoff >= 0 && !scores.before(cutoff, i)))
         continue;
       if (size < heapRoom) {
-        heap.slots[size] = i;
+        heap.slots[size] = int32_t(i);
         heap.siftUp(size++);
       } else if (scores.before(i, heap.slots[0])) {
-        heap.slots[0] = i;
+        heap.slots[0] = int32_t(i);
         heap.siftDown(0, size);
       }
     }
     heap.sort(size);
     for (int64_t j = 0; j < size && k < limit; ++j) {
       int64_t i = heap.slots[j];
-      bool keep = true;
-      for (int64_t e = 0; e < k && keep; ++e)
-        keep = !suppresses(boxes + 4 * i, boxes + 4 * kept[e], center, iou);
-      if (keep)
-        kept[k++] = i;
+      NmsBox box = nmsBox(boxes + 4 * i, center);
+      if (!suppressedByKept(box, kept, k, iou))
+        kept.set(k++, i, box);
     }
     if (size < heapRoom)
       break;
@@ -331,11 +376,15 @@ CUVIL_INLINE void nonMaxSuppression(const float *boxes, const float *scores,
       if (limit == 0)
         continue;
       NmsScores classScores{scores + (b * p->classes + c) * n, scoreThreshold};
-      int64_t heapRoom = room - limit < n ? room - limit : n;
+      auto *words = reinterpret_cast<AliasedI32 *>(region);
+      auto *columns = reinterpret_cast<AliasedFloat *>(words + limit);
+      KeptBoxes kept{words, columns, columns + limit, columns + 2 * limit, columns + 3 * limit};
+      int64_t heapRoom = 2 * room - 5 * limit < n ? 2 * room - 5 * limit : n;
       int64_t k = suppressClass(boxes + b * n * 4, classScores, n, p->center_point_box != 0, iou,
-                                limit, region, heapRoom);
+                                limit, kept, words + 5 * limit, heapRoom);
+      // Row j's 24 bytes lie past index j's 4 (j > 0) or start with them.
       for (int64_t j = k - 1; j >= 0; --j) {
-        int64_t box = region[j];
+        int64_t box = kept.index[j];
         region[3 * j] = b;
         region[3 * j + 1] = c;
         region[3 * j + 2] = box;

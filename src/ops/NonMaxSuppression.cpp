@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace cuvil::ops {
 namespace {
@@ -33,6 +34,10 @@ Expected<NmsGeometry> geometry(const Node &node) {
     return Status::error(fmt::format("scores must be [batches, classes, boxes] = [{}, classes, "
                                      "{}] for these boxes, are [{}]",
                                      boxes.shape[0], boxes.shape[1], shapeToString(scores.shape)));
+  // The kernel keeps box indices in 32 bits.
+  if (boxes.shape[1].max() > std::numeric_limits<int32_t>::max())
+    return Status::error(fmt::format("{} boxes are more than the {} supported", boxes.shape[1],
+                                     std::numeric_limits<int32_t>::max()));
   for (size_t i = 2; i < std::min<size_t>(node.numInputs(), 5); ++i) {
     const Value *v = node.input(i);
     DType want = i == 2 ? DType::I64 : DType::F32;

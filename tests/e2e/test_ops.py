@@ -3045,6 +3045,7 @@ def data_dependent_cases():
         corners[flip] = corners[flip][:, [2, 3, 0, 1]]
         return np.ascontiguousarray(corners[..., [1, 0, 3, 2]])  # [y1, x1, y2, x2]
     clustered = lambda rng, shape: boxes(rng, shape, clusters=3)  # noqa: E731
+    spread = lambda rng, shape: boxes(rng, shape) * 4  # noqa: E731  (most boxes kept)
     tied = lambda rng, shape: rng.integers(0, 4, shape) / 4  # noqa: E731
     centred = lambda rng, shape: np.concatenate(  # noqa: E731
         [rng.uniform(0, 10, shape[:-1] + (2,)), rng.uniform(0.5, 3, shape[:-1] + (2,))], axis=-1)
@@ -3054,7 +3055,12 @@ def data_dependent_cases():
             ("tied_scores", In((1, 40, 4), gen=boxes), In((1, 2, 40), gen=tied), 40, 0.4, None, {}),
             ("centre_boxes", In((1, 30, 4), gen=centred), In((1, 2, 30)), 5, 0.5, 0.1, dict(center_point_box=1)),
             ("no_thresholds", In((1, 25, 4), gen=boxes), In((1, 1, 25)), 25, None, None, {}),
-            ("no_limit_keeps_nothing", In((1, 5, 4), gen=boxes), In((1, 1, 5)), None, None, None, {})]:
+            ("no_limit_keeps_nothing", In((1, 5, 4), gen=boxes), In((1, 1, 5)), None, None, None, {}),
+            # Hundreds kept: each candidate is tested against 8 kept boxes a
+            # step, then a tail.
+            ("many_kept", In((1, 700, 4), gen=spread), In((1, 2, 700)), 650, 0.3, 0.05, {}),
+            ("many_kept_centre_boxes", In((1, 500, 4), gen=lambda rng, shape: centred(rng, shape) * 4),
+             In((1, 1, 500)), 500, 0.2, None, dict(center_point_box=1))]:
         args = [b, sc] + [None if v is None else np.array([v], dtype)
                           for v, dtype in [(limit, I64), (iou, F32), (thr, F32)]]
         while args[-1] is None:
