@@ -518,7 +518,8 @@ Status ModuleBuilder::emitKernelCall(const KernelRef &kernelRef, std::vector<Ker
   llvm::Value *tasks = emitDim(*runBuilder_, numTasks);
   llvm::Value *workNs = emitDim(*runBuilder_, estimatedWorkNs(cpu(), args, flops));
   llvm::Value *frame = runBuilder_->GetInsertBlock()->getParent()->getArg(0);
-  runBuilder_->CreateCall(parallelFor_, {task, frame, tasks, workNs});
+  runBuilder_->CreateCall(parallelFor_,
+                          {task, frame, tasks, workNs, runBuilder_->getInt64(calls_++)});
   if (std::any_of(args.begin(), args.end(), [](const KernelArg &arg) { return arg.symbol(); }))
     forgetAtoms(); // the kernel sets a symbol from data
   for (const KernelArg &arg : args)
@@ -569,7 +570,7 @@ Status ModuleBuilder::build() {
   frameBytes_ = alignTo(symbolsOffset_ + 8 * numSlots_);
 
   parallelFor_ =
-      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr, i64, i64}, false),
+      llvm::Function::Create(llvm::FunctionType::get(voidTy, {ptr, ptr, i64, i64, i64}, false),
                              llvm::GlobalValue::ExternalLinkage, "cuvil_parallel_for", module_);
 
   // One run function per path and ISA variant, each with its own
@@ -591,6 +592,7 @@ Status ModuleBuilder::build() {
       tagVariant(run);
       runBuilder_ =
           std::make_unique<llvm::IRBuilder<>>(llvm::BasicBlock::Create(context_, "entry", run));
+      calls_ = 0;
       for (const auto &node : pathList_[p].graph->nodes()) {
         currentNode_ = node.get();
         CUVIL_TRY(lowerNode(*node, *this));

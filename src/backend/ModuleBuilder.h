@@ -158,6 +158,7 @@ private:
   const IsaVariant *variant_ = nullptr; // the variant being lowered
   PathBuild *path_ = nullptr;           // the path being lowered
   bool recordCallNames_ = true;
+  int64_t calls_ = 0; // the kernel calls of the run function being built
   std::unique_ptr<llvm::IRBuilder<>> runBuilder_;
 
   WeightsLayout weights_;

@@ -138,11 +138,8 @@ int run(int argc, const char *const *argv, const cuvil_model_info &model, ModelR
   if (options.profile)
     Profiler::enable(path.num_kernel_calls);
   for (uint64_t i = 0; i < totalRuns; ++i) {
-    if (options.profile) {
-      if (i == options.warmupRuns)
-        Profiler::reset();
-      Profiler::beginRun();
-    }
+    if (options.profile && i == options.warmupRuns)
+      Profiler::reset();
     int64_t start = monotonicNs();
     runOnce(model, runModel, frameMemory, inputPtrs, outputPtrs, symbols);
     int64_t elapsedNs = monotonicNs() - start;

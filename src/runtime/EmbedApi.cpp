@@ -400,7 +400,8 @@ cuvil_status cuvil_model_run(cuvil_instance *instance, const void *const *inputs
   return CUVIL_OK;
 }
 
-void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t numTasks, int64_t workNs) {
+void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t numTasks, int64_t workNs,
+                        int64_t /*call: for infer.bin's profiler*/) {
   const auto *executor =
       static_cast<const Executor *>(static_cast<cuvil_frame_header *>(frame)->runtime);
   if (executor->run) {

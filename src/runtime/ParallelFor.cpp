@@ -5,7 +5,7 @@
 #include "ThreadPool.h"
 
 extern "C" void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t numTasks,
-                                   int64_t workNs) {
+                                   int64_t workNs, int64_t call) {
   using namespace cuvil::runtime;
   if (!Profiler::enabled()) {
     parallelForFrame(task, frame, numTasks, workNs);
@@ -13,5 +13,5 @@ extern "C" void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t numT
   }
   int64_t start = monotonicNs();
   unsigned threads = parallelForFrame(task, frame, numTasks, workNs);
-  Profiler::record(monotonicNs() - start, workNs < 0 ? -1 : workNs / threads);
+  Profiler::record(call, monotonicNs() - start, workNs < 0 ? -1 : workNs / threads);
 }

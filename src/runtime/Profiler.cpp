@@ -8,7 +8,6 @@ namespace cuvil::runtime {
 namespace {
 
 bool active = false;
-size_t nextCall = 0;
 std::vector<int64_t> totalNs, boundNs;
 std::vector<bool> bounded; // the call came with an estimate
 
@@ -23,22 +22,19 @@ void Profiler::enable(uint32_t calls) {
 
 bool Profiler::enabled() { return active; }
 
-void Profiler::beginRun() { nextCall = 0; }
-
 void Profiler::reset() {
   std::fill(totalNs.begin(), totalNs.end(), 0);
   std::fill(boundNs.begin(), boundNs.end(), 0);
 }
 
-void Profiler::record(int64_t nanoseconds, int64_t bound) {
-  if (nextCall < totalNs.size()) {
-    totalNs[nextCall] += nanoseconds;
-    if (bound >= 0) {
-      boundNs[nextCall] += bound;
-      bounded[nextCall] = true;
-    }
+void Profiler::record(int64_t call, int64_t nanoseconds, int64_t bound) {
+  if (call < 0 || size_t(call) >= totalNs.size())
+    return;
+  totalNs[size_t(call)] += nanoseconds;
+  if (bound >= 0) {
+    boundNs[size_t(call)] += bound;
+    bounded[size_t(call)] = true;
   }
-  ++nextCall;
 }
 
 void Profiler::print(FILE *out, const cuvil_path_info &path, uint64_t runs) {

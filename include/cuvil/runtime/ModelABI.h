@@ -18,7 +18,7 @@
 extern "C" {
 #endif
 
-#define CUVIL_ABI_VERSION 12u
+#define CUVIL_ABI_VERSION 13u
 
 /* Element types use the codes of ONNX TensorProto.DataType. */
 enum cuvil_dtype {
@@ -112,7 +112,7 @@ typedef struct cuvil_path_info {
   const int64_t *symbol_values; /* num_symbols values (from_data ones not compared); NULL for
                                    the generic path */
   uint64_t arena_bytes;         /* the part of the arena it uses */
-  /* One name per cuvil_parallel_for call of the path, in call order
+  /* One name per cuvil_parallel_for call of the path, by its `call` index
    * ("<op> '<node>' <kernel>"), for the runtime's --profile. */
   uint32_t num_kernel_calls;
   const char *const *kernel_call_names;
@@ -196,9 +196,12 @@ int32_t cuvil_run(void *frame, void *const *inputs, void *const *outputs, int64_
  * covering [0, num_tasks), possibly on several threads, and returns when all
  * are done. The calling thread takes part. work_ns is the compiler's estimate
  * of the whole call's time on one thread: a call too short to repay handing
- * chunks to other threads runs on the caller alone. */
+ * chunks to other threads runs on the caller alone. `call` is the call's index
+ * in the path's kernel_call_names: calls in a branch not taken or a loop body
+ * make the order of the run differ from that list. */
 typedef void (*cuvil_task_fn)(void *frame, int64_t begin, int64_t end);
-void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t num_tasks, int64_t work_ns);
+void cuvil_parallel_for(cuvil_task_fn task, void *frame, int64_t num_tasks, int64_t work_ns,
+                        int64_t call);
 
 /* Provided by the runtime: the instruction sets the CPU supports, as
  * cuvil_run picks its variant by: 4 = AVX-512 with VNNI and BF16

@@ -245,7 +245,7 @@ TEST_F(FakeInferTest, Info) {
   ASSERT_EQ(json.exitStatus, 0) << json.err;
   EXPECT_EQ(json.out,
             "{\"model_name\": \"fake\", \"target\": \"x86_64-linux\", \"cpu\": \"generic\", "
-            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 12, "
+            "\"compiler_version\": \"cuvil test fake model\", \"abi_version\": 13, "
             "\"arena_bytes\": 4096, \"weights_bytes\": 0, \"weights_section\": null, "
             "\"isa_variants\": \"avx2\", \"isa_selected\": \"avx2\", "
             "\"symbols\": [{\"name\": \"n\", \"min\": 1, \"opt\": 2, \"max\": 4, "

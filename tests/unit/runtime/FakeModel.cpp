@@ -106,7 +106,7 @@ int32_t cuvil_run(void *frame, void *const *inputs, void *const *outputs, int64_
   requireAligned(self->header.arena);
   self->x = static_cast<const float *>(inputs[0]);
   self->y = static_cast<float *>(outputs[0]);
-  cuvil_parallel_for(affine, frame, symbols[0] * 3, -1);
+  cuvil_parallel_for(affine, frame, symbols[0] * 3, -1, 0);
 
   const int64_t *ids = static_cast<const int64_t *>(inputs[1]);
   int64_t sum = 0;

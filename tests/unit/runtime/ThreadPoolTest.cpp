@@ -181,7 +181,7 @@ void innerTask(void *, int64_t begin, int64_t end) { gInnerTasks.fetch_add(int(e
 
 void outerTask(void *frame, int64_t begin, int64_t end) {
   for (int64_t i = begin; i < end; ++i)
-    cuvil_parallel_for(innerTask, frame, 10, -1);
+    cuvil_parallel_for(innerTask, frame, 10, -1, 0);
 }
 
 TEST(ThreadPool, FramesPoolRunsTheirCallsAndNestedCallsInline) {
@@ -191,13 +191,13 @@ TEST(ThreadPool, FramesPoolRunsTheirCallsAndNestedCallsInline) {
     std::vector<std::atomic<int>> hits(50);
     gHits = &hits;
     resetRecords();
-    cuvil_parallel_for(countHits, &frame, 50, -1);
+    cuvil_parallel_for(countHits, &frame, 50, -1, 0);
     for (auto &hit : hits)
       ASSERT_EQ(hit.load(), 1);
     EXPECT_EQ(gThreadIds.size(), threads);
 
     gInnerTasks = 0;
-    cuvil_parallel_for(outerTask, &frame, 8, -1);
+    cuvil_parallel_for(outerTask, &frame, 8, -1, 0);
     EXPECT_EQ(gInnerTasks.load(), 80);
   }
 }
@@ -207,7 +207,7 @@ TEST(ThreadPool, FrameWithoutAPoolRunsOnTheCaller) {
   std::vector<std::atomic<int>> hits(20);
   gHits = &hits;
   resetRecords();
-  cuvil_parallel_for(countHits, &frame, 20, -1);
+  cuvil_parallel_for(countHits, &frame, 20, -1, 0);
   for (auto &hit : hits)
     ASSERT_EQ(hit.load(), 1);
   ASSERT_EQ(gThreadIds.size(), 1u);
@@ -235,7 +235,7 @@ TEST(ThreadPool, PoolsOfTwoInstancesRunConcurrently) {
   b.header = {&poolB, nullptr, nullptr, 0, 0};
   auto drive = [](Instance *instance, int64_t n) {
     for (int call = 0; call < 5000; ++call)
-      cuvil_parallel_for(sumIndices, instance, n, -1);
+      cuvil_parallel_for(sumIndices, instance, n, -1, 0);
   };
   std::thread first(drive, &a, 100), second(drive, &b, 37);
   first.join();
