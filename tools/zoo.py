@@ -93,6 +93,40 @@ def segmenter(name, size=224):
     return build
 
 
+class Detections(torch.nn.Module):
+    """A torchvision detector on a batch of one image: its boxes, scores and
+    labels, as many as survive the score threshold and NMS (data-dependent)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.model = model
+
+    def forward(self, images):
+        found = self.model(list(images))[0]
+        return found["boxes"], found["scores"], found["labels"]
+
+
+class BackboneAndHead(torch.nn.Module):
+    """A detector's dense part, which BatchNorm calibration runs in train mode
+    (the whole detector would ask for training targets there)."""
+
+    def __init__(self, model):
+        super().__init__()
+        self.backbone, self.head = model.backbone, model.head
+
+    def forward(self, x):
+        return self.head(list(self.backbone(x).values()))
+
+
+def detector(name, size):
+    def build():
+        torch.manual_seed(SEED)
+        model = getattr(torchvision.models.detection, name)(weights=None, weights_backbone=None)
+        _seeded(BackboneAndHead(model))
+        return Detections(model).eval(), _image(size)
+    return build
+
+
 class SequenceClassifier(torch.nn.Module):
     """A 2-layer bidirectional LSTM or GRU over a feature sequence, then a linear head."""
 
@@ -183,6 +217,7 @@ ZOO = {
     "deeplabv3_mobilenet_v3_large": segmenter("deeplabv3_mobilenet_v3_large"),
     "fcn_resnet50": segmenter("fcn_resnet50"),
     "lraspp_mobilenet_v3_large": segmenter("lraspp_mobilenet_v3_large"),
+    "ssdlite320_mobilenet_v3_large": detector("ssdlite320_mobilenet_v3_large", 320),
     "bert_base": bert(12),
     "lstm_bidirectional": sequence_model(torch.nn.LSTM),
     "gru_bidirectional": sequence_model(torch.nn.GRU),
