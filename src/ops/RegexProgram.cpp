@@ -5,6 +5,7 @@
 // ("a**") and counts above 1000 are errors, and a { that starts no valid
 // count is a literal.
 #include "RegexProgram.h"
+#include "RegexCodePoints.h"
 
 #include "cuvil/kernels/Regex.h"
 
@@ -19,109 +20,14 @@
 namespace cuvil::ops {
 namespace {
 
-constexpr uint32_t kMaxCode = 0x10FFFF;
+constexpr uint32_t kMaxCode = regex::kMaxCodePoint;
 constexpr int kMaxRepeat = 1000; // RE2's
 constexpr int kMaxNesting = 1000;
 
-using Ranges = std::vector<std::pair<uint32_t, uint32_t>>; // inclusive
-
-Ranges normalized(Ranges ranges) {
-  std::sort(ranges.begin(), ranges.end());
-  Ranges merged;
-  for (const auto &[low, high] : ranges)
-    if (!merged.empty() && low <= merged.back().second + 1)
-      merged.back().second = std::max(merged.back().second, high);
-    else
-      merged.emplace_back(low, high);
-  return merged;
-}
-
-Ranges complement(const Ranges &ranges) {
-  Ranges result;
-  uint32_t next = 0;
-  for (const auto &[low, high] : normalized(ranges)) {
-    if (low > next)
-      result.emplace_back(next, low - 1);
-    next = high + 1;
-  }
-  if (next <= kMaxCode)
-    result.emplace_back(next, kMaxCode);
-  return result;
-}
-
-// Letters with a case partner: lower-case code points [first, last] (every
-// step-th), upper case = lower + delta; then the pairs outside that rule
-// whose case folding RE2 also follows (Kelvin sign, long s, micro sign,
-// Angstrom sign, final sigma).
-struct CaseRange {
-  uint32_t first, last;
-  int32_t delta;
-  uint32_t step;
-};
-constexpr CaseRange kCaseRanges[] = {
-    {0x61, 0x7A, -32, 1},   {0xE0, 0xF6, -32, 1},    {0xF8, 0xFE, -32, 1},
-    {0xFF, 0xFF, 0x79, 1},  {0x101, 0x12F, -1, 2},   {0x133, 0x137, -1, 2},
-    {0x13A, 0x148, -1, 2},  {0x14B, 0x177, -1, 2},   {0x17A, 0x17E, -1, 2},
-    {0x3B1, 0x3C1, -32, 1}, {0x3C3, 0x3C9, -32, 1},  {0x430, 0x44F, -32, 1},
-    {0x450, 0x45F, -80, 1}, {0x3C2, 0x3C2, -31, 1},  {0x17F, 0x17F, -300, 1},
-    {0xB5, 0xB5, 0x2E7, 1}, {0x6B, 0x6B, 0x20BF, 1}, {0xE5, 0xE5, 0x2046, 1},
-};
-constexpr uint32_t kLastCased = 0x212B; // the largest code point above
-
-// Every code point c folds together with (its case orbit, c included).
-std::vector<uint32_t> caseOrbit(uint32_t c) {
-  std::vector<uint32_t> orbit = {c};
-  for (size_t i = 0; i < orbit.size(); ++i)
-    for (const CaseRange &range : kCaseRanges) {
-      const uint32_t x = orbit[i];
-      std::optional<uint32_t> partner;
-      if (x >= range.first && x <= range.last && (x - range.first) % range.step == 0)
-        partner = uint32_t(int64_t(x) + range.delta);
-      const int64_t upperFirst = int64_t(range.first) + range.delta;
-      const int64_t upperLast = int64_t(range.last) + range.delta;
-      if (int64_t(x) >= upperFirst && int64_t(x) <= upperLast &&
-          (int64_t(x) - upperFirst) % range.step == 0)
-        partner = uint32_t(int64_t(x) - range.delta);
-      if (partner && std::find(orbit.begin(), orbit.end(), *partner) == orbit.end())
-        orbit.push_back(*partner);
-    }
-  return orbit;
-}
-
-Ranges caseFolded(const Ranges &ranges) {
-  Ranges result = ranges;
-  for (const auto &[low, high] : ranges)
-    for (uint32_t c = low; c <= std::min(high, kLastCased); ++c)
-      for (uint32_t other : caseOrbit(c))
-        result.emplace_back(other, other);
-  return normalized(std::move(result));
-}
-
-struct NamedRanges {
-  std::string_view name;
-  Ranges ranges;
-};
-const NamedRanges kPosixClasses[] = {
-    {"alnum", {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}},
-    {"alpha", {{'A', 'Z'}, {'a', 'z'}}},
-    {"ascii", {{0, 0x7F}}},
-    {"blank", {{'\t', '\t'}, {' ', ' '}}},
-    {"cntrl", {{0, 0x1F}, {0x7F, 0x7F}}},
-    {"digit", {{'0', '9'}}},
-    {"graph", {{'!', '~'}}},
-    {"lower", {{'a', 'z'}}},
-    {"print", {{' ', '~'}}},
-    {"punct", {{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}}},
-    {"space", {{'\t', '\r'}, {' ', ' '}}},
-    {"upper", {{'A', 'Z'}}},
-    {"word", {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}, {'_', '_'}}},
-    {"xdigit", {{'0', '9'}, {'A', 'F'}, {'a', 'f'}}},
-};
-const NamedRanges kPerlClasses[] = {
-    {"d", {{'0', '9'}}},
-    {"s", {{'\t', '\n'}, {'\f', '\r'}, {' ', ' '}}},
-    {"w", {{'0', '9'}, {'A', 'Z'}, {'a', 'z'}, {'_', '_'}}},
-};
+using Ranges = regex::CodePointRanges;
+using regex::caseFolded;
+using regex::complement;
+using regex::normalized;
 
 struct Regex {
   enum class Kind { Empty, Ranges, Concat, Alternate, Repeat, Assert };
@@ -398,12 +304,11 @@ private:
   // its backslash: consumed.
   std::optional<Ranges> perlClass() {
     const char c = peek();
-    for (const NamedRanges &perl : kPerlClasses)
-      if (std::tolower(uint8_t(c)) == perl.name[0]) {
-        ++position_;
-        return namedClass(perl.ranges, std::isupper(uint8_t(c)));
-      }
-    return std::nullopt;
+    const Ranges *perl = regex::perlClass(char(std::tolower(uint8_t(c))));
+    if (!perl)
+      return std::nullopt;
+    ++position_;
+    return namedClass(*perl, std::isupper(uint8_t(c)));
   }
 
   std::optional<Regex> escape() {
@@ -529,12 +434,9 @@ private:
                                     : text_.substr(position_ + 2, close - position_ - 2);
         const bool negatedPosix = name.starts_with('^');
         name.remove_prefix(negatedPosix ? 1 : 0);
-        const NamedRanges *posix = nullptr;
-        for (const NamedRanges &entry : kPosixClasses)
-          posix = entry.name == name ? &entry : posix;
-        if (posix) {
+        if (const Ranges *posix = regex::posixClass(name)) {
           position_ = close + 2;
-          Ranges added = namedClass(posix->ranges, negatedPosix);
+          Ranges added = namedClass(*posix, negatedPosix);
           ranges.insert(ranges.end(), added.begin(), added.end());
           continue;
         }
@@ -603,7 +505,8 @@ private:
       tooLarge_ = true;
       return 0;
     }
-    program_.states.insert(program_.states.end(), {op, a, b, next});
+    for (int32_t field : {op, a, b, next})
+      program_.states.push_back(field);
     return int32_t(program_.numStates() - 1);
   }
 
