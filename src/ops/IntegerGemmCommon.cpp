@@ -232,7 +232,7 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params->products = product.K.isConstant() && product.K.constant() % 4 == 0
                          ? integerProducts(ctx.cpu(), node.input(inputs.a), node.input(inputs.b),
                                            node.input(inputs.bZero))
-                         : CUVIL_PRODUCTS_WORDS;
+                         : int64_t(CUVIL_PRODUCTS_WORDS);
   params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);

@@ -12,6 +12,8 @@
 // scan axis after it, and runs the above once per batch entry.
 #include "ControlFlowCommon.h"
 
+#include <optional>
+
 namespace cuvil::ops {
 namespace {
 
@@ -168,9 +170,12 @@ Status lower(const Node &node, LoweringContext &ctx) {
     entry = *found;
   }
   // The batch entry's axis first where there is one.
-  auto at = [&](std::vector<SliceAt> axes) {
+  auto at = [&](std::optional<SliceAt> step) {
+    std::vector<SliceAt> axes;
     if (entry)
-      axes.insert(axes.begin(), {0, Dim::symbol(*entry)});
+      axes.push_back({0, Dim::symbol(*entry)});
+    if (step)
+      axes.push_back(*step);
     return axes;
   };
   const std::vector<Value *> &in = body.inputs(), &out = body.outputs();
@@ -180,7 +185,8 @@ Status lower(const Node &node, LoweringContext &ctx) {
       const Value *whole = node.input(p->states + j);
       int64_t axis = *axisAt(node, *p, "scan_input_axes", j, whole->type().rank());
       Dim t = reversed(node, "scan_input_directions", j) ? backward : forward;
-      CUVIL_TRY(copySlice(ctx, whole, at({{axis, t}}), in[p->states + j], SliceCopy::OutOfWhole));
+      CUVIL_TRY(
+          copySlice(ctx, whole, at(SliceAt{axis, t}), in[p->states + j], SliceCopy::OutOfWhole));
     }
     CUVIL_TRY(ctx.lowerRegion(body));
     for (size_t k = 0; k < p->states; ++k)
@@ -189,18 +195,21 @@ Status lower(const Node &node, LoweringContext &ctx) {
       const Value *whole = node.output(p->states + s);
       int64_t axis = *axisAt(node, *p, "scan_output_axes", s, whole->type().rank());
       Dim t = reversed(node, "scan_output_directions", s) ? backward : forward;
-      CUVIL_TRY(copySlice(ctx, whole, at({{axis, t}}), out[p->states + s], SliceCopy::IntoWhole));
+      CUVIL_TRY(
+          copySlice(ctx, whole, at(SliceAt{axis, t}), out[p->states + s], SliceCopy::IntoWhole));
     }
     return Status::success();
   };
   auto scan = [&]() -> Status {
     for (size_t k = 0; k < p->states; ++k)
-      CUVIL_TRY(entry ? copySlice(ctx, node.input(k), at({}), in[k], SliceCopy::OutOfWhole)
-                      : copyValue(ctx, node.input(k), in[k]));
+      CUVIL_TRY(entry
+                    ? copySlice(ctx, node.input(k), at(std::nullopt), in[k], SliceCopy::OutOfWhole)
+                    : copyValue(ctx, node.input(k), in[k]));
     CUVIL_TRY(ctx.emitLoop(*counter, *length, nullptr, step, std::nullopt));
     for (size_t k = 0; k < p->states; ++k)
-      CUVIL_TRY(entry ? copySlice(ctx, node.output(k), at({}), in[k], SliceCopy::IntoWhole)
-                      : copyValue(ctx, in[k], node.output(k)));
+      CUVIL_TRY(entry
+                    ? copySlice(ctx, node.output(k), at(std::nullopt), in[k], SliceCopy::IntoWhole)
+                    : copyValue(ctx, in[k], node.output(k)));
     return Status::success();
   };
   if (entry)
