@@ -287,8 +287,10 @@ std::string dimKey(const Dim &dim) {
   std::string key = std::to_string(dim.constantTerm());
   for (const Dim::Term &term : dim.terms()) {
     key += fmt::format("+{}", term.coeff);
-    for (const Dim::Atom &atom : term.factors)
-      key += "*" + atomKey(atom);
+    for (const Dim::Atom &atom : term.factors) {
+      key += '*';
+      key += atomKey(atom);
+    }
   }
   return key;
 }
@@ -593,6 +595,7 @@ Status ModuleBuilder::build() {
       runBuilder_ =
           std::make_unique<llvm::IRBuilder<>>(llvm::BasicBlock::Create(context_, "entry", run));
       calls_ = 0;
+      forgetAtoms(); // what it holds belongs to the previous function's blocks
       for (const auto &node : pathList_[p].graph->nodes()) {
         currentNode_ = node.get();
         CUVIL_TRY(lowerNode(*node, *this));

@@ -834,7 +834,8 @@ private:
                                [&](const onnx::AttributeProto &a) { return a.name() == name; });
       if (attr == proto.attribute().end() || attr->type() != onnx::AttributeProto::GRAPH)
         return Status::error(fmt::format("the graph attribute '{}' is missing", name));
-      regions.push_back({&attr->g(), Scope{&node.addRegion(std::string(name)), {}, scope_, &node}});
+      regions.push_back(
+          {&attr->g(), Scope{&node.addRegion(std::string(name)), {}, scope_, &node, {}}});
     }
     for (const onnx::AttributeProto &attr : proto.attribute())
       if (attr.type() == onnx::AttributeProto::GRAPH &&
@@ -1001,7 +1002,7 @@ private:
     if (body.input_size() != int(inputs.size()))
       return Status::error(
           fmt::format("the body takes {} inputs, not {}", body.input_size(), inputs.size()));
-    Scope inlined{scope_->graph, {}, scope_, nullptr};
+    Scope inlined{scope_->graph, {}, scope_, nullptr, {}};
     for (int i = 0; i < body.input_size(); ++i) {
       const BoundValue &input = inputs[size_t(i)];
       if (std::holds_alternative<Value *>(input))
@@ -1038,7 +1039,7 @@ private:
   std::vector<int64_t> nodeOpsets_; // the opset each node's form follows
   AdaptContext adaptContext_;
   std::unique_ptr<Graph> graph_;
-  Scope top_{nullptr};
+  Scope top_{nullptr, {}, nullptr, nullptr, {}};
   Scope *scope_ = &top_; // the graph being imported
   InferredExtents inferred_{model_, options_};
 };

@@ -40,8 +40,11 @@ void Profiler::record(int64_t call, int64_t nanoseconds, int64_t bound) {
 void Profiler::print(FILE *out, const cuvil_path_info &path, uint64_t runs) {
   std::vector<size_t> order(totalNs.size());
   std::iota(order.begin(), order.end(), 0);
-  std::stable_sort(order.begin(), order.end(),
-                   [](size_t a, size_t b) { return totalNs[a] > totalNs[b]; });
+  // Equal times in call order (std::sort: stable_sort's temporary buffer
+  // is deprecated in the libstdc++ the aarch64 runtime builds against).
+  std::sort(order.begin(), order.end(), [](size_t a, size_t b) {
+    return totalNs[a] != totalNs[b] ? totalNs[a] > totalNs[b] : a < b;
+  });
   double all = double(std::accumulate(totalNs.begin(), totalNs.end(), int64_t(0)));
   std::fprintf(out, "profile: %zu kernel calls per run, %.3f ms in kernels per run\n",
                totalNs.size(), all / double(runs) * 1e-6);

@@ -187,7 +187,7 @@ void outerTask(void *frame, int64_t begin, int64_t end) {
 TEST(ThreadPool, FramesPoolRunsTheirCallsAndNestedCallsInline) {
   for (unsigned threads : {1u, 2u, 4u}) {
     ThreadPool pool(threads);
-    cuvil_frame_header frame = {&pool, nullptr, nullptr, 0, 0};
+    cuvil_frame_header frame = {&pool, nullptr, nullptr, 0, 0, nullptr};
     std::vector<std::atomic<int>> hits(50);
     gHits = &hits;
     resetRecords();
@@ -203,7 +203,7 @@ TEST(ThreadPool, FramesPoolRunsTheirCallsAndNestedCallsInline) {
 }
 
 TEST(ThreadPool, FrameWithoutAPoolRunsOnTheCaller) {
-  cuvil_frame_header frame = {nullptr, nullptr, nullptr, 0, 0};
+  cuvil_frame_header frame = {nullptr, nullptr, nullptr, 0, 0, nullptr};
   std::vector<std::atomic<int>> hits(20);
   gHits = &hits;
   resetRecords();
@@ -231,8 +231,8 @@ void sumIndices(void *frame, int64_t begin, int64_t end) {
 TEST(ThreadPool, PoolsOfTwoInstancesRunConcurrently) {
   ThreadPool poolA(2), poolB(2);
   Instance a, b;
-  a.header = {&poolA, nullptr, nullptr, 0, 0};
-  b.header = {&poolB, nullptr, nullptr, 0, 0};
+  a.header = {&poolA, nullptr, nullptr, 0, 0, nullptr};
+  b.header = {&poolB, nullptr, nullptr, 0, 0, nullptr};
   auto drive = [](Instance *instance, int64_t n) {
     for (int call = 0; call < 5000; ++call)
       cuvil_parallel_for(sumIndices, instance, n, -1, 0);
