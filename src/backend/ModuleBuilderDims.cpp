@@ -45,8 +45,7 @@ std::string dimKey(const Dim &dim) {
 
 } // namespace
 
-// floor(a / b) for the dims' integers (b may be negative; 0 gives 0, as
-// Dim::evaluate has it).
+// The atom's value here: computed once per block until a symbol changes.
 llvm::Value *ModuleBuilder::emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom,
                                      llvm::Value *symbols) {
   std::map<std::string, llvm::Value *> &known = atoms_[{builder.GetInsertBlock(), symbols}];
@@ -56,6 +55,8 @@ llvm::Value *ModuleBuilder::emitAtom(llvm::IRBuilder<> &builder, const Dim::Atom
   return known[key] = computeAtom(builder, atom, symbols);
 }
 
+// A symbol's load, min/max as a select, and floor(a / b) for the dims'
+// integers (b may be negative; 0 gives 0, as Dim::evaluate has it).
 llvm::Value *ModuleBuilder::computeAtom(llvm::IRBuilder<> &builder, const Dim::Atom &atom,
                                         llvm::Value *symbols) {
   llvm::Type *i64 = builder.getInt64Ty();
