@@ -26,15 +26,15 @@
 // (no scratch of its own: the tail holds at least 3 * P int64 slots, as the
 // capacity is planned for every class keeping P = min(boxes, max_output)):
 //   region = selected + 3 * total, as 4-byte words: the kept boxes' indices
-//   [0, P), their extents in columns x0, x1, y0, y1 [P, 5P) (a candidate is
-//   tested against 8 kept boxes at once), the heap's int32 slots [5P, room)
+//   [0, P), their extents in columns x0, x1, y0, y1 [P, 5P) (sorted by x0
+//   but for the latest few, see KeptBoxes), the heap's int32 slots [5P, room)
 //   cutoff = none
 //   while k < P:
 //     heap = the best H candidates ranking after cutoff (score above the
 //            threshold, best score first, ties by the smaller index),
 //            kept in a heap with the worst on top, then sorted best first
 //     for i in heap while k < P: kept[k++] = i unless IoU(i, kept[j]) > iou
-//                                for some j < k
+//                                for some j < k whose x0 is near i's
 //     stop when the heap was not full (every candidate was seen);
 //     else cutoff = its last entry
 //   region[3j, 3j + 3) = [b, c, kept[j]] for j from k - 1 down to 0
@@ -274,26 +274,79 @@ CUVIL_INLINE bool suppresses(const NmsBox &a, float areaA, const NmsBox &b, floa
   return intersection / united > threshold;
 }
 
-// The boxes one class keeps, in columns so that a candidate is tested
-// against eight of them at once. They live in the output's free tail, which
-// the int64 rows are written over at the end: accessed as types that may
-// alias those rows.
+// The boxes one class keeps. Their indices, in the order kept, and the
+// extents of those that can suppress (an area above 0: no NaN), in columns
+// x0, x1, y0, y1 so that a candidate is tested against eight at once. The
+// extents' first `settled` entries are sorted by x0, the rest (at most
+// kRecentBoxes, the latest kept) not yet: a candidate is tested only
+// against the settled boxes whose x0 lies within the widest settled box's
+// width of its own x extent (for a detector's batched NMS, whose boxes are
+// offset per class, the boxes of its own class and a neighbour's), and
+// against every recent one. The recent boxes are sorted on the stack and
+// merged in when there are kRecentBoxes of them. They live in the output's
+// free tail, which the int64 rows are written over at the end: accessed as
+// types that may alias those rows.
 using cuvil::kernels::i32x8;
+using cuvil::kernels::select;
 using cuvil::kernels::v8;
 typedef float __attribute__((may_alias)) AliasedFloat;
 typedef int32_t __attribute__((may_alias)) AliasedI32;
+constexpr int64_t kRecentBoxes = 256;
 struct KeptBoxes {
   AliasedI32 *index;
   AliasedFloat *x0, *x1, *y0, *y1;
+  int64_t count = 0, extents = 0, settled = 0;
+  float widest = 0; // of the settled boxes, x1 - x0 as computed
 
-  void set(int64_t k, int64_t i, const NmsBox &b) const {
-    index[k] = int32_t(i);
-    x0[k] = b.x0;
-    x1[k] = b.x1;
-    y0[k] = b.y0;
-    y1[k] = b.y1;
+  NmsBox at(int64_t e) const { return {x0[e], x1[e], y0[e], y1[e]}; }
+  void put(int64_t e, const NmsBox &b) const {
+    x0[e] = b.x0;
+    x1[e] = b.x1;
+    y0[e] = b.y0;
+    y1[e] = b.y1;
   }
-  NmsBox at(int64_t k) const { return {x0[k], x1[k], y0[k], y1[k]}; }
+  void keep(int64_t i, const NmsBox &b) {
+    index[count++] = int32_t(i);
+    if (!(areaOf(b) > 0))
+      return; // never suppresses
+    put(extents++, b);
+    if (extents - settled == kRecentBoxes)
+      settle();
+  }
+  // Sorts the recent boxes by x0 (insertion, on the stack) and merges them
+  // into the settled ones from the back.
+  void settle() {
+    NmsBox recent[kRecentBoxes];
+    int64_t r = extents - settled;
+    for (int64_t j = 0; j < r; ++j) {
+      NmsBox b = at(settled + j);
+      float w = b.x1 - b.x0;
+      widest = w > widest ? w : widest;
+      int64_t to = j;
+      for (; to > 0 && recent[to - 1].x0 > b.x0; --to)
+        recent[to] = recent[to - 1];
+      recent[to] = b;
+    }
+    for (int64_t i = settled - 1, j = r - 1, w = extents - 1; j >= 0; --w)
+      if (i >= 0 && x0[i] > recent[j].x0)
+        put(w, at(i--));
+      else
+        put(w, recent[j--]);
+    settled = extents;
+  }
+  // The first settled entry whose x0 is not below `key`, without branches
+  // on the data (the compares come out either way as often).
+  int64_t firstAtLeast(float key) const {
+    if (settled == 0)
+      return 0;
+    const AliasedFloat *base = x0;
+    for (int64_t n = settled; n > 1;) {
+      int64_t half = n / 2;
+      base = __builtin_unpredictable(base[half] < key) ? base + half : base;
+      n -= half;
+    }
+    return base - x0 + (*base < key);
+  }
 };
 CUVIL_INLINE v8 load8(const AliasedFloat *p) {
   v8 v;
@@ -301,10 +354,14 @@ CUVIL_INLINE v8 load8(const AliasedFloat *p) {
   return v;
 }
 
+// Neither operand is NaN here (kept extents and candidates have areas above
+// 0): one vminps/vmaxps each, not the NaN-aware builtins' compare and blend.
+CUVIL_INLINE v8 min8(v8 a, v8 b) { return select(a < b, a, b); }
+CUVIL_INLINE v8 max8(v8 a, v8 b) { return select(a > b, a, b); }
+
 // Lanes of kept boxes [e, e + 8) whose x extent overlaps a's.
 CUVIL_INLINE i32x8 overlapsInX(const NmsBox &a, const KeptBoxes &kept, int64_t e) {
-  return __builtin_elementwise_min(load8(kept.x1 + e), v8(a.x1)) >
-         __builtin_elementwise_max(load8(kept.x0 + e), v8(a.x0));
+  return min8(load8(kept.x1 + e), v8(a.x1)) > max8(load8(kept.x0 + e), v8(a.x0));
 }
 
 // Whether one of kept boxes [e, e + 8) suppresses a (`suppresses`' tests).
@@ -312,8 +369,8 @@ CUVIL_INLINE bool suppressedByEight(const NmsBox &a, float areaA, const KeptBoxe
                                     float threshold) {
   v8 bx0 = load8(kept.x0 + e), bx1 = load8(kept.x1 + e);
   v8 by0 = load8(kept.y0 + e), by1 = load8(kept.y1 + e);
-  v8 x0 = __builtin_elementwise_max(bx0, v8(a.x0)), x1 = __builtin_elementwise_min(bx1, v8(a.x1));
-  v8 y0 = __builtin_elementwise_max(by0, v8(a.y0)), y1 = __builtin_elementwise_min(by1, v8(a.y1));
+  v8 x0 = max8(bx0, v8(a.x0)), x1 = min8(bx1, v8(a.x1));
+  v8 y0 = max8(by0, v8(a.y0)), y1 = min8(by1, v8(a.y1));
   v8 intersection = (x1 - x0) * (y1 - y0), areaB = (bx1 - bx0) * (by1 - by0);
   v8 united = areaA + areaB - intersection;
   i32x8 hit = (x1 > x0) & (y1 > y0) & (intersection > 0.0f) & (areaB > 0.0f) & (united > 0.0f) &
@@ -321,17 +378,18 @@ CUVIL_INLINE bool suppressedByEight(const NmsBox &a, float areaA, const KeptBoxe
   return __builtin_reduce_or(hit) != 0;
 }
 
-// Whether one of the first k kept boxes suppresses a: 32 boxes a step are
-// first screened by their x extents alone (most kept boxes lie elsewhere,
-// all of them for the other classes of a detector's offset batched NMS),
-// the 8 that overlap tested in full; then the rest one by one.
-CUVIL_INLINE bool suppressedByKept(const NmsBox &a, const KeptBoxes &kept, int64_t k,
-                                   float threshold) {
-  float areaA = areaOf(a);
-  if (!(areaA > 0))
-    return false;
-  int64_t e = 0;
-  for (; e + 32 <= k; e += 32) {
+// Whether one of kept extents [begin, end) suppresses a (of area areaA > 0):
+// 32 boxes a step are first screened by their x extents alone, the 8 that
+// overlap tested in full; then the rest one by one. Sorted extents stop at
+// the first whose x0 is not below a.x1: it and those after it begin after
+// a ends.
+template <bool Sorted>
+CUVIL_INLINE bool suppressedByRange(const NmsBox &a, float areaA, const KeptBoxes &kept,
+                                    int64_t begin, int64_t end, float threshold) {
+  int64_t e = begin;
+  for (; e + 32 <= end; e += 32) {
+    if (Sorted && !(kept.x0[e] < a.x1))
+      return false;
     i32x8 x[4];
 #pragma clang loop unroll(full)
     for (int q = 0; q < 4; ++q)
@@ -343,23 +401,40 @@ CUVIL_INLINE bool suppressedByKept(const NmsBox &a, const KeptBoxes &kept, int64
       if (__builtin_reduce_or(x[q]) != 0 && suppressedByEight(a, areaA, kept, e + 8 * q, threshold))
         return true;
   }
-  for (; e + 8 <= k; e += 8)
+  for (; e + 8 <= end; e += 8)
     if (suppressedByEight(a, areaA, kept, e, threshold))
       return true;
-  for (; e < k; ++e)
+  for (; e < end; ++e)
     if (suppresses(a, areaA, kept.at(e), threshold))
       return true;
   return false;
 }
 
+// Whether a kept box suppresses a. A settled box b with b.x0 below
+// a.x0 - widest ends before a begins (b.x1 <= a.x0, no overlap); the margin
+// covers the rounding of the widths and of the key, so that no such box is
+// skipped that might overlap.
+CUVIL_INLINE bool suppressedByKept(const NmsBox &a, const KeptBoxes &kept, float threshold) {
+  float areaA = areaOf(a);
+  if (!(areaA > 0))
+    return false;
+  int64_t begin = 0;
+  float magnitude = (a.x0 < 0 ? -a.x0 : a.x0) + kept.widest;
+  float key = a.x0 - kept.widest - magnitude * 0x1p-20f;
+  if (key > -__builtin_inff() && magnitude < __builtin_inff())
+    begin = kept.firstAtLeast(key);
+  return suppressedByRange<false>(a, areaA, kept, kept.settled, kept.extents, threshold) ||
+         suppressedByRange<true>(a, areaA, kept, begin, kept.settled, threshold);
+}
+
 // Keeps up to `limit` boxes of one class, their indices in kept.index[0,
 // limit), with a heap of `heapRoom` slots; returns how many.
 CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, int64_t n,
-                                   bool center, float iou, int64_t limit, const KeptBoxes &kept,
+                                   bool center, float iou, int64_t limit, KeptBoxes &kept,
                                    AliasedI32 *heapSlots, int64_t heapRoom) {
   IndexHeap<NmsScores, AliasedI32> heap{scores, heapSlots};
-  int64_t k = 0, cutoff = -1;
-  while (k < limit) {
+  int64_t cutoff = -1;
+  while (kept.count < limit) {
     int64_t size = 0;
     for (int64_t i = 0; i < n; ++i) {
       if (!scores.candidate(i) || (cutoff >= 0 && !scores.before(cutoff, i)))
@@ -373,17 +448,17 @@ CUVIL_INLINE int64_t suppressClass(const float *boxes, const NmsScores &scores, 
       }
     }
     heap.sort(size);
-    for (int64_t j = 0; j < size && k < limit; ++j) {
+    for (int64_t j = 0; j < size && kept.count < limit; ++j) {
       int64_t i = heap.slots[j];
       NmsBox box = nmsBox(boxes + 4 * i, center);
-      if (!suppressedByKept(box, kept, k, iou))
-        kept.set(k++, i, box);
+      if (!suppressedByKept(box, kept, iou))
+        kept.keep(i, box);
     }
     if (size < heapRoom)
       break;
     cutoff = heap.slots[size - 1];
   }
-  return k;
+  return kept.count;
 }
 
 CUVIL_INLINE void nonMaxSuppression(const float *boxes, const float *scores,

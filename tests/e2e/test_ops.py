@@ -3047,6 +3047,20 @@ def data_dependent_cases():
     clustered = lambda rng, shape: boxes(rng, shape, clusters=3)  # noqa: E731
     spread = lambda rng, shape: boxes(rng, shape) * 4  # noqa: E731  (most boxes kept)
     tied = lambda rng, shape: rng.integers(0, 4, shape) / 4  # noqa: E731
+
+    # A detector's batched NMS: each box offset by 20 x its class (of 30),
+    # so only boxes of one class overlap.
+    def offset_per_class(rng, shape):
+        return boxes(rng, shape) * 2 + 20.0 * rng.integers(0, 30, shape[:-1] + (1,))
+
+    # Spread boxes, a few spanning the whole range in x (the widest box
+    # bounds how far back a candidate looks) and some of no width.
+    def wide_and_degenerate(rng, shape):
+        b = boxes(rng, shape) * 8
+        wide, flat = rng.random(shape[:-1]) < 0.03, rng.random(shape[:-1]) < 0.1
+        b[wide, 1], b[wide, 3] = -5.0, 90.0
+        b[flat, 3] = b[flat, 1]
+        return b
     centred = lambda rng, shape: np.concatenate(  # noqa: E731
         [rng.uniform(0, 10, shape[:-1] + (2,)), rng.uniform(0.5, 3, shape[:-1] + (2,))], axis=-1)
     for name, b, sc, limit, iou, thr, attrs in [
@@ -3060,7 +3074,12 @@ def data_dependent_cases():
             # step, then a tail.
             ("many_kept", In((1, 700, 4), gen=spread), In((1, 2, 700)), 650, 0.3, 0.05, {}),
             ("many_kept_centre_boxes", In((1, 500, 4), gen=lambda rng, shape: centred(rng, shape) * 4),
-             In((1, 1, 500)), 500, 0.2, None, dict(center_point_box=1))]:
+             In((1, 1, 500)), 500, 0.2, None, dict(center_point_box=1)),
+            # Thousands kept: the kept boxes sorted by x0 in batches of 256.
+            ("many_kept_offset_per_class", In((1, 3000, 4), gen=offset_per_class), In((1, 1, 3000)),
+             3000, 0.5, 0.02, {}),
+            ("many_kept_wide_and_degenerate", In((2, 1500, 4), gen=wide_and_degenerate),
+             In((2, 2, 1500)), 1400, 0.1, None, {})]:
         args = [b, sc] + [None if v is None else np.array([v], dtype)
                           for v, dtype in [(limit, I64), (iou, F32), (thr, F32)]]
         while args[-1] is None:
