@@ -2038,6 +2038,12 @@ def topk_cases():
                               ("f32_whole_axis", In((2, 6)), 6, dict(axis=-1)),
                               ("f32_k1", In((5, 40)), 1, {}),
                               ("f32_long_axis", In((2, 300)), 17, {}),
+                              # A detector's per-class top 300 of a few thousand.
+                              ("f32_long_axis_k300", In((1, 3000)), 300, {}),
+                              ("f32_long_axis_k300_smallest_ties", In((2, 3000), gen=ties), 300,
+                               dict(largest=0)),
+                              ("f32_signed_zeros_tie", In((3, 10), gen=lambda rng, shape: rng.choice(
+                                  np.array([-0.0, 0.0, 1.0, -1.0], np.float32), shape)), 5, {}),
                               ("f64", In((3, 8), np.float64), 3, {}),
                               ("i64_ties", In((3, 10), I64, gen=ties), 4, dict(largest=0)),
                               ("i32", In((2, 9), I32), 2, dict(axis=1)),
