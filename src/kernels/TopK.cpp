@@ -20,24 +20,19 @@
 namespace {
 
 template <typename T> struct RankKey;
-template <> struct RankKey<float> {
-  using Type = int32_t;
-  // A float's bits as a signed integer order positive floats; negative
-  // ones with their magnitude bits flipped come below, in order.
-  static Type of(float v) {
-    int32_t bits = __builtin_bit_cast(int32_t, v);
-    int32_t ordered = bits < 0 ? bits ^ 0x7fffffff : bits;
-    return v != v ? 0x7fffffff : v == 0.0f ? 0 : ordered;
+// A float's bits as a signed integer order the positive floats; negative
+// ones with their magnitude bits flipped come below, in order.
+template <typename F, typename Bits> struct FloatRankKey {
+  using Type = Bits;
+  static Type of(F v) {
+    constexpr Bits kHighest = Bits(~(Bits(1) << (sizeof(Bits) * 8 - 1)));
+    Bits bits = __builtin_bit_cast(Bits, v);
+    Bits ordered = bits < 0 ? Bits(bits ^ kHighest) : bits;
+    return v != v ? kHighest : v == F(0) ? Bits(0) : ordered;
   }
 };
-template <> struct RankKey<double> {
-  using Type = int64_t;
-  static Type of(double v) {
-    int64_t bits = __builtin_bit_cast(int64_t, v);
-    int64_t ordered = bits < 0 ? bits ^ 0x7fffffffffffffff : bits;
-    return v != v ? 0x7fffffffffffffff : v == 0.0 ? 0 : ordered;
-  }
-};
+template <> struct RankKey<float> : FloatRankKey<float, int32_t> {};
+template <> struct RankKey<double> : FloatRankKey<double, int64_t> {};
 // Signed integers are their own keys; unsigned ones with the top bit flipped.
 template <typename T, typename Signed> struct IntegerRankKey {
   using Type = Signed;
