@@ -57,12 +57,12 @@ struct cuvil_arg_reduce_params {
                                                  int64_t begin, int64_t end);
 CUVIL_ARG_REDUCE_TYPES(CUVIL_DECLARE_ARG_REDUCE)
 
-/* TopK along one axis of x viewed as [outer, axis_dim, inner]: values and
- * indices are [outer, k, inner], the k largest (smallest) elements of each
- * line best first, ties by the smaller index; NaN ranks above every number
- * (largest) or below (smallest). A task is one line (o, i). k beyond
- * axis_dim raises check 1 of `error` (k known only at run time). By element
- * type (name, C type). */
+/* TopK (src/kernels/TopK.cpp) along one axis of x viewed as [outer,
+ * axis_dim, inner]: values and indices are [outer, k, inner], the k largest
+ * (smallest) elements of each line best first, ties by the smaller index
+ * (-0 ties with 0); NaN ranks above every number (largest) or below
+ * (smallest). A task is one line (o, i). k beyond axis_dim raises check 1 of
+ * `error` (k known only at run time). By element type (name, C type). */
 struct cuvil_topk_params {
   int64_t axis_dim, inner, k;
   int64_t largest; /* 0: the smallest */
