@@ -412,15 +412,16 @@ CUVIL_INLINE bool suppressedByRange(const NmsBox &a, float areaA, const KeptBoxe
 
 // Whether a kept box suppresses a. A settled box b with b.x0 below
 // a.x0 - widest ends before a begins (b.x1 <= a.x0, no overlap); the margin
-// covers the rounding of the widths and of the key, so that no such box is
-// skipped that might overlap.
+// covers the rounding of the widths and of the key (2^-20 of the magnitudes
+// for a few roundings of 2^-24 each, 2^-124 for results flushed to zero),
+// so that no such box is skipped that might overlap.
 CUVIL_INLINE bool suppressedByKept(const NmsBox &a, const KeptBoxes &kept, float threshold) {
   float areaA = areaOf(a);
   if (!(areaA > 0))
     return false;
   int64_t begin = 0;
   float magnitude = (a.x0 < 0 ? -a.x0 : a.x0) + kept.widest;
-  float key = a.x0 - kept.widest - magnitude * 0x1p-20f;
+  float key = a.x0 - kept.widest - (magnitude * 0x1p-20f + 0x1p-124f);
   if (key > -__builtin_inff() && magnitude < __builtin_inff())
     begin = kept.firstAtLeast(key);
   return suppressedByRange<false>(a, areaA, kept, kept.settled, kept.extents, threshold) ||
