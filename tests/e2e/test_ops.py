@@ -3055,7 +3055,7 @@ def data_dependent_cases():
     tied = lambda rng, shape: rng.integers(0, 4, shape) / 4  # noqa: E731
 
     # A detector's batched NMS: each box offset by 20 x its class (of 30),
-    # so only boxes of one class overlap.
+    # so a box overlaps only boxes of its class and the next ones.
     def offset_per_class(rng, shape):
         return boxes(rng, shape) * 2 + 20.0 * rng.integers(0, 30, shape[:-1] + (1,))
 
