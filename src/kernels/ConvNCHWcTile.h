@@ -131,16 +131,22 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
       }
     }
   }
+  V value[J * P];
 #pragma clang loop unroll(full)
   for (int j = 0; j < J; ++j) {
     const int64_t offset = (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0) * B;
 #pragma clang loop unroll(full)
-    for (int p = 0; p < P; ++p) {
-      V v = acc[p][j];
-      if (s.finish && res)
-        v += loadV<V>(res + offset + p * B);
-      storeV(y + offset + p * B, s.finish ? applyUnary<V>(act, v) : v);
-    }
+    for (int p = 0; p < P; ++p)
+      value[j * P + p] = s.finish && res ? acc[p][j] + loadV<V>(res + offset + p * B) : acc[p][j];
+  }
+  if (s.finish)
+    applyUnaryEach(act, value);
+#pragma clang loop unroll(full)
+  for (int j = 0; j < J; ++j) {
+    const int64_t offset = (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0) * B;
+#pragma clang loop unroll(full)
+    for (int p = 0; p < P; ++p)
+      storeV(y + offset + p * B, value[j * P + p]);
   }
 }
 

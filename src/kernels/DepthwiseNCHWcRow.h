@@ -18,6 +18,20 @@ using Shape = cuvil_window2d;
 // buffer holding row ih at ih mod ringRows.
 CUVIL_INLINE int64_t xRow(int64_t ih, int64_t ringRows) { return ringRows ? ih % ringRows : ih; }
 
+// The P results of a tile at columns ow0..: y = act(acc + residual).
+template <int B, int P>
+CUVIL_INLINE void storeDepthwiseTile(Block<B> (&acc)[P], const float *resRow, float *yRow,
+                                     int64_t ow0, const cuvil_unary &act) {
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p)
+    if (resRow)
+      acc[p] += loadV<Block<B>>(resRow + (ow0 + p) * B);
+  applyUnaryEach(act, acc);
+#pragma clang loop unroll(full)
+  for (int p = 0; p < P; ++p)
+    storeV(yRow + (ow0 + p) * B, acc[p]);
+}
+
 // P pixels from output column ow0 of output row oh, kw restricted to
 // [kwLo, kwHi). x holds the image rows (IW pixels each), or a ring of
 // ringRows of them (xRow); yRow and
@@ -45,12 +59,7 @@ CUVIL_INLINE void tile(const Shape &s, const float *x, int64_t ringRows, const f
         acc[p] += loadV<V>(xp + p * s.SW * B) * wv;
     }
   }
-#pragma clang loop unroll(full)
-  for (int p = 0; p < P; ++p) {
-    const int64_t offset = (ow0 + p) * B;
-    V v = resRow ? acc[p] + loadV<V>(resRow + offset) : acc[p];
-    storeV(yRow + offset, applyUnary<V>(act, v));
-  }
+  storeDepthwiseTile<B, P>(acc, resRow, yRow, ow0, act);
 }
 
 // The same for a 3-tap-wide window without dilation at stride S: the
@@ -85,12 +94,7 @@ CUVIL_INLINE void tile3(const Shape &s, const float *x, int64_t ringRows, const 
         acc[p] += xs[p * S + kw] * wv;
     }
   }
-#pragma clang loop unroll(full)
-  for (int p = 0; p < P; ++p) {
-    const int64_t offset = (ow0 + p) * B;
-    V v = resRow ? acc[p] + loadV<V>(resRow + offset) : acc[p];
-    storeV(yRow + offset, applyUnary<V>(act, v));
-  }
+  storeDepthwiseTile<B, P>(acc, resRow, yRow, ow0, act);
 }
 
 // An interior tile of P pixels (CUVIL_DWCONV_TILE_INSTANTIATED); `reuse`

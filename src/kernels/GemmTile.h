@@ -39,32 +39,47 @@ template <typename V = v16, typename Weight> CUVIL_INLINE V loadPanel(const Weig
   }
 }
 
+// v16 at p of which the first n (any count) are read, the rest 0.
+CUVIL_INLINE v16 loadEdge16(const float *p, int64_t n) {
+  if (n >= 16)
+    return load16(p);
+  v16 v = 0.0f;
+  for (int64_t i = 0; i < n; ++i)
+    v[i] = p[i];
+  return v;
+}
+
+// The first n (any count) of v's lanes stored at p.
+CUVIL_INLINE void storeEdge16(float *p, v16 v, int64_t n) {
+  if (n >= 16)
+    return store16(p, v);
+  for (int64_t i = 0; i < n; ++i)
+    p[i] = v[i];
+}
+
 // The tile's epilogue: C[r][16v..] = act(scale * acc + bias + residual), the
-// first `columns` columns.
+// first `columns` columns (the matrix's ragged right edge may end the tile).
 template <int MR, int NV, bool RowBias>
 CUVIL_INLINE void storeGemmTile(const v16 (&acc)[MR][NV], float *c, int64_t columns,
                                 const GemmEpilogue &e) {
+  v16 value[MR * NV];
 #pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r) {
+  for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
     for (int v = 0; v < NV; ++v) {
-      v16 value = acc[r][v] * e.scale;
+      v16 x = acc[r][v] * e.scale;
       if (e.bias)
-        value += RowBias ? v16(e.bias[r]) : load16(e.bias + 16 * v);
-      float *out = c + r * e.ldc + 16 * v;
-      if (columns >= 16 * (v + 1)) {
-        if (e.residual)
-          value += load16(e.residual + r * e.residualLd + 16 * v);
-        store16(out, applyUnary<v16>(e.act, value));
-      } else {
-        // The ragged right edge of the matrix.
-        for (int64_t i = 0; i < columns - 16 * v; ++i) {
-          float x = value[i] + (e.residual ? e.residual[r * e.residualLd + 16 * v + i] : 0.0f);
-          out[i] = applyUnary(e.act, x);
-        }
-      }
+        x += RowBias ? v16(e.bias[r]) : load16(e.bias + 16 * v);
+      if (e.residual)
+        x += loadEdge16(e.residual + r * e.residualLd + 16 * v, columns - 16 * v);
+      value[r * NV + v] = x;
     }
-  }
+  applyUnaryEach(e.act, value);
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int v = 0; v < NV; ++v)
+      storeEdge16(c + r * e.ldc + 16 * v, value[r * NV + v], columns - 16 * v);
 }
 
 // Cache lines a tile prefetches into L2 while it computes (the next chunk

@@ -205,16 +205,85 @@ CUVIL_INLINE float powf(float x, float y) {
 
 namespace cuvil::kernels {
 
-// Applies a cuvil_unary_op to a float, v8 or v16; `op` is a constant after
-// specialisation.
-template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, float beta) {
+// The cuvil_unary_ops that take a few instructions: no exp, log, erf or
+// trigonometric polynomial.
+constexpr bool unaryIsCheap(int64_t op) {
   switch (op) {
   case CUVIL_UNARY_IDENTITY:
-    return x;
+  case CUVIL_UNARY_RELU:
+  case CUVIL_UNARY_CLIP:
+  case CUVIL_UNARY_HARDSWISH:
+  case CUVIL_UNARY_LEAKYRELU:
+  case CUVIL_UNARY_NEG:
+  case CUVIL_UNARY_ABS:
+  case CUVIL_UNARY_SQRT:
+  case CUVIL_UNARY_RECIPROCAL:
+  case CUVIL_UNARY_FLOOR:
+  case CUVIL_UNARY_CEIL:
+  case CUVIL_UNARY_SQUARE:
+  case CUVIL_UNARY_HARDSIGMOID:
+  case CUVIL_UNARY_SOFTSIGN:
+  case CUVIL_UNARY_ROUND:
+  case CUVIL_UNARY_SIGN:
+  case CUVIL_UNARY_THRESHOLDED_RELU:
+  case CUVIL_UNARY_SHRINK:
+  case CUVIL_UNARY_AFFINE:
+    return true;
+  default:
+    return false;
+  }
+}
+
+// A cheap cuvil_unary_op (unaryIsCheap) of a float, v8 or v16.
+template <typename T> CUVIL_INLINE T applyCheapUnary(int64_t op, T x, float alpha, float beta) {
+  switch (op) {
   case CUVIL_UNARY_RELU:
     return maxf(x, T(0.0f));
   case CUVIL_UNARY_CLIP:
     return minf(maxf(x, T(alpha)), T(beta));
+  case CUVIL_UNARY_HARDSWISH:
+    return x * minf(maxf(x + 3.0f, T(0.0f)), T(6.0f)) * (1.0f / 6.0f);
+  case CUVIL_UNARY_LEAKYRELU:
+    return select(x < 0.0f, alpha * x, x);
+  case CUVIL_UNARY_NEG:
+    return -x;
+  case CUVIL_UNARY_ABS:
+    return absf(x);
+  case CUVIL_UNARY_SQRT:
+    return __builtin_elementwise_sqrt(x);
+  case CUVIL_UNARY_RECIPROCAL:
+    return 1.0f / x;
+  case CUVIL_UNARY_FLOOR:
+    return __builtin_elementwise_floor(x);
+  case CUVIL_UNARY_CEIL:
+    return __builtin_elementwise_ceil(x);
+  case CUVIL_UNARY_SQUARE:
+    return x * x;
+  case CUVIL_UNARY_HARDSIGMOID:
+    return maxf(T(0.0f), minf(T(1.0f), alpha * x + beta));
+  case CUVIL_UNARY_SOFTSIGN:
+    return x / (1.0f + absf(x));
+  case CUVIL_UNARY_ROUND:
+    return __builtin_elementwise_roundeven(x);
+  case CUVIL_UNARY_SIGN:
+    return select(x > 0.0f, T(1.0f), select(x < 0.0f, T(-1.0f), x));
+  case CUVIL_UNARY_THRESHOLDED_RELU:
+    return select(x > alpha, x, T(0.0f));
+  case CUVIL_UNARY_SHRINK:
+    return select(x < -alpha, x + beta, select(x > alpha, x - beta, T(0.0f)));
+  case CUVIL_UNARY_AFFINE:
+    return alpha * x + beta;
+  default: // CUVIL_UNARY_IDENTITY
+    return x;
+  }
+}
+
+// Applies a cuvil_unary_op to a float, v8 or v16; `op` is a constant after
+// specialisation.
+template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, float beta) {
+  if (unaryIsCheap(op))
+    return applyCheapUnary<T>(op, x, alpha, beta);
+  switch (op) {
   case CUVIL_UNARY_SIGMOID:
     return sigmoidf(x);
   case CUVIL_UNARY_TANH:
@@ -227,32 +296,12 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return x * sigmoidf(x);
   case CUVIL_UNARY_SWISH:
     return x * sigmoidf(alpha * x);
-  case CUVIL_UNARY_HARDSWISH:
-    return x * minf(maxf(x + 3.0f, T(0.0f)), T(6.0f)) * (1.0f / 6.0f);
-  case CUVIL_UNARY_LEAKYRELU:
-    return select(x < 0.0f, alpha * x, x);
-  case CUVIL_UNARY_NEG:
-    return -x;
-  case CUVIL_UNARY_ABS:
-    return absf(x);
-  case CUVIL_UNARY_SQRT:
-    return __builtin_elementwise_sqrt(x);
   case CUVIL_UNARY_EXP:
     return expf(x);
   case CUVIL_UNARY_LOG:
     return logf(x);
   case CUVIL_UNARY_ERF:
     return erff(x);
-  case CUVIL_UNARY_RECIPROCAL:
-    return 1.0f / x;
-  case CUVIL_UNARY_FLOOR:
-    return __builtin_elementwise_floor(x);
-  case CUVIL_UNARY_CEIL:
-    return __builtin_elementwise_ceil(x);
-  case CUVIL_UNARY_SQUARE:
-    return x * x;
-  case CUVIL_UNARY_HARDSIGMOID:
-    return maxf(T(0.0f), minf(T(1.0f), alpha * x + beta));
   case CUVIL_UNARY_ELU:
     return select(x < 0.0f, alpha * (expf(x) - 1.0f), x);
   case CUVIL_UNARY_SELU:
@@ -262,8 +311,6 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return maxf(x, T(0.0f)) + logf(1.0f + expf(-absf(x)));
   case CUVIL_UNARY_MISH:
     return x * tanhf(maxf(x, T(0.0f)) + logf(1.0f + expf(-absf(x))));
-  case CUVIL_UNARY_SOFTSIGN:
-    return x / (1.0f + absf(x));
   case CUVIL_UNARY_SIN:
     return sinf(x);
   case CUVIL_UNARY_COS:
@@ -286,16 +333,6 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
     return acoshf(x);
   case CUVIL_UNARY_ATANH:
     return atanhf(x);
-  case CUVIL_UNARY_ROUND:
-    return __builtin_elementwise_roundeven(x);
-  case CUVIL_UNARY_SIGN:
-    return select(x > 0.0f, T(1.0f), select(x < 0.0f, T(-1.0f), x));
-  case CUVIL_UNARY_THRESHOLDED_RELU:
-    return select(x > alpha, x, T(0.0f));
-  case CUVIL_UNARY_SHRINK:
-    return select(x < -alpha, x + beta, select(x > alpha, x - beta, T(0.0f)));
-  case CUVIL_UNARY_AFFINE:
-    return alpha * x + beta;
   case CUVIL_UNARY_SCALED_TANH:
     return alpha * tanhf(beta * x);
   case CUVIL_UNARY_POW: {
@@ -315,6 +352,25 @@ template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, fl
 
 template <typename T> CUVIL_INLINE T applyUnary(const cuvil_unary &f, T x) {
   return applyUnary<T>(f.op, x, f.alpha, f.beta);
+}
+
+// x[i] = f(x[i]) for a register tile's N results. A tile that applied
+// applyUnary to each result carried N copies of its switch, polynomials and
+// all (a 6 x 4 GEMM tile: 78k lines of IR), which the optimiser worked
+// through whole before the specialisation's constant op removed them: most
+// of compiling a small model. The cheap ops stay unrolled in registers; the
+// others run as one loop over the results (on the stack: a load and a store
+// beside tens of instructions of polynomial).
+template <typename V, int N> CUVIL_INLINE void applyUnaryEach(const cuvil_unary &f, V (&x)[N]) {
+  if (unaryIsCheap(f.op)) {
+#pragma clang loop unroll(full)
+    for (int i = 0; i < N; ++i)
+      x[i] = applyCheapUnary<V>(f.op, x[i], f.alpha, f.beta);
+  } else {
+#pragma clang loop unroll(disable)
+    for (int i = 0; i < N; ++i)
+      x[i] = applyUnary<V>(f, x[i]);
+  }
 }
 
 } // namespace cuvil::kernels

@@ -231,18 +231,24 @@ CUVIL_INLINE void transformOutputTile(const Shape &s, float *m, const float *bia
       for (int col = 0; col < 6; ++col)
         t[col] = loadV<V>(mt + (row * 6 + col) * xiStride);
       outputTransform6(t, o);
+      // A row at a time: the tile's 16 results would not fit the registers.
       const int64_t oh = oh0 + row;
+      auto inside = [&](int col)
+                        CUVIL_LAMBDA_INLINE { return oh < s.win.OH && ow0 + col < s.win.OW; };
+      auto offset = [&](int col) CUVIL_LAMBDA_INLINE {
+        return plane + (oh * s.win.OW + ow0 + col) * B + half;
+      };
 #pragma clang loop unroll(full)
       for (int col = 0; col < 4; ++col) {
-        const int64_t ow = ow0 + col;
-        if (oh >= s.win.OH || ow >= s.win.OW)
-          continue;
-        const int64_t offset = plane + (oh * s.win.OW + ow) * B + half;
-        V value = o[col] + b;
-        if (res)
-          value += loadV<V>(res + offset);
-        storeV(y + offset, applyUnary<V>(act, value));
+        o[col] += b;
+        if (res && inside(col))
+          o[col] += loadV<V>(res + offset(col));
       }
+      applyUnaryEach(act, o);
+#pragma clang loop unroll(full)
+      for (int col = 0; col < 4; ++col)
+        if (inside(col))
+          storeV(y + offset(col), o[col]);
     }
     memoryBarrier();
   }

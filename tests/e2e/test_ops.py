@@ -25,6 +25,7 @@ MIN, OPT (the static path) and MAX, each compared with ORT.
 import copy
 
 import argparse
+import collections
 import concurrent.futures
 import dataclasses
 import io
@@ -32,6 +33,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import traceback
 import warnings
 import zlib
@@ -329,6 +331,17 @@ def conv_cases():
             node("Sigmoid", ["c"], ["s"]),
             node("Mul", ["c", "s"], ["y"])]
     yield graph("conv/silu_epilogue", silu, {"x": In((1, 8, 9, 9))}, ["y"], dict(w=w(20, 8, 3, 3)))
+    # A residual Add and an activation with polynomials in the epilogue of
+    # each blocked tile (Winograd, depthwise, direct 1x1), at sizes that leave
+    # partial tiles: such activations run as a loop over the tile's results.
+    costly = [node("Conv", ["x", "wino", "bw"], ["c1"], pads=[1, 1, 1, 1]),
+              node("Add", ["c1", "x"], ["s1"]), node("Mish", ["s1"], ["m1"]),
+              node("Conv", ["m1", "dw"], ["c2"], group=24, pads=[1, 1, 1, 1]),
+              node("Add", ["c2", "m1"], ["s2"]), node("Softplus", ["s2"], ["p2"]),
+              node("Conv", ["p2", "pw"], ["c3"]), node("Add", ["c3", "p2"], ["s3"]),
+              node("Sigmoid", ["s3"], ["g3"]), node("Mul", ["s3", "g3"], ["y"])]
+    yield graph("conv/residual_costly_activation_epilogues", costly, {"x": In((1, 24, 17, 19))}, ["y"],
+                dict(wino=w(24, 24, 3, 3), bw=b(24), dw=w(24, 1, 3, 3), pw=w(24, 24, 1, 1)), opset=18)
     yield graph("conv/nchwc_region", nodes, {"x": In((1, 3, 40, 36))}, ["y", "c1"],
                 dict(stem=stem, body=body, bb=b(24), dw=w(24, 1, 3, 3), wide=w(40, 24, 1, 1)))
     # Squeeze-and-excitation (EfficientNet, RegNetY) after a grouped 3x3 in
@@ -1040,6 +1053,17 @@ def elementwise_cases():
     yield graph("tanh/gelu_new_after_matmul", [node("MatMul", ["a", "w"], ["x"])] + gelu_new,
                 {"a": In((2, 7, 24), gen=scaled(2))}, ["y"],
                 dict(constants, w=np.random.default_rng(9).standard_normal((24, 40)) / 4))
+    # GELU (erf, as exported) after MatMul + bias + residual, 37 columns and 26
+    # rows: the GEMM tile's epilogue adds the residual, its loop applies GELU,
+    # and the ragged right edge stores 5 of a vector's columns.
+    rng = np.random.default_rng(10)
+    yield graph("erf/gelu_after_matmul_bias_residual", [
+        node("MatMul", ["a", "w"], ["mm"]), node("Add", ["mm", "bias"], ["x0"]), node("Add", ["x0", "r"], ["x"]),
+        node("Div", ["x", "sqrt2"], ["d"]), node("Erf", ["d"], ["e"]), node("Add", ["e", "one"], ["u"]),
+        node("Mul", ["x", "u"], ["m"]), node("Mul", ["m", "half"], ["y"])],
+        {"a": In((2, 13, 40)), "r": In((2, 13, 37))}, ["y"],
+        dict(w=rng.standard_normal((40, 37)) / 5, bias=rng.standard_normal(37), sqrt2=scalar(np.sqrt(2)),
+             one=scalar(1.0), half=scalar(0.5)))
     yield graph("tanh/gelu_tanh_cube_as_muls", [
         node("Mul", ["x", "x"], ["x2"]), node("Mul", ["x", "x2"], ["x3"]), node("Mul", ["c", "x3"], ["q"]),
         node("Add", ["q", "x"], ["r"]), node("Mul", ["k", "r"], ["s"]), node("Tanh", ["s"], ["t"]),
@@ -4682,13 +4706,15 @@ def run_case(case, backend, workdir):
 
 
 def run_case_safely(case, backend, workdir):
-    """run_case, turning exceptions into a failed result."""
+    """run_case, turning exceptions into a failed result; also its wall seconds."""
     os.makedirs(workdir, exist_ok=True)
+    start = time.monotonic()
     try:
-        return run_case(case, backend, workdir)
+        ok, lines = run_case(case, backend, workdir)
     except Exception as exc:  # report, do not abort the whole run
         detail = str(exc) if isinstance(exc, e2e.CuvilError) else traceback.format_exc()
-        return False, [f"error: {detail.strip()}"]
+        ok, lines = False, [f"error: {detail.strip()}"]
+    return ok, lines, time.monotonic() - start
 
 
 def covering_sample(cases):
@@ -4726,6 +4752,8 @@ def main(argv=None):
                         help="extra `cuvil compile` argument for compared cases, e.g. --compile-arg=--cpu=x86-64-v3")
     parser.add_argument("--symbolic", action="store_true",
                         help="run the comparison cases with symbolic input dims instead (symbolic_variants)")
+    parser.add_argument("--durations", type=int, default=0, metavar="N",
+                        help="print the N slowest cases and each family's total seconds")
     parser.add_argument("--cover-ops", action="store_true",
                         help="only the cases (with --symbolic: variants) that cover an op not yet covered")
     args = parser.parse_args(argv)
@@ -4753,12 +4781,12 @@ def main(argv=None):
     if backend is None:
         parser.error("no cuvil binary: pass --cuvil PATH, set CUVIL_BIN, or use --self-check")
     root = args.workdir or tempfile.mkdtemp(prefix="cuvil_test_ops_")
-    failed = []
+    failed, seconds = [], {}
     with concurrent.futures.ThreadPoolExecutor(max(1, args.jobs)) as pool:
         futures = [pool.submit(run_case_safely, c, backend, os.path.join(root, e2e.sanitise(c.name)))
                    for c in cases]
         for case, future in zip(cases, futures):
-            ok, lines = future.result()
+            ok, lines, seconds[case.name] = future.result()
             print(f"{'PASS' if ok else 'FAIL'} {case.name}", flush=True)
             if not ok or args.verbose:
                 for line in lines:
@@ -4767,10 +4795,25 @@ def main(argv=None):
                 failed.append(case.name)
     if not args.workdir:
         shutil.rmtree(root, ignore_errors=True)
+    if args.durations:
+        print_durations(seconds, args.durations)
     print(f"{len(cases) - len(failed)} passed, {len(failed)} failed")
     for name in failed:
         print(f"FAILED {name}")
     return 1 if failed else 0
+
+
+def print_durations(seconds, count):
+    """The slowest cases and the families (name up to the first '/') by total time."""
+    families = collections.Counter()
+    for name, took in seconds.items():
+        families[name.split("/", 1)[0]] += took
+    print(f"slowest {count} cases (wall seconds):")
+    for name, took in sorted(seconds.items(), key=lambda item: -item[1])[:count]:
+        print(f"  {took:7.2f}  {name}")
+    print(f"slowest {count} families of {sum(seconds.values()):.0f} s in all:")
+    for family, took in families.most_common(count):
+        print(f"  {took:7.2f}  {family}")
 
 
 def make_backend(cuvil, self_check, compile_args=()):
