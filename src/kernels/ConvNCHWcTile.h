@@ -131,23 +131,22 @@ CUVIL_TILE void tile(const Geometry &g, const float *x, const float *w, const fl
       }
     }
   }
+  auto offset = [&](int j, int p) CUVIL_LAMBDA_INLINE {
+    return (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0 + p) * B;
+  };
   V value[J * P];
 #pragma clang loop unroll(full)
-  for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0) * B;
+  for (int j = 0; j < J; ++j)
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p)
-      value[j * P + p] = s.finish && res ? acc[p][j] + loadV<V>(res + offset + p * B) : acc[p][j];
-  }
+      value[j * P + p] = s.finish && res ? acc[p][j] + loadV<V>(res + offset(j, p)) : acc[p][j];
   if (s.finish)
     applyUnaryEach(act, value);
 #pragma clang loop unroll(full)
-  for (int j = 0; j < J; ++j) {
-    const int64_t offset = (((s.ocb + j) * g.win.OH + oh - s.yRowShift) * g.win.OW + ow0) * B;
+  for (int j = 0; j < J; ++j)
 #pragma clang loop unroll(full)
     for (int p = 0; p < P; ++p)
-      storeV(y + offset + p * B, value[j * P + p]);
-  }
+      storeV(y + offset(j, p), value[j * P + p]);
 }
 
 // One tile of P pixels and J blocks (the instances of

@@ -205,84 +205,76 @@ CUVIL_INLINE float powf(float x, float y) {
 
 namespace cuvil::kernels {
 
-// The cuvil_unary_ops that take a few instructions: no exp, log, erf or
-// trigonometric polynomial.
-constexpr bool unaryIsCheap(int64_t op) {
+// x = op(x) where op takes a few instructions (no exp, log, erf or
+// trigonometric polynomial): true; false, x unchanged, for the other ops.
+template <typename T> CUVIL_INLINE bool applyCheapUnary(int64_t op, T &x, float alpha, float beta) {
   switch (op) {
   case CUVIL_UNARY_IDENTITY:
+    return true;
   case CUVIL_UNARY_RELU:
+    x = maxf(x, T(0.0f));
+    return true;
   case CUVIL_UNARY_CLIP:
+    x = minf(maxf(x, T(alpha)), T(beta));
+    return true;
   case CUVIL_UNARY_HARDSWISH:
+    x = x * minf(maxf(x + 3.0f, T(0.0f)), T(6.0f)) * (1.0f / 6.0f);
+    return true;
   case CUVIL_UNARY_LEAKYRELU:
+    x = select(x < 0.0f, alpha * x, x);
+    return true;
   case CUVIL_UNARY_NEG:
+    x = -x;
+    return true;
   case CUVIL_UNARY_ABS:
+    x = absf(x);
+    return true;
   case CUVIL_UNARY_SQRT:
+    x = __builtin_elementwise_sqrt(x);
+    return true;
   case CUVIL_UNARY_RECIPROCAL:
+    x = 1.0f / x;
+    return true;
   case CUVIL_UNARY_FLOOR:
+    x = __builtin_elementwise_floor(x);
+    return true;
   case CUVIL_UNARY_CEIL:
+    x = __builtin_elementwise_ceil(x);
+    return true;
   case CUVIL_UNARY_SQUARE:
+    x = x * x;
+    return true;
   case CUVIL_UNARY_HARDSIGMOID:
+    x = maxf(T(0.0f), minf(T(1.0f), alpha * x + beta));
+    return true;
   case CUVIL_UNARY_SOFTSIGN:
+    x = x / (1.0f + absf(x));
+    return true;
   case CUVIL_UNARY_ROUND:
+    x = __builtin_elementwise_roundeven(x);
+    return true;
   case CUVIL_UNARY_SIGN:
+    x = select(x > 0.0f, T(1.0f), select(x < 0.0f, T(-1.0f), x));
+    return true;
   case CUVIL_UNARY_THRESHOLDED_RELU:
+    x = select(x > alpha, x, T(0.0f));
+    return true;
   case CUVIL_UNARY_SHRINK:
+    x = select(x < -alpha, x + beta, select(x > alpha, x - beta, T(0.0f)));
+    return true;
   case CUVIL_UNARY_AFFINE:
+    x = alpha * x + beta;
     return true;
   default:
     return false;
   }
 }
 
-// A cheap cuvil_unary_op (unaryIsCheap) of a float, v8 or v16.
-template <typename T> CUVIL_INLINE T applyCheapUnary(int64_t op, T x, float alpha, float beta) {
-  switch (op) {
-  case CUVIL_UNARY_RELU:
-    return maxf(x, T(0.0f));
-  case CUVIL_UNARY_CLIP:
-    return minf(maxf(x, T(alpha)), T(beta));
-  case CUVIL_UNARY_HARDSWISH:
-    return x * minf(maxf(x + 3.0f, T(0.0f)), T(6.0f)) * (1.0f / 6.0f);
-  case CUVIL_UNARY_LEAKYRELU:
-    return select(x < 0.0f, alpha * x, x);
-  case CUVIL_UNARY_NEG:
-    return -x;
-  case CUVIL_UNARY_ABS:
-    return absf(x);
-  case CUVIL_UNARY_SQRT:
-    return __builtin_elementwise_sqrt(x);
-  case CUVIL_UNARY_RECIPROCAL:
-    return 1.0f / x;
-  case CUVIL_UNARY_FLOOR:
-    return __builtin_elementwise_floor(x);
-  case CUVIL_UNARY_CEIL:
-    return __builtin_elementwise_ceil(x);
-  case CUVIL_UNARY_SQUARE:
-    return x * x;
-  case CUVIL_UNARY_HARDSIGMOID:
-    return maxf(T(0.0f), minf(T(1.0f), alpha * x + beta));
-  case CUVIL_UNARY_SOFTSIGN:
-    return x / (1.0f + absf(x));
-  case CUVIL_UNARY_ROUND:
-    return __builtin_elementwise_roundeven(x);
-  case CUVIL_UNARY_SIGN:
-    return select(x > 0.0f, T(1.0f), select(x < 0.0f, T(-1.0f), x));
-  case CUVIL_UNARY_THRESHOLDED_RELU:
-    return select(x > alpha, x, T(0.0f));
-  case CUVIL_UNARY_SHRINK:
-    return select(x < -alpha, x + beta, select(x > alpha, x - beta, T(0.0f)));
-  case CUVIL_UNARY_AFFINE:
-    return alpha * x + beta;
-  default: // CUVIL_UNARY_IDENTITY
-    return x;
-  }
-}
-
 // Applies a cuvil_unary_op to a float, v8 or v16; `op` is a constant after
 // specialisation.
 template <typename T> CUVIL_INLINE T applyUnary(int64_t op, T x, float alpha, float beta) {
-  if (unaryIsCheap(op))
-    return applyCheapUnary<T>(op, x, alpha, beta);
+  if (applyCheapUnary(op, x, alpha, beta))
+    return x;
   switch (op) {
   case CUVIL_UNARY_SIGMOID:
     return sigmoidf(x);
@@ -362,15 +354,15 @@ template <typename T> CUVIL_INLINE T applyUnary(const cuvil_unary &f, T x) {
 // others run as one loop over the results (on the stack: a load and a store
 // beside tens of instructions of polynomial).
 template <typename V, int N> CUVIL_INLINE void applyUnaryEach(const cuvil_unary &f, V (&x)[N]) {
-  if (unaryIsCheap(f.op)) {
+  bool cheap = true;
 #pragma clang loop unroll(full)
-    for (int i = 0; i < N; ++i)
-      x[i] = applyCheapUnary<V>(f.op, x[i], f.alpha, f.beta);
-  } else {
+  for (int i = 0; i < N; ++i)
+    cheap = applyCheapUnary(f.op, x[i], f.alpha, f.beta);
+  if (cheap)
+    return;
 #pragma clang loop unroll(disable)
-    for (int i = 0; i < N; ++i)
-      x[i] = applyUnary<V>(f, x[i]);
-  }
+  for (int i = 0; i < N; ++i)
+    x[i] = applyUnary<V>(f, x[i]);
 }
 
 } // namespace cuvil::kernels
