@@ -5,6 +5,7 @@
 #include "ModelInfo.h"
 #include "ModuleBuilder.h"
 #include "ObjectEmitter.h"
+#include "ParallelCodegen.h"
 #include "StaticLinker.h"
 
 #include "cuvil/backend/Version.h"
@@ -225,18 +226,27 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                         builder.runTimeSpecialisations()));
   stats.buildSeconds = secondsSince(start);
 
-  start = Clock::now();
+  std::set<const llvm::Function *> roots;
+  for (const llvm::Function &function : *module)
+    if (function.hasFnAttribute(ModuleBuilder::kVariantAttribute))
+      roots.insert(&function);
   applyTargetAttributes(*module, options.target);
-  optimiseModule(*module, **machine);
-  stats.optimiseSeconds = secondsSince(start);
 
-  if (options.emit == EmitKind::LLVMIR)
-    return writeAtomically(options.outputPath,
-                           [&](const std::string &path) { return writeLLVMIR(*module, path); });
-  if (options.emit == EmitKind::Assembly || options.emit == EmitKind::Object)
-    return writeAtomically(options.outputPath, [&](const std::string &path) {
-      return emitMachineCode(*module, **machine, path, options.emit == EmitKind::Assembly);
+  // One output file of the whole module: optimised and emitted as one.
+  if (options.emit == EmitKind::LLVMIR || options.emit == EmitKind::Assembly ||
+      options.emit == EmitKind::Object) {
+    start = Clock::now();
+    optimiseModule(*module, **machine);
+    stats.optimiseSeconds = secondsSince(start);
+    Status written = writeAtomically(options.outputPath, [&](const std::string &path) {
+      return options.emit == EmitKind::LLVMIR
+                 ? writeLLVMIR(*module, path)
+                 : emitMachineCode(*module, **machine, path, options.emit == EmitKind::Assembly);
     });
+    stats.codegenWallSeconds = secondsSince(start);
+    stats.codegenSeconds = stats.codegenWallSeconds - stats.optimiseSeconds;
+    return written;
+  }
 
   // The objects go next to the output when kept, else into a fresh
   // temporary directory that is removed afterwards (never anything else).
@@ -249,25 +259,41 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
   } else if (workDir.empty()) {
     workDir = std::filesystem::current_path();
   }
-  std::string modelObject = (workDir / "model.o").string();
+  // Removed however the compile ends (a failed part returns early).
+  struct TemporaryDirectory {
+    std::filesystem::path path;
+    ~TemporaryDirectory() {
+      std::error_code error;
+      if (!path.empty())
+        std::filesystem::remove_all(path, error);
+    }
+  } temporaries{options.keepTemporaries ? std::filesystem::path() : workDir};
   std::string weightsObject = (workDir / "weights.o").string();
   start = Clock::now();
-  CUVIL_TRY(emitMachineCode(*module, **machine, modelObject, /*assembly=*/false));
+  ParallelCodegenStats parallel;
+  Expected<std::vector<std::string>> objects = compileInParts(
+      *module, roots, options.target, (workDir / "model").string(), options.jobs, parallel);
+  CUVIL_TRY(objects.status());
+  stats.optimiseSeconds = parallel.optimiseSeconds;
+  stats.codegenSeconds = parallel.codegenSeconds;
+  stats.codegenParts = parallel.parts;
+  stats.codegenThreads = parallel.threads;
   const ElfMachine elfMachine =
       options.target.triple.starts_with("aarch64") ? ElfMachine::AArch64 : ElfMachine::X86_64;
   CUVIL_TRY(writeWeightsObject(weightsObject, weights, elfMachine, builder.weights().totalBytes,
                                builder.weights().pieces));
-  stats.codegenSeconds = secondsSince(start);
+  stats.codegenWallSeconds = secondsSince(start);
+  std::vector<std::string> linkObjects = *objects;
+  linkObjects.push_back(weightsObject);
   start = Clock::now();
   Status linked =
       library ? writeAtomically(libraryOutput.libraryPath(),
                                 [&](const std::string &path) {
-                                  return linkLibrary(options.target, {modelObject, weightsObject},
-                                                     workDir.string(), libraryOutput, path);
+                                  return linkLibrary(options.target, linkObjects, workDir.string(),
+                                                     libraryOutput, path);
                                 })
               : writeAtomically(options.outputPath, [&](const std::string &path) {
-                  return linkExecutable(options.target, {modelObject, weightsObject},
-                                        workDir.string(), path);
+                  return linkExecutable(options.target, linkObjects, workDir.string(), path);
                 });
   if (linked.ok() && library)
     linked = writeAtomically(libraryOutput.headerPath(), [&](const std::string &path) {
@@ -275,8 +301,6 @@ Status compileToOutput(const Graph &model, const std::vector<CodePath> &paths,
                            libraryHeader(libraryOutput, describeModel(model, options.target)));
     });
   stats.linkSeconds = secondsSince(start);
-  if (!options.keepTemporaries)
-    std::filesystem::remove_all(workDir);
   return linked;
 }
 

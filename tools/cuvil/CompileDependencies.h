@@ -27,6 +27,7 @@ struct CompileOptions {
   std::vector<std::string> printAfter;
   bool printAfterAll = false;
   bool keepTemporaries = false;
+  unsigned jobs = 0; // 0: one thread per CPU
   bool noWinograd = false;
   bool mapWeights = false;
   bool printCpuModel = false;

@@ -372,6 +372,7 @@ int runCompile(const CompileOptions &options) {
   backendOptions.emit = kEmitKinds.at(options.emit);
   backendOptions.outputPath = options.output;
   backendOptions.keepTemporaries = options.keepTemporaries;
+  backendOptions.jobs = options.jobs;
   backendOptions.mapWeights = options.mapWeights;
   BackendStats stats;
   if (Status status = compileToOutput(**graph, paths, backendOptions, stats); !status.ok())
@@ -417,10 +418,11 @@ int runCompile(const CompileOptions &options) {
                              humanBytes(stats.weightsBytes),
                              stats.weightsMapped ? " (mapped from the file at start-up)" : "");
     std::cout << fmt::format(
-        "  time: import {:.2f} s, passes {:.2f} s, build {:.2f} s, optimise {:.2f} s, "
-        "codegen {:.2f} s, link {:.2f} s\n",
+        "  time: import {:.2f} s, passes {:.2f} s, build {:.2f} s, optimise {:.2f} s + codegen "
+        "{:.2f} s in {} part{} on {} thread{}: {:.2f} s, link {:.2f} s\n",
         importSeconds, passSeconds, stats.buildSeconds, stats.optimiseSeconds, stats.codegenSeconds,
-        stats.linkSeconds);
+        stats.codegenParts, stats.codegenParts == 1 ? "" : "s", stats.codegenThreads,
+        stats.codegenThreads == 1 ? "" : "s", stats.codegenWallSeconds, stats.linkSeconds);
   }
   return 0;
 }
@@ -577,7 +579,10 @@ int main(int argc, char **argv) {
                            "start-up, not loaded with the program (always so from 2 GiB on, "
                            "which loaded data cannot reach)");
   compileCommand->add_flag("--keep-temps", compile.keepTemporaries,
-                           "keep model.o and weights.o next to the output");
+                           "keep the objects (model.N.o, weights.o) next to the output");
+  compileCommand->add_option("--jobs,-j", compile.jobs,
+                             "threads that optimise and emit the model's code (default: one per "
+                             "CPU); the output is the same for any count");
   compileCommand->add_flag("--print-cpu-model", compile.printCpuModel,
                            "print the CPU model each ISA variant is tuned for (and stop, "
                            "without --input)");

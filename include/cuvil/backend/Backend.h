@@ -29,6 +29,8 @@ struct BackendOptions {
   // Weights in a section of the output that the runtime maps at start-up
   // instead of loaded data (always so from kLoadedWeightsLimit on).
   bool mapWeights = false;
+  // Threads that optimise and emit the module's parts (0: one per CPU).
+  unsigned jobs = 0;
 };
 
 // Where `--emit lib|shared --output DIR/NAME` puts the library and its
@@ -67,8 +69,13 @@ struct BackendStats {
   std::vector<PathStats> paths;
   size_t specialisations = 0; // distinct specialised kernels generated
   double buildSeconds = 0;
+  // Summed over the module's parts, which compile on codegenThreads
+  // threads in codegenWallSeconds (with the weights object).
   double optimiseSeconds = 0;
   double codegenSeconds = 0;
+  size_t codegenParts = 1;
+  unsigned codegenThreads = 1;
+  double codegenWallSeconds = 0;
   double linkSeconds = 0;
 };
 
