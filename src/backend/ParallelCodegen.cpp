@@ -129,12 +129,19 @@ std::map<const llvm::Function *, size_t> assignParts(const llvm::Module &module,
   std::stable_sort(order.begin(), order.end(),
                    [&](size_t a, size_t b) { return unitKey[a] < unitKey[b]; });
   std::vector<size_t> unitPart(unitSize.size());
-  size_t before = 0;
+  size_t before = 0, used = 0, last = 0;
   for (size_t unit : order) {
-    // The part whose share of the total holds this unit's middle.
-    unitPart[unit] = std::min(parts - 1, (before + unitSize[unit] / 2) * parts / total);
+    // The part whose share of the total holds this unit's middle; parts a
+    // large unit leaves empty are skipped.
+    size_t share =
+        std::min(parts - 1, (before + unitSize[unit] / 2) * parts / std::max<size_t>(total, 1));
+    if (used == 0 || share != last)
+      ++used;
+    last = share;
+    unitPart[unit] = used - 1;
     before += unitSize[unit];
   }
+  parts = std::max<size_t>(used, 1);
   std::map<const llvm::Function *, size_t> partOf;
   for (size_t i = 0; i < members.size(); ++i)
     partOf[members[i]] = unitPart[memberUnit[i]];
