@@ -297,11 +297,25 @@ double secondsSince(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-// One part on this thread: its own context and target machine.
+// O3 and the object file, each timed, with a target machine of its own.
+Status optimiseAndEmit(llvm::Module &module, const TargetConfig &target,
+                       const std::string &objectPath, double &optimiseSeconds,
+                       double &codegenSeconds) {
+  Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine(target);
+  CUVIL_TRY(machine.status());
+  auto start = std::chrono::steady_clock::now();
+  optimiseModule(module, **machine);
+  optimiseSeconds = secondsSince(start);
+  start = std::chrono::steady_clock::now();
+  Status emitted = emitMachineCode(module, **machine, objectPath, /*assembly=*/false);
+  codegenSeconds = secondsSince(start);
+  return emitted;
+}
+
+// One part on this thread, in its own context.
 Status compilePart(const std::string &bitcode, const PartPlan &plan, size_t part,
                    const TargetConfig &target, const std::string &objectPath,
                    double &optimiseSeconds, double &codegenSeconds) {
-  auto start = std::chrono::steady_clock::now();
   llvm::LLVMContext context;
   llvm::Expected<std::unique_ptr<llvm::Module>> module =
       llvm::getLazyBitcodeModule(llvm::MemoryBufferRef(bitcode, objectPath), context);
@@ -309,14 +323,7 @@ Status compilePart(const std::string &bitcode, const PartPlan &plan, size_t part
     return Status::error(fmt::format("internal error: reading a module part: {}",
                                      llvm::toString(module.takeError())));
   CUVIL_TRY(extractPart(**module, plan, part));
-  Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine(target);
-  CUVIL_TRY(machine.status());
-  optimiseModule(**module, **machine);
-  optimiseSeconds = secondsSince(start);
-  start = std::chrono::steady_clock::now();
-  Status emitted = emitMachineCode(**module, **machine, objectPath, /*assembly=*/false);
-  codegenSeconds = secondsSince(start);
-  return emitted;
+  return optimiseAndEmit(**module, target, objectPath, optimiseSeconds, codegenSeconds);
 }
 
 // The CPUs this process may run on (a container's share, not the host's).
@@ -349,14 +356,8 @@ Expected<std::vector<std::string>> compileInParts(llvm::Module &module,
   stats.parts = parts;
   stats.threads = unsigned(std::clamp<size_t>(jobs ? jobs : availableCpus(), 1, parts));
   if (parts == 1) {
-    Expected<std::unique_ptr<llvm::TargetMachine>> machine = createTargetMachine(target);
-    CUVIL_TRY(machine.status());
-    auto start = std::chrono::steady_clock::now();
-    optimiseModule(module, **machine);
-    stats.optimiseSeconds = secondsSince(start);
-    start = std::chrono::steady_clock::now();
-    CUVIL_TRY(emitMachineCode(module, **machine, objects[0], /*assembly=*/false));
-    stats.codegenSeconds = secondsSince(start);
+    CUVIL_TRY(
+        optimiseAndEmit(module, target, objects[0], stats.optimiseSeconds, stats.codegenSeconds));
     return objects;
   }
   std::set<const llvm::GlobalVariable *> once = externalise(module, partOf);
