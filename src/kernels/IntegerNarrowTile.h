@@ -12,7 +12,7 @@
 //     for each MR x (NV x 8 columns) register tile:
 //       acc[r][8 v ..] (=, then +=) sum over q of
 //         vpmaddwd(vpmaddubsw(B'[q][8 v ..], splat(A quad [r][q])), 1)
-//   acc[r][j] -= x_zero * wsum[r]
+//   acc[r][j] -= x_zero * wsum[r]   (wsum once per block of rows, not per task)
 // vpmaddubsw multiplies 32 u8 x i8 pairs and adds adjacent products into
 // i16 with saturation; |w| <= 64 keeps every sum exact (255 * 64 * 2 <
 // 2^15), and vpmaddwd by 1 adds the i16 pairs into i32. Twice the products
@@ -158,7 +158,7 @@ CUVIL_INLINE void narrowRows(int64_t dot, int64_t rowsLeft, const int8_t *a, int
                              int64_t kq, const uint8_t *b, int32_t *acc, int64_t accumulate) {
 #define CUVIL_NARROW_ROWS_CASE(n)                                                                  \
   case n:                                                                                          \
-    if constexpr (CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                                          \
+    if constexpr (NV == 1 ? n <= 6 : CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                       \
       if (dot)                                                                                     \
         dotTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                           \
       else                                                                                         \
@@ -202,6 +202,13 @@ CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
       const int8_t *a = rowQuads + r0 * 4 * stride;
       const uint8_t *b = chunk.b + c0 * 4;
       int32_t *out = acc.values + r0 * kIntegerPanel + c0;
+      // A last run of at most 8 columns takes a one-vector tile, where the
+      // full one would multiply 8 NV columns for it (a 7 x 7 image's 49
+      // pixels are 48 + 1: 64 columns multiplied, 56 with this tile).
+      if (NV > 1 && columns - c0 <= 8) {
+        narrowRows<1, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
+        continue;
+      }
       switch (NV) {
       case 2:
         narrowRows<2, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
@@ -219,12 +226,27 @@ CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
   }
 }
 
+// x_zero * sum_k w[r][k] for `rows` weight rows at w (row stride K): what
+// the image's zero point adds to row r's sums, to take off.
+CUVIL_INLINE void narrowZeroCorrections(const int8_t *w, int64_t rows, int64_t K, int32_t imageZero,
+                                        uint32_t *corrections) {
+  for (int64_t r = 0; r < rows; ++r) {
+    int32_t weightSum = 0;
+    for (int64_t k = 0; k < K; ++k)
+      weightSum += w[r * K + k];
+    corrections[r] = uint32_t(imageZero) * uint32_t(weightSum);
+  }
+}
+
 // The task's accumulators over all of K (> 0) for `rows` weight rows at w
-// (row stride K): packB(k0, kc, chunk) packs the image panel of each chunk.
+// (row stride K): packB(k0, kc, chunk) packs the image panel of each chunk;
+// corrections[r] (narrowZeroCorrections; null for a zero point of 0) is
+// taken off row r.
 template <typename PackB>
 CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int64_t dot,
                                        const int8_t *w, int64_t rows, int64_t columns, int64_t K,
-                                       int32_t imageZero, PackB packB, IntegerAccumulators &acc) {
+                                       const uint32_t *corrections, PackB packB,
+                                       IntegerAccumulators &acc) {
   NarrowChunk chunk;
   const bool inPlace = K % 4 == 0; // constants once specialised
   const int64_t stride = inPlace ? K / 4 : (blocking.chunk_k + 3) / 4;
@@ -236,16 +258,11 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int
     packB(k0, kc, chunk);
     narrowChunk<false>(blocking, dot, weights, stride, rows, columns, kq, chunk, acc, k0 > 0);
   }
-  // The image's zero point, multiplied out: x_zero * sum_k w[r][k].
-  for (int64_t r = 0; r < rows; ++r) {
-    int32_t weightSum = 0;
-    for (int64_t k = 0; k < K; ++k)
-      weightSum += w[r * K + k];
-    const uint32_t correction = uint32_t(imageZero) * uint32_t(weightSum);
-    for (int64_t j = 0; j < columns; ++j)
-      acc.values[r * kIntegerPanel + j] =
-          int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) - correction);
-  }
+  if (corrections)
+    for (int64_t r = 0; r < rows; ++r)
+      for (int64_t j = 0; j < columns; ++j)
+        acc.values[r * kIntegerPanel + j] =
+            int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) - corrections[r]);
 }
 
 // The GEMM's byte path, rows and panel swapped: `rows` rows of u8 A read
