@@ -9,6 +9,9 @@
 //   qconv: y[n][m][p] = saturate(round_half_even(float(acc[m][p] + bias[m])
 //                                * (x_scale * w_scale[m] / y_scale)) + y_zero)
 //   qconv_dq: y[n][m][p] = act(float(qconv - y_zero) * y_scale + residual[n][m][p])
+//   qconv_q:  y[n][m][p] = saturate(round_half_even(act(float(qconv - y_zero) * y_scale
+//                          + float(residual[n][m][p] - r_zero) * r_scale) * (1 / z_scale)) +
+//                          z_zero)
 // Patch row k = (c, kh, kw) of a panel, output pixel p = (oh, ow):
 //   x[c][oh SH - PT + kh DH][ow SW - PL + kw DW], walked a run of output
 //   columns of one output row at a time: its left padding, the columns
@@ -182,8 +185,9 @@ CUVIL_INLINE void iconv(const X *x, const W *w, const X *xZero, const W *wZero, 
                   });
 }
 
-// Requantizes each accumulator and hands it on: emit(flat, q) with the
-// flat output index and the quantized value.
+// Requantizes each accumulator and hands it on: emit(flat, c) with the
+// flat output index and the quantized value less its zero point, c = q -
+// y_zero, as a float (roundToCentered).
 template <typename X, typename W, typename Y, typename Emit>
 CUVIL_INLINE void requantizedConv(const X *x, const float *xScale, const X *xZero, const W *w,
                                   const float *wScale, const W *wZero, const float *yScale,
@@ -201,7 +205,7 @@ CUVIL_INLINE void requantizedConv(const X *x, const float *xScale, const X *xZer
           const int64_t first = (t.image * p.M + m) * pixels + t.p0;
           for (int64_t j = 0; j < t.columns; ++j) {
             const int32_t value = int32_t(uint32_t(acc.at(r, j)) + offset);
-            emit(first + j, roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
+            emit(first + j, roundToCentered<QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
                                 float(value) * multiplier, outZero));
           }
         }
@@ -213,8 +217,10 @@ CUVIL_INLINE void qconv(const X *x, const float *xScale, const X *xZero, const W
                         const float *wScale, const W *wZero, const float *yScale, const Y *yZero,
                         const int32_t *bias, Y *y, const cuvil_iconv_params *params, int64_t begin,
                         int64_t end) {
+  const int32_t outZero = *yZero;
   requantizedConv(x, xScale, xZero, w, wScale, wZero, yScale, yZero, bias, *params, begin, end,
-                  [&](int64_t i, Y q) CUVIL_LAMBDA_INLINE { y[i] = q; });
+                  [&](int64_t i, float centered)
+                      CUVIL_LAMBDA_INLINE { y[i] = Y(int32_t(centered) + outZero); });
 }
 
 template <typename X, typename W, typename Y>
@@ -224,12 +230,38 @@ CUVIL_INLINE void qconvDequantized(const X *x, const float *xScale, const X *xZe
                                    float *y, const cuvil_qconv_dq_params *params, int64_t begin,
                                    int64_t end) {
   const float outScale = *yScale;
-  const int32_t outZero = *yZero;
   const cuvil_unary &act = params->activation;
   requantizedConv(x, xScale, xZero, w, wScale, wZero, yScale, yZero, bias, params->conv, begin, end,
-                  [&](int64_t i, Y q) CUVIL_LAMBDA_INLINE {
-                    const float value = float(int32_t(q) - outZero) * outScale;
+                  [&](int64_t i, float centered) CUVIL_LAMBDA_INLINE {
+                    const float value = centered * outScale;
                     y[i] = applyUnary(act, residual ? value + residual[i] : value);
+                  });
+}
+
+// The same epilogue in the quantized domain (cuvil.FusedQLinearConv with
+// its QuantizeLinear and its residual's DequantizeLinear absorbed): the
+// residual read as 8 bits, the result written as 8 bits, a quarter of the
+// f32 epilogue's bytes. The quantization multiplies by 1 / z_scale where
+// QuantizeLinear divides: a division per element cost a fifth of a
+// pointwise convolution of 64 channels.
+template <typename X, typename W, typename Y>
+CUVIL_INLINE void qconvQuantized(const X *x, const float *xScale, const X *xZero, const W *w,
+                                 const float *wScale, const W *wZero, const float *yScale,
+                                 const Y *yZero, const int32_t *bias, const Y *residual,
+                                 const float *rScale, const Y *rZero, const float *zScale,
+                                 const Y *zZero, Y *y, const cuvil_qconv_dq_params *params,
+                                 int64_t begin, int64_t end) {
+  const float outScale = *yScale, residualScale = residual ? *rScale : 0.0f;
+  const float inverseResultScale = 1.0f / *zScale;
+  const int32_t residualZero = residual ? int32_t(*rZero) : 0, resultZero = *zZero;
+  const cuvil_unary &act = params->activation;
+  requantizedConv(x, xScale, xZero, w, wScale, wZero, yScale, yZero, bias, params->conv, begin, end,
+                  [&](int64_t i, float centered) CUVIL_LAMBDA_INLINE {
+                    float value = centered * outScale;
+                    if (residual)
+                      value += float(int32_t(residual[i]) - residualZero) * residualScale;
+                    y[i] = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
+                        applyUnary(act, value) * inverseResultScale, resultZero);
                   });
 }
 
@@ -262,3 +294,14 @@ CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QCONV)
                      p, begin, end);                                                               \
   }
 CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QCONV_DQ)
+
+#define CUVIL_DEFINE_QCONV_Q(xn, X, wn, W, yn, Y)                                                  \
+  CUVIL_KERNEL void cuvil_qconv_q_##xn##_##wn##_##yn(                                              \
+      const X *x, const float *x_scale, const X *x_zero, const W *w, const float *w_scale,         \
+      const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias,                 \
+      const Y *residual, const float *r_scale, const Y *r_zero, const float *z_scale,              \
+      const Y *z_zero, Y *y, const cuvil_qconv_dq_params *p, int64_t begin, int64_t end) {         \
+    qconvQuantized(x, x_scale, x_zero, w, w_scale, w_zero, y_scale, y_zero, bias, residual,        \
+                   r_scale, r_zero, z_scale, z_zero, y, p, begin, end);                            \
+  }
+CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QCONV_Q)

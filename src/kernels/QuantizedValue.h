@@ -9,12 +9,20 @@
 
 namespace cuvil::kernels {
 
-template <typename Q, int64_t Low, int64_t High>
-CUVIL_INLINE Q roundToQuantized(float v, int32_t zeroPoint) {
+// saturate(round(v) + zp) - zp, as a float (small integers: exact). An
+// epilogue that dequantizes the value again multiplies this by the scale
+// without converting to 8 bits and back.
+template <int64_t Low, int64_t High>
+CUVIL_INLINE float roundToCentered(float v, int32_t zeroPoint) {
   float low = float(Low - zeroPoint), high = float(High - zeroPoint);
   v = v > low ? v : low;
   v = v < high ? v : high;
-  return Q(int32_t(__builtin_elementwise_roundeven(v)) + zeroPoint);
+  return __builtin_elementwise_roundeven(v);
+}
+
+template <typename Q, int64_t Low, int64_t High>
+CUVIL_INLINE Q roundToQuantized(float v, int32_t zeroPoint) {
+  return Q(int32_t(roundToCentered<Low, High>(v, zeroPoint)) + zeroPoint);
 }
 
 // The 8-bit types the integer GEMM writes.

@@ -476,6 +476,16 @@ const std::vector<Instance<IntegerKey>> kDequantizedConv = [] {
   return list;
 }();
 
+const std::vector<Instance<IntegerKey>> kQuantizedEpilogueConv = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_QCONV_Q_ENTRY(xn, X, wn, W, yn, Y)                                                   \
+  list.push_back(                                                                                  \
+      {{#xn, #wn, #yn},                                                                            \
+       CUVIL_KERNEL_REF(cuvil_qconv_q_##xn##_##wn##_##yn).checkedBy(checkDequantizedConv)});
+  CUVIL_QGEMM_TYPES(CUVIL_QCONV_Q_ENTRY)
+  return list;
+}();
+
 std::string typeNames(const IntegerKey &key) { return fmt::format("{}", fmt::join(key, " x ")); }
 
 // Kernels store bool as u8.
@@ -728,6 +738,11 @@ Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y) {
 Expected<const KernelRef *> dequantizedConvKernel(DType x, DType w, DType y) {
   IntegerKey key = {dtypeName(x), dtypeName(w), dtypeName(y)};
   return find(kDequantizedConv, key, "dequantized convolution", typeNames(key));
+}
+
+Expected<const KernelRef *> quantizedEpilogueConvKernel(DType x, DType w, DType y) {
+  IntegerKey key = {dtypeName(x), dtypeName(w), dtypeName(y)};
+  return find(kQuantizedEpilogueConv, key, "quantized-epilogue convolution", typeNames(key));
 }
 
 } // namespace cuvil::ops

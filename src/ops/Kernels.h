@@ -118,5 +118,7 @@ Expected<const KernelRef *> integerConvKernel(DType x, DType w);
 Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y);
 // The same, dequantized into f32 (by the requantized type y).
 Expected<const KernelRef *> dequantizedConvKernel(DType x, DType w, DType y);
+// The same with an 8-bit residual and result of the requantized type y.
+Expected<const KernelRef *> quantizedEpilogueConvKernel(DType x, DType w, DType y);
 
 } // namespace cuvil::ops

@@ -17,8 +17,9 @@
 // Then a QuantizeLinear of a DequantizeLinear with the same per-tensor scale
 // and zero point is the integer value itself: consecutive quantized ops
 // pass u8 tensors, and float values remain only at the edges of integer
-// regions (a residual Add, a pooling, the graph's outputs); a value
-// quantized twice alike is quantized once.
+// regions (a pooling, the graph's outputs); a value quantized twice alike
+// is quantized once, and a residual Add between integer ops reads its
+// shortcut quantized (quantizeResidualStreams).
 #include "PassUtils.h"
 #include "QuantizationPlan.h"
 
@@ -116,6 +117,37 @@ void mergeRequantization(Graph &graph) {
     graph.eraseNode(duplicate);
 }
 
+// A residual Add of an integer op's dequantized result and a value that is
+// quantized for another integer op (a residual block's input, which its
+// first convolution reads quantized) reads that quantization dequantized:
+// the stream between blocks is then 8-bit (fuse-epilogues gives the
+// block's last convolution an 8-bit residual and result, a quarter of the
+// bytes), at the cost of rounding the shortcut to the step the next
+// convolution reads it at anyway; ONNX Runtime's quantize_static
+// quantizes the Add's operands likewise.
+Status quantizeResidualStreams(Graph &graph) {
+  std::vector<Node *> quantizes;
+  for (const auto &node : graph.nodes())
+    if (node->op() == "QuantizeLinear" && node->hasInput(2))
+      quantizes.push_back(node.get());
+  for (Node *q : quantizes) {
+    std::vector<Use> adds;
+    for (const Use &use : q->input(0)->uses()) {
+      const Value *other = use.node->op() == "Add" ? otherOperand(*use.node, q->input(0)) : nullptr;
+      if (other && other->producer() && other->producer()->op() == "DequantizeLinear")
+        adds.push_back(use);
+    }
+    for (const Use &add : adds) {
+      Expected<Value *> dequantized =
+          insertNode(graph, "DequantizeLinear", {q->output(0), q->input(1), q->input(2)}, add.node,
+                     q->input(0)->name() + ".dq");
+      CUVIL_TRY(dequantized.status());
+      add.node->setInput(add.operand, *dequantized);
+    }
+  }
+  return Status::success();
+}
+
 } // namespace
 
 std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassContext &context) {
@@ -157,6 +189,7 @@ Status runAssignPrecision(Graph &graph, PassContext &context) {
   }
   cancelRequantization(graph);
   mergeRequantization(graph);
+  CUVIL_TRY(quantizeResidualStreams(graph));
   graph.eraseUnusedConstants();
   return Status::success();
 }

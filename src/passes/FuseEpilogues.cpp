@@ -3,8 +3,13 @@
 //   Conv   ->               [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedConv
 //   MatMul -> [Mul/Div c] -> [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedMatMul
 //   QLinearConv -> DequantizeLinear -> [Add residual] -> [activation]     => cuvil.FusedQLinearConv
+//                                                     -> [QuantizeLinear]
 // (the DequantizeLinear with the QLinearConv's output scale and zero point,
-// its only reader: the kernel dequantizes what it requantized, exactly.)
+// its only reader: the kernel dequantizes what it requantized, exactly.
+// A QuantizeLinear to the QLinearConv's 8-bit type is taken when the
+// residual, if any, is a DequantizeLinear of that type too: its 8-bit
+// value is read instead, and the epilogue reads and writes 8 bits, as a
+// residual stream quantized between blocks (ResNet's) runs.)
 // A bias is a constant broadcasting along the output channel (Conv: [M,1,1],
 // MatMul: [N]); a residual is a tensor of the result's shape (for MatMul,
 // one broadcasting along batch dims and rows, like an attention mask); c is
@@ -48,8 +53,9 @@ struct Fusion {
   Value *residual = nullptr;
   std::string activation;
   std::vector<float> activationParams;
-  Value *result = nullptr; // the value the fused node replaces
-  Node *last = nullptr;    // the last absorbed node
+  Node *quantize = nullptr; // the QuantizeLinear a FusedQLinearConv's result takes
+  Value *result = nullptr;  // the value the fused node replaces
+  Node *last = nullptr;     // the last absorbed node
   std::vector<Node *> absorbed;
 
   // Takes `node` (the sole user of `result`) into the fusion; returns the
@@ -101,6 +107,17 @@ std::optional<std::pair<std::string, std::vector<float>>> activationOf(const Nod
   if (!params)
     return std::nullopt;
   return std::pair{node.op(), std::move(*params)};
+}
+
+// Whether `node` quantizes or dequantizes (`op`) per tensor by a constant
+// f32 scale and a constant zero point of `dtype`.
+bool quantizesPerTensor(const Node &node, const char *op, DType dtype) {
+  if (node.op() != op || !node.hasInput(2) || node.getInt("block_size", 0) != 0)
+    return false;
+  const Value *scale = node.input(1), *zero = node.input(2);
+  return scale->isConstant() && scale->type().dtype == DType::F32 &&
+         scale->constant().numElements() == 1 && zero->isConstant() &&
+         zero->type().dtype == dtype && zero->constant().numElements() == 1;
 }
 
 // The QLinearConv a DequantizeLinear undoes the output quantization of.
@@ -161,6 +178,16 @@ Fusion match(Node &root) {
     if (auto activation = activationOf(*next)) {
       fusion.activation = activation->first;
       fusion.activationParams = activation->second;
+      next = fusion.absorb(next);
+    }
+  }
+  if (dequantized && next && next->input(0) == fusion.result) {
+    const DType type = root.input(0)->type().dtype;
+    const Node *residual = fusion.residual ? fusion.residual->producer() : nullptr;
+    if (quantizesPerTensor(*next, "QuantizeLinear", type) &&
+        (!fusion.residual ||
+         (residual && quantizesPerTensor(*residual, "DequantizeLinear", type)))) {
+      fusion.quantize = next;
       fusion.absorb(next);
     }
   }
@@ -193,8 +220,17 @@ void apply(Graph &graph, Fusion &fusion) {
   if (Node *integer = dequantizedConv(root)) {
     // QLinearConv's inputs, then the residual after the bias (or a null).
     std::vector<Value *> inputs(integer->inputs().begin(), integer->inputs().end());
-    if (fusion.residual) {
+    if (fusion.quantize || fusion.residual)
       inputs.resize(9);
+    if (fusion.quantize) {
+      // The residual's 8-bit value and quantization (inputs 9-11), then the
+      // result's (12, 13).
+      const Node *residual = fusion.residual ? fusion.residual->producer() : nullptr;
+      for (size_t i = 0; i < 3; ++i)
+        inputs.push_back(residual ? residual->input(i) : nullptr);
+      inputs.push_back(fusion.quantize->input(1));
+      inputs.push_back(fusion.quantize->input(2));
+    } else if (fusion.residual) {
       inputs.push_back(fusion.residual);
     }
     emitFused(graph, fusion, "cuvil.FusedQLinearConv", inputs, *integer);
@@ -265,6 +301,11 @@ Status runFuseEpilogues(Graph &graph, PassContext &) {
       roots.push_back(node.get());
   }
   for (Node *root : roots) {
+    // A fusion before may have taken a DequantizeLinear's 8-bit input as
+    // its residual: the DequantizeLinear is then no longer the QLinearConv's
+    // only reader (or read at all), and stays.
+    if (root->op() == "DequantizeLinear" && !dequantizedConv(*root))
+      continue;
     Fusion fusion = match(*root);
     // The DequantizeLinear itself is worth fusing: the f32 result skips the
     // 8-bit tensor and a pass over it.

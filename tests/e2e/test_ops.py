@@ -2296,6 +2296,25 @@ def quantize_cases():
                 node("Relu", ["s"], ["y"])]
     yield graph("qdq/qlinearconv_dequantized_residual_relu", residual, {"x": In((2, 8, 9, 7), gen=uniform(-3, 3))},
                 ["y"], res, opset=13)
+    # Two residual blocks with the stream between them quantized (as ResNet's after
+    # quantize_static): each block's input is read by its QLinearConv and, dequantized, by
+    # its residual Add; the Relu's result is quantized again. Each block is one
+    # cuvil.FusedQLinearConv reading and writing u8, which multiplies by 1 / scale where
+    # QuantizeLinear divides: a value within an ulp of a tie may round one step apart, and
+    # the second block may add the first's step: two steps of tolerance.
+    stream = dict(res, zs=scalar(0.06), zz=scalar(0, U8), wq2=rng.integers(-64, 65, (8, 8, 1, 1)).astype(I8),
+                  ys2=scalar(0.04), yz2=scalar(120, U8), z2s=scalar(0.07), z2z=scalar(0, U8))
+    blocks = [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]),
+              node("QLinearConv", ["xq", "xs", "xz", "wq", "ws", "wz", "ys", "yz", "bq"], ["q"], pads=[1, 1, 1, 1]),
+              node("DequantizeLinear", ["q", "ys", "yz"], ["d"]), node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+              node("Add", ["d", "xd"], ["s"]), node("Relu", ["s"], ["r"]),
+              node("QuantizeLinear", ["r", "zs", "zz"], ["rq"]),
+              node("QLinearConv", ["rq", "zs", "zz", "wq2", "ws", "wz", "ys2", "yz2"], ["q2"]),
+              node("DequantizeLinear", ["q2", "ys2", "yz2"], ["d2"]), node("DequantizeLinear", ["rq", "zs", "zz"], ["rd"]),
+              node("Add", ["rd", "d2"], ["s2"]), node("Relu", ["s2"], ["r2"]),
+              node("QuantizeLinear", ["r2", "z2s", "z2z"], ["yq"]), node("DequantizeLinear", ["yq", "z2s", "z2z"], ["y"])]
+    yield graph("qdq/qlinearconv_quantized_residual_stream", blocks, {"x": In((2, 8, 9, 7), gen=uniform(-3, 3))},
+                ["y"], stream, opset=13, atol=0.07 * 2.01)
     k, n = 24, 10
     mm = dict(as_=scalar(0.03), az=scalar(-5, I8), bq=rng.integers(-64, 65, (k, n)).astype(I8),
               bs=rng.uniform(0.01, 0.02, n).astype(F32), bz=np.zeros(n, I8), ys=scalar(0.2), yz=scalar(7, I8))

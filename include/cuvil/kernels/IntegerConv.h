@@ -57,4 +57,19 @@ struct cuvil_qconv_dq_params {
       int64_t end);
 CUVIL_QGEMM_TYPES(CUVIL_DECLARE_QCONV_DQ)
 
+/* The same with its epilogue in the quantized domain: the residual
+ * (optional) 8-bit of the requantized type, dequantized by r_scale and
+ * r_zero, and the result quantized by z_scale and z_zero (multiplied by
+ * its inverse, where QuantizeLinear divides; rounded half to even,
+ * saturated):
+ *   y = saturate(round_half_even(activation(float(qconv - y_zero) * y_scale
+ *                + float(residual - r_zero) * r_scale) * (1 / z_scale)) + z_zero) */
+#define CUVIL_DECLARE_QCONV_Q(xn, X, wn, W, yn, Y)                                                 \
+  CUVIL_KERNEL_DECL void cuvil_qconv_q_##xn##_##wn##_##yn(                                         \
+      const X *x, const float *x_scale, const X *x_zero, const W *w, const float *w_scale,         \
+      const W *w_zero, const float *y_scale, const Y *y_zero, const int32_t *bias,                 \
+      const Y *residual, const float *r_scale, const Y *r_zero, const float *z_scale,              \
+      const Y *z_zero, Y *y, const struct cuvil_qconv_dq_params *p, int64_t begin, int64_t end);
+CUVIL_QGEMM_TYPES(CUVIL_DECLARE_QCONV_Q)
+
 #endif /* CUVIL_KERNELS_INTEGER_CONV_H */
