@@ -3,7 +3,8 @@
 //   offsets of A, B and their zero points / scales from the batch
 //   coordinates (strides 0 where broadcast)
 //   acc = (A - a_zero)[rows] . (B - b_zero)[:, panel]   (IntegerGemmTile.h;
-//         u8 A by 7-bit i8 B: the byte path of IntegerNarrowTile.h)
+//         u8 A by 7-bit i8 B: the byte path of IntegerNarrowTile.h, its
+//         panel packed per task or, for constant weights, at compile time)
 //   igemm: y[b][m][n] = acc[m][n]
 //   qgemm: y[b][m][n] = saturate(round_half_even(float(acc[m][n])
 //                                * (a_scale[m] * b_scale[n] / y_scale)) + y_zero)
@@ -54,15 +55,23 @@ CUVIL_INLINE void integerGemm(const A *a, const B *b, const A *aZero, const B *b
     t.bQuantOffset += t.n0 * p.b_quant_column_stride;
     IntegerAccumulators acc;
     if constexpr (sizeof(A) == 1 && A(-1) > A(0) && B(-1) < B(0)) { // u8 A, i8 B
-      if (p.products != CUVIL_PRODUCTS_WORDS && p.K > 0) {
-        accumulateNarrowGemmTask(
+      auto rowZero = [&](int64_t r) CUVIL_LAMBDA_INLINE {
+        return aZero ? int32_t(aZero[t.aQuantOffset + r * p.a_quant_row_stride]) : 0;
+      };
+      if (p.b_packed && p.K > 0) {
+        accumulatePackedNarrowGemmTask(
             p.blocking, p.products == CUVIL_PRODUCTS_DOT,
             reinterpret_cast<const uint8_t *>(a + t.aOffset + t.m0 * p.lda), p.lda,
-            reinterpret_cast<const int8_t *>(b + t.bOffset + t.n0), p.ldb, t.rows, t.columns, p.K,
-            [&](int64_t r) CUVIL_LAMBDA_INLINE {
-              return aZero ? int32_t(aZero[t.aQuantOffset + r * p.a_quant_row_stride]) : 0;
-            },
-            acc);
+            reinterpret_cast<const uint8_t *>(b) + panel * CUVIL_IGEMM_PACKED_PANEL_BYTES(p.K),
+            t.rows, t.columns, p.K, rowZero, acc);
+        store(t, acc);
+        continue;
+      }
+      if (p.products != CUVIL_PRODUCTS_WORDS && p.K > 0) {
+        accumulateNarrowGemmTask(p.blocking, p.products == CUVIL_PRODUCTS_DOT,
+                                 reinterpret_cast<const uint8_t *>(a + t.aOffset + t.m0 * p.lda),
+                                 p.lda, reinterpret_cast<const int8_t *>(b + t.bOffset + t.n0),
+                                 p.ldb, t.rows, t.columns, p.K, rowZero, acc);
         store(t, acc);
         continue;
       }

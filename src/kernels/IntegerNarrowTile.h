@@ -185,7 +185,7 @@ CUVIL_INLINE void narrowRows(int64_t dot, int64_t rowsLeft, const int8_t *a, int
 template <bool UnsignedRows>
 CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
                               const int8_t *rowQuads, int64_t stride, int64_t rows, int64_t columns,
-                              int64_t kq, const NarrowChunk &chunk, IntegerAccumulators &acc,
+                              int64_t kq, const uint8_t *panel, IntegerAccumulators &acc,
                               int64_t accumulate) {
   const int64_t MR = blocking.tile.pixels, NV = blocking.tile.blocks;
   for (int64_t r0 = 0; r0 < rows; r0 += MR) {
@@ -200,7 +200,7 @@ CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
         __builtin_prefetch(rowQuads + r * 4 * stride + j, 0, 3);
     for (int64_t c0 = 0; c0 < columns; c0 += 8 * NV) {
       const int8_t *a = rowQuads + r0 * 4 * stride;
-      const uint8_t *b = chunk.b + c0 * 4;
+      const uint8_t *b = panel + c0 * 4;
       int32_t *out = acc.values + r0 * kIntegerPanel + c0;
       // A last run of at most 8 columns takes a one-vector tile, where the
       // full one would multiply 8 NV columns for it (a 7 x 7 image's 49
@@ -256,7 +256,7 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int
       packNarrowRows(w, K, rows, k0, kc, stride, chunk);
     const int8_t *weights = inPlace ? w + k0 : chunk.a;
     packB(k0, kc, chunk);
-    narrowChunk<false>(blocking, dot, weights, stride, rows, columns, kq, chunk, acc, k0 > 0);
+    narrowChunk<false>(blocking, dot, weights, stride, rows, columns, kq, chunk.b, acc, k0 > 0);
   }
   if (corrections)
     for (int64_t r = 0; r < rows; ++r)
@@ -303,13 +303,39 @@ CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking,
       columnSums[v] = sum;
     }
     narrowChunk<true>(blocking, dot, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
-                      columns, kq, chunk, acc, k0 > 0);
+                      columns, kq, chunk.b, acc, k0 > 0);
   }
   for (int64_t r = 0; r < rows; ++r) {
     const uint32_t zero = uint32_t(aZero(r));
     for (int64_t j = 0; j < columns; ++j)
       acc.values[r * kIntegerPanel + j] = int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) -
                                                   zero * uint32_t(columnSums[j / 8][j % 8]));
+  }
+}
+
+// The same with B packed at compile time (b_packed: the quads of the
+// panel's K rows, then its column sums; IntegerGemm.h), read where they
+// lie: packing the weights per task was an eighth of BERT's integer GEMMs.
+// K and lda multiples of 4, K > 0.
+template <typename RowZero>
+CUVIL_INLINE void
+accumulatePackedNarrowGemmTask(const cuvil_igemm_blocking &blocking, int64_t dot, const uint8_t *a,
+                               int64_t lda, const uint8_t *panel, int64_t rows, int64_t columns,
+                               int64_t K, RowZero aZero, IntegerAccumulators &acc) {
+  for (int64_t k0 = 0; k0 < K; k0 += blocking.chunk_k) {
+    const int64_t kc = K - k0 < blocking.chunk_k ? K - k0 : blocking.chunk_k;
+    narrowChunk<true>(blocking, dot, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
+                      columns, kc / 4, panel + k0 * kIntegerPanel, acc, k0 > 0);
+  }
+  const uint8_t *sums = panel + K * kIntegerPanel;
+  for (int64_t r = 0; r < rows; ++r) {
+    const uint32_t zero = uint32_t(aZero(r));
+    for (int64_t j = 0; j < columns; ++j) {
+      uint32_t sum;
+      __builtin_memcpy(&sum, sums + 4 * j, sizeof(sum));
+      acc.values[r * kIntegerPanel + j] =
+          int32_t(uint32_t(acc.values[r * kIntegerPanel + j]) - zero * sum);
+    }
   }
 }
 

@@ -129,6 +129,7 @@
   X(PRelu)                                                                                         \
   X(PackConvWeights)                                                                               \
   X(PackGemmPanels)                                                                                \
+  X(PackIntegerPanels)                                                                             \
   X(PackRecurrentWeights)                                                                          \
   X(Pad)                                                                                           \
   X(PadChannels)                                                                                   \

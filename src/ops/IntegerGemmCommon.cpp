@@ -58,12 +58,37 @@ Expected<OperandQuant> quantOf(const Node &node, const IntegerMatMulInputs &inpu
   return operandQuant(node.input(*given)->type().shape, g, isA, rank, inputName(inputs, *given));
 }
 
+// B's shape as the product sees it: [K, N] when packed (K from A, N the
+// b_columns attribute), checked against the panels' shape.
+Expected<Shape> logicalB(const Node &node, const IntegerMatMulInputs &inputs) {
+  const Shape &b = node.input(inputs.b)->type().shape;
+  if (!node.getInt("b_packed", 0))
+    return b;
+  const Shape &a = node.input(inputs.a)->type().shape;
+  const int64_t N = node.getInt("b_columns", 0);
+  if (a.empty() || !a.back().isConstant() || a.back().constant() % 4 != 0 || N < 1)
+    return Status::error(fmt::format("packed panels need a static K that is a multiple of 4 and "
+                                     "b_columns, not A [{}] and b_columns {}",
+                                     shapeToString(a), N));
+  const int64_t K = a.back().constant();
+  const Shape panels = {Dim(ceilDiv(N, CUVIL_IGEMM_PANEL)), Dim(CUVIL_IGEMM_PACKED_PANEL_BYTES(K))};
+  if (b != panels || node.input(inputs.b)->type().dtype != DType::I8)
+    return Status::error(fmt::format("packed panels of [{}, {}] are i8 [{}], not {}", K, N,
+                                     shapeToString(panels), node.input(inputs.b)->type().str()));
+  return Shape{Dim(K), Dim(N)};
+}
+
 } // namespace
+
+std::vector<AttrSpec> packedOperandAttributes() {
+  return {{"b_packed", AttrKind::Int}, {"b_columns", AttrKind::Int}};
+}
 
 Expected<IntegerMatMulGeometry> integerMatMulGeometry(const Node &node,
                                                       const IntegerMatMulInputs &inputs) {
-  Expected<MatMulGeometry> product =
-      matMulGeometry(node.input(inputs.a)->type().shape, node.input(inputs.b)->type().shape);
+  Expected<Shape> bShape = logicalB(node, inputs);
+  CUVIL_TRY(bShape.status());
+  Expected<MatMulGeometry> product = matMulGeometry(node.input(inputs.a)->type().shape, *bShape);
   CUVIL_TRY(product.status());
   Expected<OperandQuant> a = quantOf(node, inputs, *product, true);
   CUVIL_TRY(a.status());
@@ -118,6 +143,15 @@ Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
   std::vector<int64_t> batchDims = staticDims(g->product.batch);
   std::vector<int64_t> batchIndex(batchDims.size(), 0);
   const int64_t aRowStride = g->a.stride.constant(), bColumnStride = g->b.stride.constant();
+  // B[k][n] of a packed B: its quad in the column's panel.
+  const bool packed = node.getInt("b_packed", 0) != 0;
+  auto bAt = [&](int64_t base, int64_t k, int64_t n) {
+    if (!packed)
+      return b.getInt(base + k * N + n);
+    const int64_t panel = n / CUVIL_IGEMM_PANEL, j = n % CUVIL_IGEMM_PANEL;
+    return b.getInt(panel * CUVIL_IGEMM_PACKED_PANEL_BYTES(K) +
+                    (k / 4 * CUVIL_IGEMM_PANEL + j) * 4 + k % 4);
+  };
   for (int64_t batch = 0, batches = numElements(g->product.batch).constant(); batch < batches;
        ++batch) {
     int64_t aBase = 0, bBase = 0, aQuant = 0, bQuant = 0;
@@ -133,7 +167,7 @@ Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
         int64_t za = aZero ? aZero->getInt(aEntry) : 0, zb = bZero ? bZero->getInt(bEntry) : 0;
         uint32_t acc = 0; // wraps, as the kernel's i32 accumulators
         for (int64_t k = 0; k < K; ++k)
-          acc += uint32_t((a.getInt(aBase + m * K + k) - za) * (b.getInt(bBase + k * N + n) - zb));
+          acc += uint32_t((a.getInt(aBase + m * K + k) - za) * (bAt(bBase, k, n) - zb));
         visit((batch * M + m) * N + n, int32_t(acc), aEntry, bEntry);
       }
     for (int64_t d = int64_t(batchDims.size()) - 1; d >= 0; --d) {
@@ -228,11 +262,17 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params.set(params->a_quant_row_stride, g->a.stride);
   params.set(params->b_quant_column_stride, g->b.stride);
   // Blocking is a cost decision: it takes the shape the static path serves.
-  // The byte path reads A's rows as whole quads: K a multiple of 4.
-  params->products = product.K.isConstant() && product.K.constant() % 4 == 0
-                         ? integerProducts(ctx.cpu(), node.input(inputs.a), node.input(inputs.b),
-                                           node.input(inputs.bZero))
-                         : int64_t(CUVIL_PRODUCTS_WORDS);
+  // The byte path reads A's rows as whole quads: K a multiple of 4. Packed
+  // weights are 7-bit with zero point 0 (pack-matmul checked): a byte path
+  // on every CPU.
+  params->b_packed = node.getInt("b_packed", 0) != 0;
+  if (params->b_packed)
+    params->products = ctx.cpu().int8Dot ? CUVIL_PRODUCTS_DOT : CUVIL_PRODUCTS_BYTES;
+  else
+    params->products = product.K.isConstant() && product.K.constant() % 4 == 0
+                           ? integerProducts(ctx.cpu(), node.input(inputs.a), node.input(inputs.b),
+                                             node.input(inputs.bZero))
+                           : int64_t(CUVIL_PRODUCTS_WORDS);
   params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);

@@ -30,6 +30,12 @@ struct IntegerMatMulGeometry {
   OperandQuant a, b;
 };
 
+// The attributes pack-matmul sets on a MatMulInteger or QLinearMatMul
+// whose constant B it packed (cuvil.PackIntegerPanels): b_packed = 1 and
+// b_columns = N; B's [K, N] is then K from A and N, and its input the
+// packed panels (a model's own nodes have neither).
+std::vector<AttrSpec> packedOperandAttributes();
+
 // The product's geometry with its operands' quantization (an absent zero
 // point is per tensor); errors name the input that does not fit.
 Expected<IntegerMatMulGeometry> integerMatMulGeometry(const Node &node,

@@ -34,7 +34,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kMatMulIntegerOp = {
-    .schema = OpSchema{"MatMulInteger", 2, 4, 1, 1, {}, infer, eval},
+    .schema = OpSchema{"MatMulInteger", 2, 4, 1, 1, packedOperandAttributes(), infer, eval},
     .lower = lower,
     .dotProducts = integerDotProducts};
 

@@ -57,7 +57,7 @@ Status lower(const Node &node, LoweringContext &ctx) {
 } // namespace
 
 extern const OpDefinition kQLinearMatMulOp = {
-    .schema = OpSchema{"QLinearMatMul", 8, 8, 1, 1, {}, infer, eval},
+    .schema = OpSchema{"QLinearMatMul", 8, 8, 1, 1, packedOperandAttributes(), infer, eval},
     .lower = lower,
     .dotProducts = integerDotProducts};
 

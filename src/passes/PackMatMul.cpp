@@ -7,6 +7,11 @@
 // under --precision bf16 they are bf16 in row pairs (where K is even), which
 // the kernel multiplies with vdpbf16ps on CPUs that have it and widens on
 // the others.
+// A MatMulInteger or QLinearMatMul of u8 A by a constant 2-D i8 B within
+// [-64, 64] with zero point 0 (what assign-precision writes; the byte path
+// on every CPU), K a multiple of 4, gets B packed likewise into the byte
+// path's panels with their column sums (cuvil.PackIntegerPanels), and the
+// attributes b_packed = 1, b_columns = N.
 #include "PassUtils.h"
 
 #include "cuvil/passes/Passes.h"
@@ -14,6 +19,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 
 namespace cuvil {
 
@@ -28,9 +34,68 @@ bool fitsHalf(const Tensor &weights) {
   return true;
 }
 
+// An integer product's operands: A, B and B's zero point.
+struct IntegerOperands {
+  size_t a, b, bZero;
+};
+std::optional<IntegerOperands> integerOperands(const Node &node) {
+  if (node.op() == "QLinearMatMul")
+    return IntegerOperands{0, 3, 5};
+  if (node.op() == "MatMulInteger")
+    return IntegerOperands{0, 1, 3};
+  return std::nullopt;
+}
+
+// Whether the byte path can read B packed (see the header).
+bool packsIntegerWeights(const Node &node, const IntegerOperands &operands) {
+  const Value *a = node.input(operands.a), *b = node.input(operands.b);
+  const Value *zero = node.input(operands.bZero);
+  if (node.getInt("b_packed", 0) || a->type().dtype != DType::U8 || !b->isConstant() ||
+      b->type().dtype != DType::I8 || b->type().rank() != 2 || a->type().rank() < 1 ||
+      a->type().shape.back() != b->type().shape[0])
+    return false;
+  const Tensor &w = b->constant();
+  if (w.dim(0) % 4 != 0 || w.numElements() == 0)
+    return false;
+  for (int64_t i = 0; i < w.numElements(); ++i)
+    if (w.data<int8_t>()[i] < -64 || w.data<int8_t>()[i] > 64)
+      return false;
+  if (zero) {
+    if (!zero->isConstant())
+      return false;
+    for (int64_t i = 0; i < zero->constant().numElements(); ++i)
+      if (zero->constant().getInt(i) != 0)
+        return false;
+  }
+  return true;
+}
+
+Status packIntegerWeights(Graph &graph) {
+  std::map<Value *, Value *> panelsOf;
+  for (const auto &node : graph.nodes()) {
+    std::optional<IntegerOperands> operands = integerOperands(*node);
+    if (!operands || !packsIntegerWeights(*node, *operands))
+      continue;
+    Value *b = node->input(operands->b);
+    Value *&panels = panelsOf[b];
+    if (!panels) {
+      Expected<Value *> packed =
+          foldToConstant(graph, "cuvil.PackIntegerPanels", {b}, {}, b->name() + ".panels");
+      CUVIL_TRY(packed.status());
+      panels = *packed;
+    }
+    node->setInput(operands->b, panels);
+    node->setAttr("b_packed", int64_t(1));
+    node->setAttr("b_columns", b->constant().dim(1));
+    CUVIL_TRY(inferNodeTypes(*node));
+  }
+  return Status::success();
+}
+
 } // namespace
 
 Status runPackMatMul(Graph &graph, PassContext &context) {
+  CUVIL_TRY(packIntegerWeights(graph));
   const bool halfWeights = context.precision.policy == PrecisionPolicy::FP16Weights;
   const bool bf16Weights = context.precision.policy == PrecisionPolicy::BF16;
   std::vector<Node *> candidates;

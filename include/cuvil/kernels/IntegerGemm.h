@@ -58,8 +58,14 @@ struct cuvil_igemm_params {
    * [-64, 64] for BYTES), K and lda multiples of 4 (checked at compile
    * time); A's rows are read in place. */
   int64_t products;
+  /* 1: B is constant and was packed at compile time (b_packed, with a byte
+   * path), CUVIL_IGEMM_PACKED_PANEL_BYTES(K) bytes per panel of 64 columns:
+   * its K rows as quads, [K / 4][64][4] i8 (columns past N zero), then the
+   * 64 columns' sums as i32 (for A's zero point). */
+  int64_t b_packed;
   struct cuvil_igemm_blocking blocking;
 };
+#define CUVIL_IGEMM_PACKED_PANEL_BYTES(K) (((K) / 4 + 1) * CUVIL_IGEMM_PANEL * 4)
 
 /* The operand types (name, C type) of each instance: the first operand's,
  * then the second's, then the output's. */
