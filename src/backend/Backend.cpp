@@ -10,11 +10,15 @@
 
 #include "cuvil/backend/Version.h"
 
+#include <algorithm>
 #include <chrono>
 #include <filesystem>
 #include <fmt/format.h>
 #include <fstream>
 #include <functional>
+#include <llvm/Analysis/ConstantFolding.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Linker/Linker.h>
@@ -35,6 +39,69 @@ using Clock = std::chrono::steady_clock;
 
 double secondsSince(Clock::time_point start) {
   return std::chrono::duration<double>(Clock::now() - start).count();
+}
+
+// Replaces each load of a constant field of a parameter block copied to
+// the stack (ModuleBuilder::specialise: a memcpy of the constant bytes,
+// then stores of the run-time fields) by the field's value, read from the
+// constant bytes. GVN's load forwarding does this too, but gives up past
+// its scan limits in a large kernel, which left a dispatch that should fold
+// in place, with tiles that use instructions the variant lacks. Blocks that
+// anything else writes or escapes to are left to GVN.
+void foldStackBlockLoads(llvm::Function &function) {
+  const llvm::DataLayout &layout = function.getParent()->getDataLayout();
+  std::vector<llvm::MemCpyInst *> copies;
+  for (llvm::Instruction &instruction : function.getEntryBlock())
+    if (auto *copy = llvm::dyn_cast<llvm::MemCpyInst>(&instruction))
+      copies.push_back(copy);
+  for (llvm::MemCpyInst *copy : copies) {
+    auto *block = llvm::dyn_cast<llvm::AllocaInst>(copy->getDest());
+    auto *bytes = llvm::dyn_cast<llvm::GlobalVariable>(copy->getSource());
+    if (!block || !bytes || !bytes->isConstant() || !bytes->hasDefinitiveInitializer())
+      continue;
+    // The bytes stored at run time, [begin, end); the loads to fold.
+    std::vector<std::pair<int64_t, int64_t>> stored;
+    std::vector<llvm::LoadInst *> loads;
+    std::vector<llvm::Value *> pointers = {block};
+    bool known = true;
+    while (known && !pointers.empty()) {
+      llvm::Value *pointer = pointers.back();
+      pointers.pop_back();
+      for (llvm::User *user : pointer->users()) {
+        if (llvm::isa<llvm::GetElementPtrInst>(user)) {
+          pointers.push_back(user);
+        } else if (auto *load = llvm::dyn_cast<llvm::LoadInst>(user)) {
+          loads.push_back(load);
+        } else if (auto *store = llvm::dyn_cast<llvm::StoreInst>(user);
+                   store && store->getPointerOperand() == pointer) {
+          int64_t offset = 0;
+          known = llvm::GetPointerBaseWithConstantOffset(pointer, offset, layout) == block;
+          stored.emplace_back(offset, offset + int64_t(layout.getTypeStoreSize(
+                                                   store->getValueOperand()->getType())));
+        } else if (user != copy && !llvm::isa<llvm::LifetimeIntrinsic>(user)) {
+          known = false;
+        }
+      }
+    }
+    if (!known)
+      continue;
+    for (llvm::LoadInst *load : loads) {
+      int64_t offset = 0;
+      if (llvm::GetPointerBaseWithConstantOffset(load->getPointerOperand(), offset, layout) !=
+          block)
+        continue;
+      const int64_t end = offset + int64_t(layout.getTypeStoreSize(load->getType()));
+      if (std::any_of(stored.begin(), stored.end(), [&](const auto &range) {
+            return offset < range.second && range.first < end;
+          }))
+        continue;
+      if (llvm::Constant *value = llvm::ConstantFoldLoadFromConstPtr(
+              bytes, load->getType(), llvm::APInt(64, uint64_t(offset)), layout)) {
+        load->replaceAllUsesWith(value);
+        load->eraseFromParent();
+      }
+    }
+  }
 }
 
 // Runs constant propagation and branch folding on each specialisation, so a
@@ -62,8 +129,10 @@ void pruneSpecialisations(const std::vector<llvm::Function *> &specialisations,
   forward.addPass(llvm::InstCombinePass());
   forward.addPass(llvm::GVNPass());
   for (llvm::Function *function : specialisations) {
-    if (runTimeSpecialisations.count(function))
+    if (runTimeSpecialisations.count(function)) {
+      foldStackBlockLoads(*function);
       forward.run(*function, analyses);
+    }
     prune.run(*function, analyses);
   }
 }
