@@ -11,7 +11,7 @@
 // Inputs: QLinearConv's nine (the bias optional), then an optional
 // residual shaped like y (f32, or 8-bit as y_zero with r_scale, r_zero at
 // 10 and 11), then z_scale, z_zero at 12 and 13 for an 8-bit result (of
-// y_zero's type; an 8-bit residual only with it). Attributes: Conv's plus
+// y_zero's type, and then the residual is 8-bit too). Attributes: Conv's plus
 // `activation` and `activation_params` (FusedActivation.h). The value is
 // exactly the unfused graph's (q is still rounded and saturated), but for
 // the 8-bit result: multiplied by the inverse scale where QuantizeLinear
@@ -61,6 +61,9 @@ Status infer(InferContext &ctx) {
       return ctx.error("a residual scale without a residual");
     return Status::success();
   }
+  if (quantized && !quantizedResidual)
+    return ctx.error(
+        "an 8-bit result needs an 8-bit residual (its scale and zero point at 10, 11)");
   TensorType expected = ctx.node().output(0)->type();
   if (quantizedResidual) {
     CUVIL_TRY(checkScalar(ctx, kResidualScale, DType::F32, "residual's scale"));

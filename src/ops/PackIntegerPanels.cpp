@@ -25,7 +25,8 @@ Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> o
   const int64_t K = in[0]->dim(0), N = in[0]->dim(1);
   const int64_t panelBytes = CUVIL_IGEMM_PACKED_PANEL_BYTES(K);
   const int8_t *b = in[0]->data<int8_t>();
-  int8_t *packed = out[0].mutableData<int8_t>(); // zero: the padding columns
+  Tensor panels(TensorType{DType::I8, out[0].shape()}); // zero: the padding columns
+  int8_t *packed = panels.mutableData<int8_t>();
   for (int64_t n = 0; n < N; ++n) {
     int8_t *panel = packed + n / CUVIL_IGEMM_PANEL * panelBytes;
     const int64_t j = n % CUVIL_IGEMM_PANEL;
@@ -37,6 +38,7 @@ Status eval(const Node &, std::span<const Tensor *const> in, std::span<Tensor> o
     for (int byte = 0; byte < 4; ++byte)
       panel[K * CUVIL_IGEMM_PANEL + 4 * j + byte] = int8_t(uint8_t(sum >> (8 * byte)));
   }
+  out[0] = std::move(panels);
   return Status::success();
 }
 

@@ -134,7 +134,8 @@ Status quantizeResidualStreams(Graph &graph) {
     std::vector<Use> adds;
     for (const Use &use : q->input(0)->uses()) {
       const Value *other = use.node->op() == "Add" ? otherOperand(*use.node, q->input(0)) : nullptr;
-      if (other && other->producer() && other->producer()->op() == "DequantizeLinear")
+      if (other && other != q->input(0) && other->producer() &&
+          other->producer()->op() == "DequantizeLinear")
         adds.push_back(use);
     }
     for (const Use &add : adds) {
