@@ -71,12 +71,15 @@ bool packsIntegerWeights(const Node &node, const IntegerOperands &operands) {
 }
 
 Status packIntegerWeights(Graph &graph) {
+  // Collected first: folding the panels adds and erases a node.
+  std::vector<std::pair<Node *, IntegerOperands>> candidates;
+  for (const auto &node : graph.nodes())
+    if (std::optional<IntegerOperands> operands = integerOperands(*node);
+        operands && packsIntegerWeights(*node, *operands))
+      candidates.emplace_back(node.get(), *operands);
   std::map<Value *, Value *> panelsOf;
-  for (const auto &node : graph.nodes()) {
-    std::optional<IntegerOperands> operands = integerOperands(*node);
-    if (!operands || !packsIntegerWeights(*node, *operands))
-      continue;
-    Value *b = node->input(operands->b);
+  for (auto &[node, operands] : candidates) {
+    Value *b = node->input(operands.b);
     Value *&panels = panelsOf[b];
     if (!panels) {
       Expected<Value *> packed =
@@ -84,7 +87,7 @@ Status packIntegerWeights(Graph &graph) {
       CUVIL_TRY(packed.status());
       panels = *packed;
     }
-    node->setInput(operands->b, panels);
+    node->setInput(operands.b, panels);
     node->setAttr("b_packed", int64_t(1));
     node->setAttr("b_columns", b->constant().dim(1));
     CUVIL_TRY(inferNodeTypes(*node));
