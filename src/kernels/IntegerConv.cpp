@@ -145,7 +145,7 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
           correctedM0 = t.m0;
         }
         accumulateNarrowTask(
-            p.blocking, p.products == CUVIL_PRODUCTS_DOT, weights, t.rows, t.columns, K,
+            p.blocking, p.products, weights, t.rows, t.columns, K,
             imageZero != 0 ? corrections : nullptr,
             [&](int64_t k0, int64_t kc, NarrowChunk &chunk) {
               packNarrowPatches(groupImage, win, k0, kc, t.p0, t.columns, uint8_t(imageZero),

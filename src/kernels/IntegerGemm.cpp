@@ -56,18 +56,17 @@ CUVIL_INLINE void integerGemm(const A *a, const B *b, const A *aZero, const B *b
     IntegerAccumulators acc;
     if constexpr (sizeof(A) == 1 && A(-1) > A(0) && B(-1) < B(0)) { // u8 A, i8 B
       if (p.products != CUVIL_PRODUCTS_WORDS && p.K > 0) {
-        const int64_t dot = p.products == CUVIL_PRODUCTS_DOT;
         const uint8_t *rows = reinterpret_cast<const uint8_t *>(a + t.aOffset + t.m0 * p.lda);
         auto rowZero = [&](int64_t r) CUVIL_LAMBDA_INLINE {
           return aZero ? int32_t(aZero[t.aQuantOffset + r * p.a_quant_row_stride]) : 0;
         };
         if (p.b_packed)
-          accumulatePackedNarrowGemmTask(p.blocking, dot, rows, p.lda,
+          accumulatePackedNarrowGemmTask(p.blocking, p.products, rows, p.lda,
                                          reinterpret_cast<const uint8_t *>(b) +
                                              panel * CUVIL_IGEMM_PACKED_PANEL_BYTES(p.K),
                                          t.rows, t.columns, p.K, rowZero, acc);
         else
-          accumulateNarrowGemmTask(p.blocking, dot, rows, p.lda,
+          accumulateNarrowGemmTask(p.blocking, p.products, rows, p.lda,
                                    reinterpret_cast<const int8_t *>(b + t.bOffset + t.n0), p.ldb,
                                    t.rows, t.columns, p.K, rowZero, acc);
         store(t, acc);

@@ -83,8 +83,11 @@ CUVIL_INLINE void packNarrowQuads(int64_t kc, NarrowChunk &chunk, PackRow packRo
 // MR rows x NV vectors of 8 columns over a chunk of kq quads. The row
 // quads are the i8 weights and the panel the u8 image (convolution), or,
 // with UnsignedRows, the rows u8 and the panel i8 (GEMM: activations by
-// weights); vpmaddubsw takes the unsigned operand first.
-template <int MR, int NV, bool UnsignedRows>
+// weights); vpmaddubsw takes the unsigned operand first. Paired (i8 within
+// [-32, 32]): two quads' vpmaddubsw results are added in i16 before one
+// vpmaddwd widens them (|sum| <= 4 * 255 * 32 < 2^15), three multiplies
+// per 64 products instead of four, the multiply ports being the bound.
+template <int MR, int NV, bool UnsignedRows, bool Paired>
 CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b,
                            int32_t *acc, int64_t accumulate) {
   u32x8 sum[MR][NV]; // accumulation wraps, as the reference's
@@ -93,23 +96,29 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
 #pragma clang loop unroll(full)
     for (int v = 0; v < NV; ++v)
       sum[r][v] = 0;
-  for (int64_t q = 0; q < kq; ++q) {
+  auto products = [&](int r, int v, int64_t q) CUVIL_LAMBDA_INLINE {
+    int32_t word;
+    __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
+    const i8x32 broadcast = __builtin_bit_cast(i8x32, i32x8(word));
+    i8x32 packed;
+    __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
+    return UnsignedRows ? saturatedBytePairProducts(broadcast, packed)
+                        : saturatedBytePairProducts(packed, broadcast);
+  };
+  int64_t q = 0;
+  if constexpr (Paired)
+    for (; q + 1 < kq; q += 2)
 #pragma clang loop unroll(full)
-    for (int r = 0; r < MR; ++r) {
-      int32_t word;
-      __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
-      const i32x8 quad = word;
+      for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
-      for (int v = 0; v < NV; ++v) {
-        i8x32 packed;
-        __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
-        const i8x32 broadcast = __builtin_bit_cast(i8x32, quad);
-        i16x16 pairs = UnsignedRows ? saturatedBytePairProducts(broadcast, packed)
-                                    : saturatedBytePairProducts(packed, broadcast);
-        sum[r][v] += pairSums(pairs);
-      }
-    }
-  }
+        for (int v = 0; v < NV; ++v)
+          sum[r][v] += pairSums(products(r, v, q) + products(r, v, q + 1));
+  for (; q < kq; ++q)
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+      for (int v = 0; v < NV; ++v)
+        sum[r][v] += pairSums(products(r, v, q));
   storeIntegerTile<MR, NV>(sum, acc, accumulate);
 }
 
@@ -154,15 +163,17 @@ CUVIL_TILE CUVIL_VNNI_TARGET void dotTile(const int8_t *a, int64_t stride, int64
 }
 
 template <int NV, bool UnsignedRows>
-CUVIL_INLINE void narrowRows(int64_t dot, int64_t rowsLeft, const int8_t *a, int64_t stride,
+CUVIL_INLINE void narrowRows(int64_t products, int64_t rowsLeft, const int8_t *a, int64_t stride,
                              int64_t kq, const uint8_t *b, int32_t *acc, int64_t accumulate) {
 #define CUVIL_NARROW_ROWS_CASE(n)                                                                  \
   case n:                                                                                          \
     if constexpr (NV == 1 ? n <= 6 : CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                       \
-      if (dot)                                                                                     \
+      if (products == CUVIL_PRODUCTS_DOT)                                                          \
         dotTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                           \
+      else if (products == CUVIL_PRODUCTS_BYTES_PAIRED)                                            \
+        narrowTile<n, NV, UnsignedRows, true>(a, stride, kq, b, acc, accumulate);                  \
       else                                                                                         \
-        narrowTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                        \
+        narrowTile<n, NV, UnsignedRows, false>(a, stride, kq, b, acc, accumulate);                 \
     } else                                                                                         \
       CUVIL_NOT_INSTANTIATED();                                                                    \
     return;
@@ -181,9 +192,9 @@ CUVIL_INLINE void narrowRows(int64_t dot, int64_t rowsLeft, const int8_t *a, int
 
 // One chunk of kq quads over the task's block: rows at `a`, `stride` quads
 // apart, by the packed panel, written (first chunk) or added into acc;
-// `dot` selects vpdpbusd over vpmaddubsw.
+// `products` (cuvil_integer_products) selects the tile.
 template <bool UnsignedRows>
-CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
+CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t products,
                               const int8_t *rowQuads, int64_t stride, int64_t rows, int64_t columns,
                               int64_t kq, const uint8_t *panel, IntegerAccumulators &acc,
                               int64_t accumulate) {
@@ -206,18 +217,18 @@ CUVIL_INLINE void narrowChunk(const cuvil_igemm_blocking &blocking, int64_t dot,
       // full one would multiply 8 NV columns for it (a 7 x 7 image's 49
       // pixels are 48 + 1: 64 columns multiplied, 56 with this tile).
       if (NV > 1 && columns - c0 <= 8) {
-        narrowRows<1, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<1, UnsignedRows>(products, rowsLeft, a, stride, kq, b, out, accumulate);
         continue;
       }
       switch (NV) {
       case 2:
-        narrowRows<2, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<2, UnsignedRows>(products, rowsLeft, a, stride, kq, b, out, accumulate);
         break;
       case 4:
-        narrowRows<4, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<4, UnsignedRows>(products, rowsLeft, a, stride, kq, b, out, accumulate);
         break;
       case 8:
-        narrowRows<8, UnsignedRows>(dot, rowsLeft, a, stride, kq, b, out, accumulate);
+        narrowRows<8, UnsignedRows>(products, rowsLeft, a, stride, kq, b, out, accumulate);
         break;
       default:
         CUVIL_NOT_INSTANTIATED();
@@ -243,7 +254,7 @@ CUVIL_INLINE void narrowZeroCorrections(const int8_t *w, int64_t rows, int64_t K
 // corrections[r] (narrowZeroCorrections; null for a zero point of 0) is
 // taken off row r.
 template <typename PackB>
-CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int64_t dot,
+CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int64_t products,
                                        const int8_t *w, int64_t rows, int64_t columns, int64_t K,
                                        const uint32_t *corrections, PackB packB,
                                        IntegerAccumulators &acc) {
@@ -256,7 +267,8 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int
       packNarrowRows(w, K, rows, k0, kc, stride, chunk);
     const int8_t *weights = inPlace ? w + k0 : chunk.a;
     packB(k0, kc, chunk);
-    narrowChunk<false>(blocking, dot, weights, stride, rows, columns, kq, chunk.b, acc, k0 > 0);
+    narrowChunk<false>(blocking, products, weights, stride, rows, columns, kq, chunk.b, acc,
+                       k0 > 0);
   }
   if (corrections)
     for (int64_t r = 0; r < rows; ++r)
@@ -272,7 +284,7 @@ CUVIL_INLINE void accumulateNarrowTask(const cuvil_igemm_blocking &blocking, int
 //   acc[r][j] = sum_k a[r][k] b[k][j] - a_zero[r] * sum_k b[k][j]
 // K > 0.
 template <typename RowZero>
-CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking, int64_t dot,
+CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking, int64_t products,
                                            const uint8_t *a, int64_t lda, const int8_t *b,
                                            int64_t ldb, int64_t rows, int64_t columns, int64_t K,
                                            RowZero aZero, IntegerAccumulators &acc) {
@@ -302,7 +314,7 @@ CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking,
       }
       columnSums[v] = sum;
     }
-    narrowChunk<true>(blocking, dot, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
+    narrowChunk<true>(blocking, products, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
                       columns, kq, chunk.b, acc, k0 > 0);
   }
   for (int64_t r = 0; r < rows; ++r) {
@@ -318,13 +330,14 @@ CUVIL_INLINE void accumulateNarrowGemmTask(const cuvil_igemm_blocking &blocking,
 // lie: packing the weights per task was an eighth of BERT's integer GEMMs.
 // K and lda multiples of 4, K > 0.
 template <typename RowZero>
-CUVIL_INLINE void
-accumulatePackedNarrowGemmTask(const cuvil_igemm_blocking &blocking, int64_t dot, const uint8_t *a,
-                               int64_t lda, const uint8_t *panel, int64_t rows, int64_t columns,
-                               int64_t K, RowZero aZero, IntegerAccumulators &acc) {
+CUVIL_INLINE void accumulatePackedNarrowGemmTask(const cuvil_igemm_blocking &blocking,
+                                                 int64_t products, const uint8_t *a, int64_t lda,
+                                                 const uint8_t *panel, int64_t rows,
+                                                 int64_t columns, int64_t K, RowZero aZero,
+                                                 IntegerAccumulators &acc) {
   for (int64_t k0 = 0; k0 < K; k0 += blocking.chunk_k) {
     const int64_t kc = K - k0 < blocking.chunk_k ? K - k0 : blocking.chunk_k;
-    narrowChunk<true>(blocking, dot, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
+    narrowChunk<true>(blocking, products, reinterpret_cast<const int8_t *>(a + k0), lda / 4, rows,
                       columns, kc / 4, panel + k0 * kIntegerPanel, acc, k0 > 0);
   }
   const uint8_t *sums = panel + K * kIntegerPanel;

@@ -160,10 +160,10 @@ Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContex
   params.set(params->w_zero_stride, g->wZeroStride);
   params.set(params->w_scale_stride, g->wScaleStride);
   params->products = integerProducts(ctx.cpu(), node.input(inputs.x), node.input(inputs.w),
-                                     node.input(inputs.wZero));
+                                     node.input(inputs.wZero), WeightLines::Rows);
   // Blocking is a cost decision: it takes the shape the static path serves.
   Dim channels = floorDiv(w[0], groups);
-  params->blocking = chooseIntegerBlocking(ctx.cpu(), channels.opt());
+  params->blocking = chooseIntegerBlocking(ctx.cpu(), channels.opt(), params->products);
   Dim pixels = g->window.as2D().OH * g->window.as2D().OW;
   call.tasks = x[0] * groups * ceilDiv(channels, params->blocking.row_block) *
                ceilDiv(pixels, CUVIL_IGEMM_PANEL);

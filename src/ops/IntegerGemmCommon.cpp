@@ -1,6 +1,9 @@
 #include "IntegerGemmCommon.h"
 
+#include "cuvil/kernels/PairedByteProducts.h"
+
 #include <algorithm>
+#include <cstdlib>
 
 namespace cuvil::ops {
 namespace {
@@ -76,6 +79,42 @@ Expected<Shape> logicalB(const Node &node, const IntegerMatMulInputs &inputs) {
     return Status::error(fmt::format("packed panels of [{}, {}] are i8 [{}], not {}", K, N,
                                      shapeToString(panels), node.input(inputs.b)->type().str()));
   return Shape{Dim(K), Dim(N)};
+}
+
+// The byte path (no VNNI) for constant i8 weights with zero point 0 in
+// `lines` lines of K, at(line, k) the weight at K position k of one:
+// paired where every line meets pairedBytesExact, else single byte pairs
+// where every |w| <= 64 (2 * 255 * 64 < 2^15), else none (WORDS).
+template <typename At> int64_t byteProducts(const CpuModel &cpu, int64_t lines, int64_t K, At at) {
+  bool paired = cpu.i16PairProducts;
+  for (int64_t line = 0; paired && line < lines; ++line)
+    paired = pairedBytesExact(K, [&](int64_t k) { return at(line, k); });
+  if (paired)
+    return CUVIL_PRODUCTS_BYTES_PAIRED;
+  for (int64_t line = 0; line < lines; ++line)
+    for (int64_t k = 0; k < K; ++k)
+      if (std::abs(int(at(line, k))) > 64)
+        return CUVIL_PRODUCTS_WORDS;
+  return CUVIL_PRODUCTS_BYTES;
+}
+
+// The byte path for packed panels (pack-matmul checked that one is
+// exact): each panel's [K / 4][64][4] quads (the column sums that follow
+// are not weights), a line per column.
+Expected<int64_t> packedProducts(const CpuModel &cpu, const Tensor &panels, int64_t K) {
+  if (cpu.int8Dot)
+    return int64_t(CUVIL_PRODUCTS_DOT);
+  const int8_t *bytes = panels.data<int8_t>();
+  const int64_t panelBytes = CUVIL_IGEMM_PACKED_PANEL_BYTES(K);
+  const int64_t products =
+      byteProducts(cpu, panels.dim(0) * CUVIL_IGEMM_PANEL, K, [&](int64_t line, int64_t k) {
+        const int64_t panel = line / CUVIL_IGEMM_PANEL, column = line % CUVIL_IGEMM_PANEL;
+        return bytes[panel * panelBytes + (k / 4 * CUVIL_IGEMM_PANEL + column) * 4 + k % 4];
+      });
+  if (products == CUVIL_PRODUCTS_WORDS)
+    return Status::error("packed panels hold weights this CPU's byte products do not multiply "
+                         "exactly (|w| > 64 in a column beyond the paired sets' bound)");
+  return products;
 }
 
 } // namespace
@@ -180,7 +219,7 @@ Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
 }
 
 int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *weights,
-                        const Value *weightZero) {
+                        const Value *weightZero, WeightLines lines) {
   if (image->type().dtype != DType::U8 || weights->type().dtype != DType::I8)
     return CUVIL_PRODUCTS_WORDS;
   if (weightZero) {
@@ -195,29 +234,45 @@ int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *we
   if (!weights->isConstant())
     return CUVIL_PRODUCTS_WORDS;
   const Tensor &w = weights->constant();
-  for (int64_t i = 0; i < w.numElements(); ++i)
-    if (w.data<int8_t>()[i] < -64 || w.data<int8_t>()[i] > 64)
-      return CUVIL_PRODUCTS_WORDS;
-  return CUVIL_PRODUCTS_BYTES;
+  const int8_t *values = w.data<int8_t>();
+  const int64_t count = w.numElements();
+  if (count == 0)
+    return CUVIL_PRODUCTS_BYTES;
+  if (lines == WeightLines::Rows) { // [M, K...]
+    const int64_t K = count / w.dim(0);
+    return byteProducts(cpu, w.dim(0), K,
+                        [&](int64_t line, int64_t k) { return values[line * K + k]; });
+  }
+  // [..., K, N] (or a vector [K]): a line per column of each batch entry.
+  const size_t rank = w.shape().size();
+  const int64_t N = rank >= 2 ? w.dim(rank - 1) : 1, K = rank >= 2 ? w.dim(rank - 2) : w.dim(0);
+  return byteProducts(cpu, count / K, K, [&](int64_t line, int64_t k) {
+    return values[line / N * K * N + k * N + line % N];
+  });
 }
 
 DotProducts integerDotProducts(const Node &) { return {.int8 = true}; }
 
-cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows) {
+cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows, int64_t products) {
   // The tile's vectors are 256-bit (IntegerGemmTile.h): the most
   // accumulators that fit beside a K pair's B vectors (LLVM keeps them in
   // registers), a broadcast and a product, with one register to spare
-  // (AVX2: 5 x 2, AVX-512: 6 x 4). Wider tiles on ties. Registers count in
-  // 256-bit units (NEON's 32 q registers hold 16), and where the products
-  // are widening multiplies their results need room too: a 2 x 2 tile on
-  // NEON is the largest that checks spill-free (e2e_spills).
+  // (AVX2: 5 x 2, AVX-512: 6 x 4). Paired byte products hold two quads' B
+  // vectors, broadcasts and products, and vpmaddwd's ones, which LLVM keeps
+  // in a register (AVX2: 3 x 2, AVX-512: 4 x 4).
+  // Wider tiles on ties. Registers count in 256-bit units (NEON's 32 q
+  // registers hold 16), and where the products are widening multiplies
+  // their results need room too: a 2 x 2 tile on NEON is the largest that
+  // checks spill-free (e2e_spills).
   const int64_t registers = cpu.vectorRegisters * std::min(cpu.vectorBits, 256) / 256;
-  const int64_t beside = cpu.i16PairProducts ? 3 : 9;
+  const bool paired = products == CUVIL_PRODUCTS_BYTES_PAIRED;
+  const int64_t beside = paired ? 5 : cpu.i16PairProducts ? 3 : 9;
+  const int64_t bVectors = paired ? 2 : 1; // per column vector of the tile
   cuvil_tile tile{1, 2};
   for (int64_t vectors : {2, 4, 8})
     for (int64_t tileRows = 1; tileRows <= 6; ++tileRows)
       if (CUVIL_IGEMM_TILE_INSTANTIATED(tileRows, vectors) &&
-          tileRows * vectors + vectors + beside <= registers &&
+          tileRows * vectors + bVectors * vectors + beside <= registers &&
           tileRows * vectors >= tile.pixels * tile.blocks)
         tile = {tileRows, vectors};
   // K rows whose packed panel chunk (64 i16 a row) fills half of L1.
@@ -266,14 +321,19 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   // weights are 7-bit with zero point 0 (pack-matmul checked): a byte path
   // on every CPU.
   params->b_packed = node.getInt("b_packed", 0) != 0;
-  if (params->b_packed)
-    params->products = ctx.cpu().int8Dot ? CUVIL_PRODUCTS_DOT : CUVIL_PRODUCTS_BYTES;
-  else
+  if (params->b_packed && !node.input(inputs.b)->isConstant())
+    return Status::error("packed panels must be constant");
+  if (params->b_packed) {
+    Expected<int64_t> products =
+        packedProducts(ctx.cpu(), node.input(inputs.b)->constant(), product.K.constant());
+    CUVIL_TRY(products.status());
+    params->products = *products;
+  } else
     params->products = product.K.isConstant() && product.K.constant() % 4 == 0
                            ? integerProducts(ctx.cpu(), node.input(inputs.a), node.input(inputs.b),
-                                             node.input(inputs.bZero))
+                                             node.input(inputs.bZero), WeightLines::Columns)
                            : int64_t(CUVIL_PRODUCTS_WORDS);
-  params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt());
+  params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt(), params->products);
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);
   call.flops = 2 * numElements(product.batch) * product.M * product.N * product.K;

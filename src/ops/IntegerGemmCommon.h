@@ -60,20 +60,28 @@ struct IntegerGemmCall {
 Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContext &ctx,
                                           const IntegerMatMulInputs &inputs);
 
+// Where K runs in a weight tensor: along the rows of a convolution's
+// [M, K...], down the columns of a GEMM's B [..., K, N].
+enum class WeightLines { Rows, Columns };
+
 // How the tiles multiply the u8 `image` by the i8 `weights` on `cpu`
 // (cuvil_integer_products): a byte path needs the weights' zero point
-// absent or constant zeros; vpdpbusd is exact for any weights, vpmaddubsw
-// for constant ones within [-64, 64] (255 * 64 * 2 < 2^15); else i16 pairs.
+// absent or constant zeros; vpdpbusd is exact for any weights; vpmaddubsw
+// for constant ones, two of its sums added in i16 where every line of
+// weights meets pairedBytesExact (x86-64, where vpmaddwd widens them in
+// one step), else one where every |w| <= 64 (255 * 64 * 2 < 2^15); else
+// i16 pairs.
 int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *weights,
-                        const Value *weightZero);
+                        const Value *weightZero, WeightLines lines);
 
 // The integer convolutions' and GEMMs' kernels: 8-bit products (vpdpbusd
 // where the CPU has VNNI).
 DotProducts integerDotProducts(const Node &node);
 
 // Rows per task, register tile and K chunk for a product of `rows` rows on
-// `cpu` (the integer convolutions' too).
-cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows);
+// `cpu` whose tiles multiply as `products` says (the integer convolutions'
+// too).
+cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows, int64_t products);
 
 // Whether a scale or zero point has one element (the output's must).
 Status checkScalarInput(const InferContext &ctx, size_t input, std::string_view what);

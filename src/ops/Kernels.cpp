@@ -143,8 +143,9 @@ void checkIntegerBlocking(const cuvil_igemm_blocking &b, Problems &problems) {
 
 void checkIntegerProducts(int64_t products, Problems &problems) {
   if (products != CUVIL_PRODUCTS_WORDS && products != CUVIL_PRODUCTS_BYTES &&
-      products != CUVIL_PRODUCTS_DOT)
-    problems.push_back(fmt::format("integer products {} are none of words, bytes, dot", products));
+      products != CUVIL_PRODUCTS_DOT && products != CUVIL_PRODUCTS_BYTES_PAIRED)
+    problems.push_back(
+        fmt::format("integer products {} are none of words, bytes, dot, paired bytes", products));
 }
 
 void checkIntegerGemm(const cuvil_igemm_params &p, Problems &problems) {

@@ -7,10 +7,15 @@
 // - activations u8, asymmetric: the calibrated [min, max] widened to hold 0
 //   (so that zero padding and ReLU's floor are exact), scale (max - min) / 255;
 // - weights i8, symmetric per output channel (Conv) or column (MatMul),
-//   in 7 bits: scale max|w| / 63, values in [-63, 63], so that the AVX2
-//   kernels multiply bytes exactly (vpmaddubsw's i16 sums of two u8 x i8
-//   products saturate beyond 2^15; ONNX Runtime's reduce_range); the bias
-//   i32 at scale sx * sw;
+//   scale max|w| / L, values in [-L, L], L per channel the largest that
+//   every variant of the target multiplies exactly on its fastest tile
+//   (weightBoundFor): 127 with VNNI; on x86-64 without it, where
+//   vpmaddubsw's i16 sums of two u8 x i8 products saturate beyond 2^15
+//   and the tile adds two such sums in i16 before widening (a third fewer
+//   multiplies than widening each), the largest L up to 127 whose sets of
+//   four summed weights stay within 128 in |w| (at least 32, 6 bits; most
+//   channels get 7 or more: ONNX Runtime's reduce_range keeps 7); 63 on
+//   aarch64; the bias i32 at scale sx * sw;
 // - a Relu, or a Clip with constant bounds, that alone reads the result is
 //   absorbed: the output is quantized with its range, whose saturation then
 //   clamps as it did (the range holds 0 and lies within the Clip's bounds).
@@ -32,7 +37,7 @@ namespace cuvil {
 namespace {
 
 Status quantize(Graph &graph, const Candidate &c, CalibratedRange inputRange,
-                CalibratedRange outputRange) {
+                CalibratedRange outputRange, WeightBound weights) {
   Node &op = *c.op;
   const std::string base = op.output(0)->name();
   const ActivationQuant in = activationQuant(inputRange), out = activationQuant(outputRange);
@@ -41,7 +46,7 @@ Status quantize(Graph &graph, const Candidate &c, CalibratedRange inputRange,
   Value *outScale = addScalar(graph, base + ".y_scale", DType::F32, out.scale);
   Value *outZero = addScalar(graph, base + ".y_zero", DType::U8, out.zero);
   const bool conv = op.op() == "Conv";
-  QuantizedWeights w = quantizeWeights(op);
+  QuantizedWeights w = quantizeWeights(op, weights);
   const int64_t channels = w.scales.numElements();
   Value *weightValues = graph.addConstant(graph.uniqueName(base + ".w_q"), std::move(w.values));
 
@@ -186,7 +191,8 @@ Status runAssignPrecision(Graph &graph, PassContext &context) {
   context.precisionStats.quantized += planned.size();
   for (const Planned &p : planned) {
     std::string described = p.candidate.op->describe(); // the node is gone after
-    CUVIL_TRY(quantize(graph, p.candidate, p.input, p.output).withContext(described));
+    CUVIL_TRY(
+        quantize(graph, p.candidate, p.input, p.output, precision.weights).withContext(described));
   }
   cancelRequantization(graph);
   mergeRequantization(graph);

@@ -7,16 +7,18 @@
 // under --precision bf16 they are bf16 in row pairs (where K is even), which
 // the kernel multiplies with vdpbf16ps on CPUs that have it and widens on
 // the others.
-// A MatMulInteger or QLinearMatMul of u8 A by a constant 2-D i8 B within
-// [-64, 64] with zero point 0 (what assign-precision writes; the byte path
-// on every CPU), K a multiple of 4, gets B packed likewise into the byte
-// path's panels with their column sums (cuvil.PackIntegerPanels), and the
-// attributes b_packed = 1, b_columns = N.
+// A MatMulInteger or QLinearMatMul of u8 A by a constant 2-D i8 B with
+// zero point 0 that every variant's byte path multiplies exactly (what
+// assign-precision writes), K a multiple of 4, gets B packed likewise into
+// the byte path's panels with their column sums (cuvil.PackIntegerPanels),
+// and the attributes b_packed = 1, b_columns = N.
 #include "PassUtils.h"
 
+#include "cuvil/kernels/PairedByteProducts.h"
 #include "cuvil/passes/Passes.h"
 #include "cuvil/passes/Precision.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -46,8 +48,25 @@ std::optional<IntegerOperands> integerOperands(const Node &node) {
   return std::nullopt;
 }
 
+// Whether every variant's byte path multiplies B [K, N] exactly: each
+// |w| <= 64 (one vpmaddubsw sum), or, where the tiles add two such sums in
+// i16 (x86-64), each column meets pairedBytesExact (assign-precision's
+// weights on x86-64 do).
+bool byteProductsExact(const Tensor &w, const CpuModel &cpu) {
+  const int8_t *values = w.data<int8_t>();
+  const int64_t K = w.dim(0), N = w.dim(1);
+  if (std::all_of(values, values + w.numElements(), [](int8_t v) { return std::abs(v) <= 64; }))
+    return true;
+  if (!cpu.i16PairProducts)
+    return false;
+  for (int64_t n = 0; n < N; ++n)
+    if (!pairedBytesExact(K, [&](int64_t k) { return values[k * N + n]; }))
+      return false;
+  return true;
+}
+
 // Whether the byte path can read B packed (see the header).
-bool packsIntegerWeights(const Node &node, const IntegerOperands &operands) {
+bool packsIntegerWeights(const Node &node, const IntegerOperands &operands, const CpuModel &cpu) {
   const Value *a = node.input(operands.a), *b = node.input(operands.b);
   const Value *zero = node.input(operands.bZero);
   if (node.getInt("b_packed", 0) || a->type().dtype != DType::U8 || !b->isConstant() ||
@@ -57,9 +76,8 @@ bool packsIntegerWeights(const Node &node, const IntegerOperands &operands) {
   const Tensor &w = b->constant();
   if (w.dim(0) % 4 != 0 || w.numElements() == 0)
     return false;
-  for (int64_t i = 0; i < w.numElements(); ++i)
-    if (w.data<int8_t>()[i] < -64 || w.data<int8_t>()[i] > 64)
-      return false;
+  if (!byteProductsExact(w, cpu))
+    return false;
   if (zero) {
     if (!zero->isConstant())
       return false;
@@ -70,12 +88,12 @@ bool packsIntegerWeights(const Node &node, const IntegerOperands &operands) {
   return true;
 }
 
-Status packIntegerWeights(Graph &graph) {
+Status packIntegerWeights(Graph &graph, const CpuModel &cpu) {
   // Collected first: folding the panels adds and erases a node.
   std::vector<std::pair<Node *, IntegerOperands>> candidates;
   for (const auto &node : graph.nodes())
     if (std::optional<IntegerOperands> operands = integerOperands(*node);
-        operands && packsIntegerWeights(*node, *operands))
+        operands && packsIntegerWeights(*node, *operands, cpu))
       candidates.emplace_back(node.get(), *operands);
   std::map<Value *, Value *> panelsOf;
   for (auto &[node, operands] : candidates) {
@@ -98,7 +116,7 @@ Status packIntegerWeights(Graph &graph) {
 } // namespace
 
 Status runPackMatMul(Graph &graph, PassContext &context) {
-  CUVIL_TRY(packIntegerWeights(graph));
+  CUVIL_TRY(packIntegerWeights(graph, context.cpu));
   const bool halfWeights = context.precision.policy == PrecisionPolicy::FP16Weights;
   const bool bf16Weights = context.precision.policy == PrecisionPolicy::BF16;
   std::vector<Node *> candidates;

@@ -60,7 +60,7 @@ Expected<Value *> roundTrip(Graph &graph, Value *x, ActivationQuant quant, Node 
 }
 
 Status addSwitch(Graph &graph, const Candidate &c, CalibratedRange inputRange,
-                 CalibratedRange outputRange, Value *switches, int64_t index) {
+                 CalibratedRange outputRange, Value *switches, int64_t index, WeightBound weights) {
   Node &op = *c.op;
   Value *represented = const_cast<Value *>(c.represented);
   const std::string base = layerName(c) + ".int8";
@@ -68,7 +68,7 @@ Status addSwitch(Graph &graph, const Candidate &c, CalibratedRange inputRange,
   const ActivationQuant in = activationQuant(inputRange), out = activationQuant(outputRange);
   Expected<Value *> x = roundTrip(graph, op.input(0), in, before, base + ".x");
   CUVIL_TRY(x.status());
-  QuantizedWeights w = quantizeWeights(op);
+  QuantizedWeights w = quantizeWeights(op, weights);
   std::vector<Value *> inputs = {
       *x, graph.addConstant(graph.uniqueName(base + ".w"), dequantizedWeights(op, w))};
   if (op.op() == "Conv" && op.hasInput(2))
@@ -128,7 +128,8 @@ addQuantizationSwitches(Graph &graph, const PassContext &context, const std::str
   Value *flags = graph.addInput(switches, TensorType{DType::Bool, {Dim(int64_t(planned.size()))}});
   for (size_t i = 0; i < planned.size(); ++i) {
     const Planned &p = planned[i];
-    CUVIL_TRY(addSwitch(graph, p.candidate, p.input, p.output, flags, int64_t(i))
+    CUVIL_TRY(addSwitch(graph, p.candidate, p.input, p.output, flags, int64_t(i),
+                        context.precision.weights)
                   .withContext(layers[i].op));
   }
   return layers;

@@ -3,6 +3,8 @@
 #include "PassUtils.h"
 #include "WinogradChoice.h"
 
+#include "cuvil/kernels/PairedByteProducts.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -97,9 +99,6 @@ bool quantizable(const Node &node, const PassContext &context) {
   return false;
 }
 
-// Weights in 7 bits (see AssignPrecision.cpp: exact on vpmaddubsw).
-constexpr float kWeightLimit = 63.0f;
-
 } // namespace
 
 std::vector<Candidate> candidates(const Graph &graph, const PassContext &context) {
@@ -112,6 +111,16 @@ std::vector<Candidate> candidates(const Graph &graph, const PassContext &context
         {node.get(), absorbed, node->input(0), absorbed ? absorbed->output(0) : node->output(0)});
   }
   return found;
+}
+
+WeightBound weightBoundFor(const CpuModel &cpu) {
+  if (cpu.int8Dot)
+    return {127, false};
+  return cpu.i16PairProducts ? WeightBound{127, true} : WeightBound{63, false};
+}
+
+WeightBound combine(WeightBound a, WeightBound b) {
+  return {std::min(a.limit, b.limit), a.pairedSets || b.pairedSets};
 }
 
 ActivationQuant activationQuant(CalibratedRange range) {
@@ -129,26 +138,51 @@ Value *addScalar(Graph &graph, const std::string &name, DType dtype, double valu
   return graph.addConstant(graph.uniqueName(name), std::move(tensor));
 }
 
-QuantizedWeights quantizeWeights(const Node &op) {
+QuantizedWeights quantizeWeights(const Node &op, WeightBound bound) {
   const Tensor &weights = op.input(1)->constant();
   const bool conv = op.op() == "Conv";
+  // A line of K per channel: a Conv's row [M, K...], a MatMul's column [K, N].
   const int64_t channels = conv ? weights.dim(0) : weights.dim(1);
-  const int64_t inner = conv ? weights.numElements() / channels : 1;
-  const int64_t count = weights.numElements();
+  const int64_t K = weights.numElements() / channels;
+  const int64_t kStride = conv ? 1 : channels, channelStride = conv ? K : 1;
   const float *w = weights.data<float>();
-  std::vector<float> maxAbs(channels, 0.0f);
-  for (int64_t i = 0; i < count; ++i) {
-    float &peak = maxAbs[(i / inner) % channels];
-    peak = std::max(peak, std::fabs(w[i]));
-  }
   Tensor scales(TensorType{DType::F32, {channels}});
-  for (int64_t c = 0; c < channels; ++c)
-    scales.mutableData<float>()[c] = maxAbs[c] > 0 ? maxAbs[c] / kWeightLimit : 1.0f;
   Tensor values(TensorType{DType::I8, weights.shape()});
   int8_t *q = values.mutableData<int8_t>();
-  for (int64_t i = 0; i < count; ++i) {
-    float scaled = w[i] / scales.data<float>()[(i / inner) % channels];
-    q[i] = int8_t(std::clamp(std::nearbyint(scaled), -kWeightLimit, kWeightLimit));
+  for (int64_t c = 0; c < channels; ++c) {
+    const float *line = w + c * channelStride;
+    int8_t *quantized = q + c * channelStride;
+    float peak = 0.0f;
+    for (int64_t k = 0; k < K; ++k)
+      peak = std::max(peak, std::fabs(line[k * kStride]));
+    auto quantizeAt = [&](int limit) {
+      const float scale = peak > 0 ? peak / float(limit) : 1.0f;
+      for (int64_t k = 0; k < K; ++k)
+        quantized[k * kStride] = int8_t(
+            std::clamp(std::nearbyint(line[k * kStride] / scale), -float(limit), float(limit)));
+      return scale;
+    };
+    auto meetsSets = [&] {
+      return pairedBytesExact(K, [&](int64_t k) { return quantized[k * kStride]; });
+    };
+    // The largest limit in [32, bound.limit] whose values meet the paired
+    // sets (32 does: 4 * 32 = 128): the sets' sums grow with the limit,
+    // so a binary search; the one kept is checked.
+    int limit = bound.limit;
+    quantizeAt(limit);
+    if (bound.pairedSets && !meetsSets()) {
+      int low = std::min(32, limit), high = limit - 1; // low meets them
+      while (low < high) {
+        const int middle = (low + high + 1) / 2;
+        quantizeAt(middle);
+        if (meetsSets())
+          low = middle;
+        else
+          high = middle - 1;
+      }
+      limit = low;
+    }
+    scales.mutableData<float>()[c] = quantizeAt(limit);
   }
   return {std::move(values), std::move(scales)};
 }

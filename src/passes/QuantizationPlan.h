@@ -45,8 +45,9 @@ struct QuantizedWeights {
 Value *addScalar(Graph &graph, const std::string &name, DType dtype, double value);
 
 // Conv weights [M, C/g, k...] per output channel M; MatMul's [K, N] per
-// column N.
-QuantizedWeights quantizeWeights(const Node &op);
+// column N; each channel's values within the largest [-L, L] the bound
+// allows (PrecisionOptions::weights).
+QuantizedWeights quantizeWeights(const Node &op, WeightBound bound);
 
 // The bias at scale sx * sw[m], zero point 0.
 Tensor quantizeBias(const Tensor &bias, float inputScale, const Tensor &weightScales);

@@ -2120,6 +2120,33 @@ def _quantized(shape, dtype=np.uint8):
     return In(shape, dtype, gen=_ints(info.min, info.max))
 
 
+def _full_u8(shape):
+    """u8 data at its largest value, 255."""
+    return In(shape, np.uint8, gen=lambda r, s: np.full(s, 255))
+
+
+def paired_byte_sets(rng, shape, line_axis, full=False):
+    """i8 weights in [-127, 127] whose sets of four (K positions {0, 1, 4, 5}
+    and {2, 3, 6, 7} of each 8 along a line: a convolution's output channel
+    [M, K...], a GEMM column [K, N]) sum to at most 128 in |w|: each set
+    scaled down to fit, or, with `full`, to exactly 128 where it can."""
+    w = np.moveaxis(rng.integers(-127, 128, shape), line_axis, 0).reshape(shape[line_axis], -1).astype(np.int64)
+    lines, K = w.shape
+    for line in range(lines):
+        for group in range(0, K, 8):
+            for first in (0, 2):
+                ks = [k for k in (group + first + o for o in (0, 1, 4, 5)) if k < K]
+                total = np.abs(w[line, ks]).sum()
+                if total > 128 or (full and total > 0):
+                    w[line, ks] = np.trunc(w[line, ks] * 128 / total)
+                    if full:  # the remainder onto the set's largest weight, within i8
+                        big = ks[int(np.argmax(np.abs(w[line, ks])))]
+                        room = 128 - np.abs(w[line, ks]).sum()
+                        w[line, big] = np.sign(w[line, big]) * min(127, abs(w[line, big]) + room)
+    moved = [shape[line_axis]] + [d for i, d in enumerate(shape) if i != line_axis]
+    return np.moveaxis(w.reshape(moved), 0, line_axis).astype(np.int8)
+
+
 def exact_integer_reference(case):
     """`case` (one QLinearMatMul or QLinearConv node, every input but the
     first constant) with an ort_model that computes its integer products in
@@ -2498,9 +2525,19 @@ def integer_product_cases():
          qmatmul(_quantized((70, 300)), U8, rng.integers(-128, 128, (300, 130)).astype(I8),
                  rng.uniform(0.0005, 0.002, (1, 130)).astype(F32), np.zeros((1, 130), I8), U8, y_scale=0.6), 10),
     ]
+    qlinear_matmuls += [
+        # Weights up to 127 in sets of four within 128 (see qlinearconv/paired_byte_sets).
+        ("paired_byte_sets",
+         qmatmul(_quantized((70, 300)), U8, paired_byte_sets(rng, (300, 130), line_axis=1),
+                 rng.uniform(0.0005, 0.002, (1, 130)).astype(F32), np.zeros((1, 130), I8), U8, y_scale=0.6), 10),
+        ("paired_byte_sets_bound",
+         qmatmul(_full_u8((9, 36)), U8, paired_byte_sets(rng, (36, 20), line_axis=1, full=True),
+                 rng.uniform(0.0005, 0.002, (1, 20)).astype(F32), np.zeros((1, 20), I8), U8, y_scale=0.03), 10),
+    ]
     for name, args, opset in qlinear_matmuls:
         case = single(f"qlinearmatmul/{name}", "QLinearMatMul", args, opset=opset)
-        yield exact_integer_reference(case) if name == "full_range_weights" else case
+        exact = name == "full_range_weights" or name.startswith("paired_byte_sets")
+        yield exact_integer_reference(case) if exact else case
 
     # QLinearConv.
     def qconv(x, x_type, w, w_scale, w_zero, y_type, bias=None, y_scale=0.2):
@@ -2552,6 +2589,24 @@ def integer_product_cases():
                             rng.integers(-2000, 2000, m).astype(I32), y_scale=0.5),
                       attrs, opset=10)
         yield exact_integer_reference(case) if low == -128 else case
+    # Weights up to 127 whose sets of four paired weights (K positions
+    # {0, 1, 4, 5} and {2, 3, 6, 7} of each 8) stay within 128 in |w|, what
+    # assign-precision writes on x86-64: vpmaddubsw sums added in i16 before
+    # widening, exact up to the bound (255 * 128 < 2^15), which the 255
+    # images reach. K in place (32 x 9, and 4 x 9: an odd count of quads)
+    # and packed per chunk (3 x 9); the GEMM's panels packed at compile time.
+    for name, x_shape, w_shape, image in [
+            ("paired_byte_sets", (1, 32, 12, 13), (70, 32, 3, 3), _quantized),
+            ("paired_byte_sets_odd_quads", (1, 4, 9, 10), (9, 4, 3, 3), _quantized),
+            ("paired_byte_sets_odd_k", (1, 3, 9, 10), (9, 3, 3, 3), _quantized),
+            ("paired_byte_sets_bound", (1, 32, 6, 7), (16, 32, 3, 3), _full_u8)]:
+        m = w_shape[0]
+        w = paired_byte_sets(rng, w_shape, line_axis=0, full=image is _full_u8)
+        case = single(f"qlinearconv/{name}", "QLinearConv",
+                      qconv(image(x_shape), U8, w, rng.uniform(0.002, 0.01, m), np.zeros(m, I8), U8,
+                            rng.integers(-2000, 2000, m).astype(I32), y_scale=0.5 if image is _quantized else 1.0),
+                      padded, opset=10)
+        yield exact_integer_reference(case)
     yield single("qlinearconv/saturates", "QLinearConv",
                  qconv(_quantized((1, 3, 7, 8), I8), I8, weights((4, 3, 3, 3)), scalar(0.01), scalar(0, I8), I8,
                        y_scale=0.002), opset=10)

@@ -313,6 +313,10 @@ int runCompile(const CompileOptions &options) {
   context.cpu = target->cpuModel();
   context.winograd = !options.noWinograd;
   context.precision.policy = policy;
+  context.precision.weights = {127, false};
+  for (const IsaVariant &variant : target->variants)
+    context.precision.weights =
+        combine(context.precision.weights, weightBoundFor(variant.cpuModel));
   // Ranges are measured on the graph as assign-precision sees it.
   auto assign = std::find_if(passes.begin(), passes.end(),
                              [](const PassInfo *pass) { return pass->name == "assign-precision"; });
@@ -474,6 +478,7 @@ int runOpt(const OptOptions &options) {
   if (!policy)
     return fail(policy.status());
   context.precision.policy = *policy;
+  context.precision.weights = weightBoundFor(*cpu);
   if (!options.ranges.empty()) {
     std::ifstream in(options.ranges);
     std::stringstream rangesText;

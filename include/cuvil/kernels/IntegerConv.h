@@ -20,8 +20,9 @@ struct cuvil_iconv_params {
   int64_t C, M, groups; /* input and output channels */
   struct cuvil_window2d window;
   int64_t w_zero_stride, w_scale_stride; /* 0: per tensor, 1: per output channel */
-  /* CUVIL_PRODUCTS_BYTES or _DOT: a u8 image and i8 weights with zero point
-   * 0 (within [-64, 64] for BYTES), checked at compile time. */
+  /* CUVIL_PRODUCTS_BYTES, _BYTES_PAIRED or _DOT: a u8 image and i8
+   * weights with zero point 0 (within [-64, 64] for BYTES, [-32, 32] for
+   * BYTES_PAIRED), checked at compile time. */
   int64_t products;
   struct cuvil_igemm_blocking blocking;
 };

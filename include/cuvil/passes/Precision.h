@@ -32,6 +32,23 @@ inline bool quantizesFromRanges(PrecisionPolicy policy) {
 
 Expected<PrecisionPolicy> parsePrecisionPolicy(std::string_view text);
 
+// The i8 weights (zero point 0) a target's integer tiles multiply exactly
+// on their fastest path: within [-limit, limit], and, with pairedSets,
+// each line meeting pairedBytesExact (include/cuvil/kernels/
+// PairedByteProducts.h). assign-precision gives each channel the largest
+// limit in [32, limit] that meets them (32 always does).
+struct WeightBound {
+  int limit = 63;
+  bool pairedSets = false;
+};
+struct CpuModel;
+// vpdpbusd: any i8 (127); x86-64 without it, vpmaddubsw with two sums
+// added in i16: 127 with paired sets; else (aarch64's byte path) one
+// vpmaddubsw sum, 63 (2 * 255 * 64 < 2^15).
+WeightBound weightBoundFor(const CpuModel &cpu);
+// A target's: its variants' least limit, paired sets if any needs them.
+WeightBound combine(WeightBound a, WeightBound b);
+
 // The values a calibrated tensor took, clipped by the calibration method.
 struct CalibratedRange {
   float min = 0, max = 0;
@@ -46,6 +63,9 @@ struct PrecisionOptions {
   // Under auto: the layers (by their result's name) to run on the integer
   // kernels; every other one stays FP32.
   std::optional<std::set<std::string>> layers;
+  // The i8 weights it writes (weightBoundFor: the target's variants'
+  // integer tiles).
+  WeightBound weights;
 };
 
 // What assign-precision did: ops it could quantize, and those it did (the
