@@ -2565,6 +2565,10 @@ def integer_product_cases():
         ("valid_batch2", (2, 3, 8, 9), (4, 3, 3, 3), True, False, dict(auto_pad="VALID")),
         ("1d", (2, 3, 17), (4, 3, 5), True, True, dict(pads=[2, 1])),
         ("blocks_chunks_panels", (1, 32, 12, 13), (70, 32, 3, 3), True, True, dict(pads=[1, 1, 1, 1])),
+        # Stride-2 patch rows copied 16 and 8 pixels a vector, the last vector
+        # overlapping: output rows of 35 (3x3) and 11 pixels (1x1), 3 padded.
+        ("stride2_runs", (1, 8, 23, 70), (6, 8, 3, 3), True, True, dict(strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("pointwise_stride2_runs", (1, 4, 15, 22), (5, 4, 1, 1), True, False, dict(strides=[2, 2])),
     ]
     for name, x_shape, w_shape, per_channel, bias, attrs in qlinear_convs:
         m = w_shape[0]
