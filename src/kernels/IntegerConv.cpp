@@ -29,10 +29,11 @@ namespace {
 
 typedef uint8_t u8x16 __attribute__((ext_vector_type(16)));
 typedef uint8_t u8x8v __attribute__((ext_vector_type(8)));
+typedef uint8_t u8x4 __attribute__((ext_vector_type(4)));
 
-// Sixteen (or eight) bytes row[SW t], t in [0, 16), SW 1 or 2, reading
-// only bytes [0, SW (16 - 1)]: at stride 2 two overlapping loads, the
-// second ending on the last byte taken, and their even bytes.
+// n = 16, 8 or 4 bytes row[SW t], t in [0, n), SW 1 or 2, reading only
+// bytes [0, SW (n - 1)]: at stride 2 two overlapping loads, the second
+// ending on the last byte taken, and their even bytes.
 template <typename V, int SW> CUVIL_INLINE V stridedBytes(const uint8_t *row) {
   constexpr int n = sizeof(V);
   V low, high;
@@ -44,16 +45,18 @@ template <typename V, int SW> CUVIL_INLINE V stridedBytes(const uint8_t *row) {
     if constexpr (n == 16)
       return __builtin_shufflevector(low, high, 0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27,
                                      29, 31);
-    else
+    else if constexpr (n == 8)
       return __builtin_shufflevector(low, high, 0, 2, 4, 6, 9, 11, 13, 15);
+    else
+      return __builtin_shufflevector(low, high, 0, 2, 5, 7);
   }
 }
 
-// to[t] = row[SW t] for t in [0, n): vectors of 16 (8 for a run shorter
-// than 16), the last one overlapping its predecessor; runs of fewer than 8
-// a byte at a time. Stride-2 convolutions' runs are 7 to 28 pixels, which
-// the loop vectorizer left mostly to its scalar remainder (a quarter of a
-// 3x3 stride-2 convolution's time).
+// to[t] = row[SW t] for t in [0, n): vectors of 16 (8 or 4 for a shorter
+// run), the last one overlapping its predecessor; runs of fewer than 4 a
+// byte at a time. Stride-2 convolutions' runs are 7 to 28 pixels, and 7 x 7
+// images' 7, which the loop vectorizer left mostly to its scalar
+// remainder (a quarter of a 3x3 stride-2 convolution's time).
 template <int SW> CUVIL_INLINE void copyStridedBytes(const uint8_t *row, int64_t n, uint8_t *to) {
   auto copy = [&](auto vector) CUVIL_LAMBDA_INLINE {
     using V = decltype(vector);
@@ -70,6 +73,8 @@ template <int SW> CUVIL_INLINE void copyStridedBytes(const uint8_t *row, int64_t
     copy(u8x16{});
   else if (n >= 8)
     copy(u8x8v{});
+  else if (n >= 4)
+    copy(u8x4{});
   else
     for (int64_t t = 0; t < n; ++t)
       to[t] = row[SW * t];
