@@ -275,10 +275,11 @@ cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows, in
           tileRows * vectors + bVectors * vectors + beside <= registers &&
           tileRows * vectors >= tile.pixels * tile.blocks)
         tile = {tileRows, vectors};
-  // K rows whose packed panel chunk (64 i16 a row) fills half of L1.
+  // K rows whose packed panel chunk (64 i16 a row, 64 bytes on the byte
+  // paths) fills half of L1.
+  const int64_t rowBytes = CUVIL_IGEMM_PANEL * (products == CUVIL_PRODUCTS_WORDS ? 2 : 1);
   int64_t chunk = 16;
-  while (chunk * 2 <=
-         std::min<int64_t>(cpu.l1Bytes / 2 / (CUVIL_IGEMM_PANEL * 2), CUVIL_IGEMM_MAX_CHUNK_K))
+  while (chunk * 2 <= std::min<int64_t>(cpu.l1Bytes / 2 / rowBytes, CUVIL_IGEMM_MAX_CHUNK_K))
     chunk *= 2;
   return {std::clamp<int64_t>(rows, 1, CUVIL_IGEMM_MAX_ROW_BLOCK), tile, chunk};
 }
