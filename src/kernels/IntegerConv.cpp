@@ -28,7 +28,6 @@ using namespace cuvil::kernels;
 namespace {
 
 typedef uint8_t u8x16 __attribute__((ext_vector_type(16)));
-typedef uint8_t u8x8v __attribute__((ext_vector_type(8)));
 typedef uint8_t u8x4 __attribute__((ext_vector_type(4)));
 
 // n = 16, 8 or 4 bytes row[SW t], t in [0, n), SW 1 or 2, reading only
@@ -72,7 +71,7 @@ template <int SW> CUVIL_INLINE void copyStridedBytes(const uint8_t *row, int64_t
   if (n >= 16)
     copy(u8x16{});
   else if (n >= 8)
-    copy(u8x8v{});
+    copy(u8x8{});
   else if (n >= 4)
     copy(u8x4{});
   else

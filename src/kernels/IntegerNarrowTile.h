@@ -1,6 +1,7 @@
-// The integer convolution's fast path for u8 images and i8 weights within
-// [-64, 64] with zero point 0 (what assign-precision writes): four K rows
-// per step, multiplied as bytes. A task's block of at most 256 rows x one
+// The integer convolution's fast path for u8 images and constant i8
+// weights with zero point 0 that the lowering checked (within [-64, 64],
+// or meeting the paired sets: assign-precision's): four K rows per step,
+// multiplied as bytes. A task's block of at most 256 rows x one
 // panel of 64 columns:
 //   wsum[r] = sum_k w[r][k]
 //   for k0 in chunks of K (chunk_k rows, padded to a multiple of 4):
@@ -12,10 +13,13 @@
 //     for each MR x (NV x 8 columns) register tile:
 //       acc[r][8 v ..] (=, then +=) sum over q of
 //         vpmaddwd(vpmaddubsw(B'[q][8 v ..], splat(A quad [r][q])), 1)
+//       (paired: sum over pairs q, q + 1 of
+//         vpmaddwd(vpmaddubsw(q) + vpmaddubsw(q + 1), 1))
 //   acc[r][j] -= x_zero * wsum[r]   (wsum once per block of rows, not per task)
 // vpmaddubsw multiplies 32 u8 x i8 pairs and adds adjacent products into
 // i16 with saturation; |w| <= 64 keeps every sum exact (255 * 64 * 2 <
-// 2^15), and vpmaddwd by 1 adds the i16 pairs into i32. Twice the products
+// 2^15), and vpmaddwd by 1 adds the i16 pairs into i32 (the paired sets
+// keep two such sums exact: PairedByteProducts.h). Twice the products
 // of the i16 path (IntegerGemmTile.h) per instruction. The weights are
 // constants the task reads in place: packing them per task cost a tenth of
 // the time. With AVX512-VNNI one vpdpbusd replaces the pair of
@@ -83,10 +87,14 @@ CUVIL_INLINE void packNarrowQuads(int64_t kc, NarrowChunk &chunk, PackRow packRo
 // MR rows x NV vectors of 8 columns over a chunk of kq quads. The row
 // quads are the i8 weights and the panel the u8 image (convolution), or,
 // with UnsignedRows, the rows u8 and the panel i8 (GEMM: activations by
-// weights); vpmaddubsw takes the unsigned operand first. Paired (i8 within
-// [-32, 32]): two quads' vpmaddubsw results are added in i16 before one
-// vpmaddwd widens them (|sum| <= 4 * 255 * 32 < 2^15), three multiplies
-// per 64 products instead of four, the multiply ports being the bound.
+// weights); vpmaddubsw takes the unsigned operand first. Paired (weights
+// meeting pairedBytesExact, include/cuvil/kernels/PairedByteProducts.h:
+// each lane's four weights within 128 in |w|): two quads' vpmaddubsw
+// results are added in i16 before one vpmaddwd widens them (|sum| <= 255 *
+// 128 < 2^15), three multiplies per 64 products instead of four, the
+// multiply ports being the bound. Pairs start at quad 0 of the chunk (K
+// positions 8-aligned: chunks are multiples of 8); an odd last quad goes
+// alone.
 template <int MR, int NV, bool UnsignedRows, bool Paired>
 CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const uint8_t *b,
                            int32_t *acc, int64_t accumulate) {

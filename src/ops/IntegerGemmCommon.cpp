@@ -319,8 +319,8 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params.set(params->b_quant_column_stride, g->b.stride);
   // Blocking is a cost decision: it takes the shape the static path serves.
   // The byte path reads A's rows as whole quads: K a multiple of 4. Packed
-  // weights are 7-bit with zero point 0 (pack-matmul checked): a byte path
-  // on every CPU.
+  // weights have zero point 0 and a byte path on every variant of the
+  // target (pack-matmul checked; packedProducts picks it).
   params->b_packed = node.getInt("b_packed", 0) != 0;
   if (params->b_packed && !node.input(inputs.b)->isConstant())
     return Status::error("packed panels must be constant");
