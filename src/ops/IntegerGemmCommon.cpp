@@ -3,7 +3,6 @@
 #include "cuvil/kernels/PairedByteProducts.h"
 
 #include <algorithm>
-#include <cstdlib>
 
 namespace cuvil::ops {
 namespace {
@@ -81,21 +80,18 @@ Expected<Shape> logicalB(const Node &node, const IntegerMatMulInputs &inputs) {
   return Shape{Dim(K), Dim(N)};
 }
 
-// The byte path (no VNNI) for constant i8 weights with zero point 0 in
-// `lines` lines of K, at(line, k) the weight at K position k of one:
-// paired where every line meets pairedBytesExact, else single byte pairs
-// where every |w| <= 64 (2 * 255 * 64 < 2^15), else none (WORDS).
+// The byte path (no VNNI) for constant i8 weights with zero point 0
+// (bytePathFor), as cuvil_integer_products.
 template <typename At> int64_t byteProducts(const CpuModel &cpu, int64_t lines, int64_t K, At at) {
-  bool paired = cpu.i16PairProducts;
-  for (int64_t line = 0; paired && line < lines; ++line)
-    paired = pairedBytesExact(K, [&](int64_t k) { return at(line, k); });
-  if (paired)
+  switch (bytePathFor(cpu.i16PairProducts, lines, K, at)) {
+  case BytePath::Paired:
     return CUVIL_PRODUCTS_BYTES_PAIRED;
-  for (int64_t line = 0; line < lines; ++line)
-    for (int64_t k = 0; k < K; ++k)
-      if (std::abs(int(at(line, k))) > 64)
-        return CUVIL_PRODUCTS_WORDS;
-  return CUVIL_PRODUCTS_BYTES;
+  case BytePath::Single:
+    return CUVIL_PRODUCTS_BYTES;
+  case BytePath::None:
+    break;
+  }
+  return CUVIL_PRODUCTS_WORDS;
 }
 
 // The byte path for packed panels (pack-matmul checked that one is

@@ -18,7 +18,6 @@
 #include "cuvil/passes/Passes.h"
 #include "cuvil/passes/Precision.h"
 
-#include <algorithm>
 #include <cmath>
 #include <map>
 #include <optional>
@@ -48,23 +47,6 @@ std::optional<IntegerOperands> integerOperands(const Node &node) {
   return std::nullopt;
 }
 
-// Whether every variant's byte path multiplies B [K, N] exactly: each
-// |w| <= 64 (one vpmaddubsw sum), or, where the tiles add two such sums in
-// i16 (x86-64), each column meets pairedBytesExact (assign-precision's
-// weights on x86-64 do).
-bool byteProductsExact(const Tensor &w, const CpuModel &cpu) {
-  const int8_t *values = w.data<int8_t>();
-  const int64_t K = w.dim(0), N = w.dim(1);
-  if (std::all_of(values, values + w.numElements(), [](int8_t v) { return std::abs(v) <= 64; }))
-    return true;
-  if (!cpu.i16PairProducts)
-    return false;
-  for (int64_t n = 0; n < N; ++n)
-    if (!pairedBytesExact(K, [&](int64_t k) { return values[k * N + n]; }))
-      return false;
-  return true;
-}
-
 // Whether the byte path can read B packed (see the header).
 bool packsIntegerWeights(const Node &node, const IntegerOperands &operands, const CpuModel &cpu) {
   const Value *a = node.input(operands.a), *b = node.input(operands.b);
@@ -76,7 +58,12 @@ bool packsIntegerWeights(const Node &node, const IntegerOperands &operands, cons
   const Tensor &w = b->constant();
   if (w.dim(0) % 4 != 0 || w.numElements() == 0)
     return false;
-  if (!byteProductsExact(w, cpu))
+  // Every variant's byte path multiplies B [K, N] exactly (one line per
+  // column; the target's variants all pair sums or none do).
+  const int8_t *values = w.data<int8_t>();
+  const int64_t K = w.dim(0), N = w.dim(1);
+  if (bytePathFor(cpu.i16PairProducts, N, K,
+                  [&](int64_t n, int64_t k) { return values[k * N + n]; }) == BytePath::None)
     return false;
   if (zero) {
     if (!zero->isConstant())

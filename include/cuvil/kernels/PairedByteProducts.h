@@ -34,4 +34,23 @@ template <typename At> bool pairedBytesExact(int64_t K, At at) {
   return true;
 }
 
+// How the byte tiles without VNNI multiply constant i8 weights (zero point
+// 0) exactly, `lines` lines of K, at(line, k) the weight at K position k of
+// one: paired where the CPU adds two vpmaddubsw sums in i16 (`pairsSums`:
+// x86-64) and every line meets pairedBytesExact, else one sum at a time
+// where every |w| <= 64 (2 * 255 * 64 < 2^15), else not at all.
+enum class BytePath { None, Single, Paired };
+template <typename At> BytePath bytePathFor(bool pairsSums, int64_t lines, int64_t K, At at) {
+  bool paired = pairsSums;
+  for (int64_t line = 0; paired && line < lines; ++line)
+    paired = pairedBytesExact(K, [&](int64_t k) { return at(line, k); });
+  if (paired)
+    return BytePath::Paired;
+  for (int64_t line = 0; line < lines; ++line)
+    for (int64_t k = 0; k < K; ++k)
+      if (std::abs(int(at(line, k))) > 64)
+        return BytePath::None;
+  return BytePath::Single;
+}
+
 } // namespace cuvil
