@@ -297,8 +297,12 @@ std::optional<std::vector<Dim>> inputDimValues(const InferContext &ctx, size_t i
     return std::nullopt;
   if (const std::vector<Dim> *dims = ctx.inputDims(i))
     return *dims;
+  // A bool one too: Where's condition, once an Equal of dims folds to a
+  // constant (Equal(shape, ConstantOfShape(...) * -1) in exported Expands).
   const Tensor *tensor = ctx.constantInput(i);
-  if (!tensor || !(isSignedInt(tensor->dtype()) || isUnsignedInt(tensor->dtype())) ||
+  if (!tensor ||
+      !(isSignedInt(tensor->dtype()) || isUnsignedInt(tensor->dtype()) ||
+        tensor->dtype() == DType::Bool) ||
       tensor->numElements() > kMaxDimValues)
     return std::nullopt;
   std::vector<int64_t> values = tensor->toInt64s();
