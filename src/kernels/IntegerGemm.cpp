@@ -8,6 +8,7 @@
 //   igemm: y[b][m][n] = acc[m][n]
 //   qgemm: y[b][m][n] = saturate(round_half_even(float(acc[m][n])
 //                                * (a_scale[m] * b_scale[n] / y_scale)) + y_zero)
+//   dqgemm: y[b][m][n] = activation(float(acc[m][n]) * (a_scale[m] * b_scale[n]) + bias[n])
 // The requantization multiplier is computed as ONNX Runtime does, in f32:
 // (a_scale * b_scale) / y_scale.
 #include "IntegerGemmTile.h"
@@ -126,6 +127,27 @@ CUVIL_INLINE void qgemm(const A *a, const float *aScale, const A *aZero, const B
               });
 }
 
+template <typename A, typename B>
+CUVIL_INLINE void dqgemm(const A *a, const float *aScale, const A *aZero, const B *b,
+                         const float *bScale, const B *bZero, const float *bias, float *y,
+                         const cuvil_dqgemm_params *params, int64_t begin, int64_t end) {
+  const cuvil_igemm_params &p = params->gemm;
+  const cuvil_unary activation = params->activation;
+  integerGemm(a, b, aZero, bZero, p, begin, end,
+              [&](const GemmTask &t, const IntegerAccumulators &acc) CUVIL_LAMBDA_INLINE {
+                for (int64_t r = 0; r < t.rows; ++r) {
+                  const float rowScale = aScale[t.aQuantOffset + r * p.a_quant_row_stride];
+                  const float *columnScale = bScale + t.bQuantOffset;
+                  float *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
+                  for (int64_t j = 0; j < t.columns; ++j)
+                    out[j] = applyUnary(
+                        activation, float(acc.at(r, j)) *
+                                            (rowScale * columnScale[j * p.b_quant_column_stride]) +
+                                        (bias ? bias[t.n0 + j] : 0.0f));
+                }
+              });
+}
+
 } // namespace
 
 #define CUVIL_DEFINE_IGEMM(an, A, bn, B)                                                           \
@@ -144,3 +166,12 @@ CUVIL_IGEMM_TYPES(CUVIL_DEFINE_IGEMM)
     qgemm(a, a_scale, a_zero, b, b_scale, b_zero, y_scale, y_zero, y, p, begin, end);              \
   }
 CUVIL_QGEMM_TYPES(CUVIL_DEFINE_QGEMM)
+
+#define CUVIL_DEFINE_DQGEMM(an, A, bn, B)                                                          \
+  CUVIL_KERNEL void cuvil_dqgemm_##an##_##bn(                                                      \
+      const A *a, const float *a_scale, const A *a_zero, const B *b, const float *b_scale,         \
+      const B *b_zero, const float *bias, float *y, const cuvil_dqgemm_params *p, int64_t begin,   \
+      int64_t end) {                                                                               \
+    dqgemm(a, a_scale, a_zero, b, b_scale, b_zero, bias, y, p, begin, end);                        \
+  }
+CUVIL_IGEMM_TYPES(CUVIL_DEFINE_DQGEMM)

@@ -17,6 +17,9 @@
 //
 // DynamicQuantizeLinear's parameters: min and max in vector accumulators
 // started at 0 (the range includes 0), then the uint8 scale and zero point.
+// cuvil.DynamicQuantizeRows: a task per row, its parameters, then its
+// values quantized while the row is in L1 (multiplied by the inverse
+// scale: a division per element would take as long as the rest).
 #include "QuantizedValue.h"
 #include "Vector.h"
 
@@ -101,27 +104,9 @@ CUVIL_INLINE void dequantize(const Q *x, const float *scale, const Q *zeroPoint,
   });
 }
 
-} // namespace
-
-#define CUVIL_DEFINE_QUANTIZE(name, Q, low, high)                                                  \
-  CUVIL_KERNEL void cuvil_quantize_f32_##name(                                                     \
-      const float *x, const float *scale, const Q *zero_point, Q *y, const cuvil_quant_layout *p,  \
-      int64_t begin, int64_t end) {                                                                \
-    quantize<Q, low, high>(x, scale, zero_point, y, p, begin, end);                                \
-  }
-#define CUVIL_DEFINE_DEQUANTIZE(name, Q, low, high)                                                \
-  CUVIL_KERNEL void cuvil_dequantize_##name##_f32(                                                 \
-      const Q *x, const float *scale, const Q *zero_point, float *y, const cuvil_quant_layout *p,  \
-      int64_t begin, int64_t end) {                                                                \
-    dequantize<Q>(x, scale, zero_point, y, p, begin, end);                                         \
-  }
-CUVIL_QUANTIZED_TYPES(CUVIL_DEFINE_QUANTIZE)
-CUVIL_DEQUANTIZED_TYPES(CUVIL_DEFINE_DEQUANTIZE)
-
-CUVIL_KERNEL void cuvil_dynamic_quant_params_u8(const float *x, float *scale, uint8_t *zero_point,
-                                                int64_t elements, int64_t begin, int64_t end) {
-  if (begin >= end)
-    return;
+// One run's uint8 scale and zero point (DynamicQuantizeLinear's rule).
+CUVIL_INLINE void dynamicQuantParams(const float *x, int64_t elements, float *scale,
+                                     uint8_t *zeroPoint) {
   v16 low = 0.0f, high = 0.0f;
   int64_t i = 0;
   for (; i + 16 <= elements; i += 16) {
@@ -142,5 +127,42 @@ CUVIL_KERNEL void cuvil_dynamic_quant_params_u8(const float *x, float *scale, ui
   float z = 0.0f - lo / s;
   z = maxf(0.0f, minf(255.0f, z));
   *scale = s;
-  *zero_point = uint8_t(__builtin_elementwise_roundeven(z));
+  *zeroPoint = uint8_t(__builtin_elementwise_roundeven(z));
+}
+
+} // namespace
+
+#define CUVIL_DEFINE_QUANTIZE(name, Q, low, high)                                                  \
+  CUVIL_KERNEL void cuvil_quantize_f32_##name(                                                     \
+      const float *x, const float *scale, const Q *zero_point, Q *y, const cuvil_quant_layout *p,  \
+      int64_t begin, int64_t end) {                                                                \
+    quantize<Q, low, high>(x, scale, zero_point, y, p, begin, end);                                \
+  }
+#define CUVIL_DEFINE_DEQUANTIZE(name, Q, low, high)                                                \
+  CUVIL_KERNEL void cuvil_dequantize_##name##_f32(                                                 \
+      const Q *x, const float *scale, const Q *zero_point, float *y, const cuvil_quant_layout *p,  \
+      int64_t begin, int64_t end) {                                                                \
+    dequantize<Q>(x, scale, zero_point, y, p, begin, end);                                         \
+  }
+CUVIL_QUANTIZED_TYPES(CUVIL_DEFINE_QUANTIZE)
+CUVIL_DEQUANTIZED_TYPES(CUVIL_DEFINE_DEQUANTIZE)
+
+CUVIL_KERNEL void cuvil_dynamic_quant_params_u8(const float *x, float *scale, uint8_t *zero_point,
+                                                int64_t elements, int64_t begin, int64_t end) {
+  if (begin < end)
+    dynamicQuantParams(x, elements, scale, zero_point);
+}
+
+CUVIL_KERNEL void cuvil_dynamic_quantize_rows_u8(const float *x, uint8_t *y, float *scale,
+                                                 uint8_t *zero_point, int64_t row_length,
+                                                 int64_t begin, int64_t end) {
+  for (int64_t row = begin; row < end; ++row) {
+    const float *from = x + row * row_length;
+    uint8_t *to = y + row * row_length;
+    dynamicQuantParams(from, row_length, scale + row, zero_point + row);
+    const float inverseScale = 1.0f / scale[row];
+    const int32_t rowZero = zero_point[row];
+    for (int64_t k = 0; k < row_length; ++k)
+      to[k] = roundToQuantized<uint8_t, 0, 255>(from[k] * inverseScale, rowZero);
+  }
 }

@@ -56,6 +56,7 @@
   X(Div)                                                                                           \
   X(Dropout)                                                                                       \
   X(DynamicQuantizeLinear)                                                                         \
+  X(DynamicQuantizeRows)                                                                           \
   X(Einsum)                                                                                        \
   X(ElementwiseChain)                                                                              \
   X(Elu)                                                                                           \
@@ -109,6 +110,7 @@
   X(LpPool)                                                                                        \
   X(MatMul)                                                                                        \
   X(MatMulInteger)                                                                                 \
+  X(MatMulIntegerToFloat)                                                                          \
   X(Max)                                                                                           \
   X(MaxPool)                                                                                       \
   X(MaxRoiPool)                                                                                    \

@@ -153,6 +153,10 @@ void checkIntegerGemm(const cuvil_igemm_params &p, Problems &problems) {
   checkIntegerProducts(p.products, problems);
 }
 
+void checkDequantizedGemm(const cuvil_dqgemm_params &p, Problems &problems) {
+  checkIntegerGemm(p.gemm, problems);
+}
+
 void checkIntegerConv(const cuvil_iconv_params &p, Problems &problems) {
   checkIntegerBlocking(p.blocking, problems);
   checkIntegerProducts(p.products, problems);
@@ -449,6 +453,15 @@ const std::vector<Instance<IntegerKey>> kRequantizedGemm = [] {
   return list;
 }();
 
+const std::vector<Instance<IntegerKey>> kDequantizedGemm = [] {
+  std::vector<Instance<IntegerKey>> list;
+#define CUVIL_DQGEMM_ENTRY(an, A, bn, B)                                                           \
+  list.push_back(                                                                                  \
+      {{#an, #bn}, CUVIL_KERNEL_REF(cuvil_dqgemm_##an##_##bn).checkedBy(checkDequantizedGemm)});
+  CUVIL_IGEMM_TYPES(CUVIL_DQGEMM_ENTRY)
+  return list;
+}();
+
 const std::vector<Instance<IntegerKey>> kIntegerConv = [] {
   std::vector<Instance<IntegerKey>> list;
 #define CUVIL_ICONV_ENTRY(xn, X, wn, W)                                                            \
@@ -705,6 +718,7 @@ Expected<const KernelRef *> nonZeroKernel(DType dtype) {
 }
 
 const KernelRef kDynamicQuantParamsKernel = CUVIL_KERNEL_REF(cuvil_dynamic_quant_params_u8);
+const KernelRef kDynamicQuantizeRowsKernel = CUVIL_KERNEL_REF(cuvil_dynamic_quantize_rows_u8);
 
 Expected<const KernelRef *> quantizeKernel(DType quantized) {
   return find(kQuantize, dtypeName(quantized), "quantize",
@@ -724,6 +738,11 @@ Expected<const KernelRef *> integerGemmKernel(DType a, DType b) {
 Expected<const KernelRef *> requantizedGemmKernel(DType a, DType b, DType y) {
   IntegerKey key = {dtypeName(a), dtypeName(b), dtypeName(y)};
   return find(kRequantizedGemm, key, "requantized GEMM", typeNames(key));
+}
+
+Expected<const KernelRef *> dequantizedGemmKernel(DType a, DType b) {
+  IntegerKey key = {dtypeName(a), dtypeName(b)};
+  return find(kDequantizedGemm, key, "dequantizing GEMM", typeNames(key));
 }
 
 Expected<const KernelRef *> integerConvKernel(DType x, DType w) {

@@ -110,10 +110,12 @@ Expected<const KernelRef *> nonZeroKernel(DType dtype);
 Expected<const KernelRef *> quantizeKernel(DType quantized);
 Expected<const KernelRef *> dequantizeKernel(DType quantized);
 extern const KernelRef kDynamicQuantParamsKernel;
+extern const KernelRef kDynamicQuantizeRowsKernel;
 // Integer products by operand types (A and B; image and weights), and for
 // the requantized ones the output type.
 Expected<const KernelRef *> integerGemmKernel(DType a, DType b);
 Expected<const KernelRef *> requantizedGemmKernel(DType a, DType b, DType y);
+Expected<const KernelRef *> dequantizedGemmKernel(DType a, DType b);
 Expected<const KernelRef *> integerConvKernel(DType x, DType w);
 Expected<const KernelRef *> requantizedConvKernel(DType x, DType w, DType y);
 // The same, dequantized into f32 (by the requantized type y).

@@ -81,6 +81,56 @@ Status quantize(Graph &graph, const Candidate &c, CalibratedRange inputRange,
   return Status::success();
 }
 
+// The bias a MatMul's result alone feeds: an Add of a constant f32 [N].
+Node *biasAdd(const Node &matMul) {
+  Node *add = soleUser(matMul.output(0));
+  const Value *bias = add && add->op() == "Add" ? otherOperand(*add, matMul.output(0)) : nullptr;
+  const Shape &out = matMul.output(0)->type().shape;
+  if (!bias || !bias->isConstant() || bias->type().dtype != DType::F32 ||
+      bias->type().rank() != 1 || bias->type().shape[0] != out.back() ||
+      add->output(0)->type().shape != out)
+    return nullptr;
+  return add;
+}
+
+// A MatMul's activations quantized per row at run time:
+//   x -> cuvil.DynamicQuantizeRows -> cuvil.MatMulIntegerToFloat(w_q, w_scale[, bias]) -> f32
+// (the bias an Add of a constant that reads the result alone); the result
+// is f32, so nothing is calibrated, requantized or dequantized, and an
+// activation after it stays as it was.
+// (x quantized once for all the MatMuls that read it: attention's Q, K
+// and V projections.)
+Status quantizeRows(Graph &graph, Node &op, WeightBound weights) {
+  const std::string base = op.output(0)->name();
+  QuantizedWeights w = quantizeWeights(op, weights);
+  Node *rows = nullptr;
+  for (const Use &use : op.input(0)->uses())
+    if (use.node->op() == "cuvil.DynamicQuantizeRows")
+      rows = use.node;
+  if (!rows) {
+    // Before the first of them (candidates come in graph order).
+    rows = graph.addNode("cuvil.DynamicQuantizeRows", {op.input(0)},
+                         {base + ".x_q", base + ".x_scale", base + ".x_zero"}, &op);
+    CUVIL_TRY(inferNodeTypes(*rows));
+  }
+  Node *bias = biasAdd(op);
+  std::vector<Value *> inputs = {
+      rows->output(0), graph.addConstant(graph.uniqueName(base + ".w_q"), std::move(w.values)),
+      rows->output(1), graph.addConstant(graph.uniqueName(base + ".w_scale"), std::move(w.scales)),
+      rows->output(2)};
+  if (bias) // b_zero_point absent, then the bias
+    inputs.insert(inputs.end(), {nullptr, otherOperand(*bias, op.output(0))});
+  Node *integer = graph.addNode("cuvil.MatMulIntegerToFloat", inputs, {base + ".y"}, &op);
+  integer->setName(op.name());
+  CUVIL_TRY(inferNodeTypes(*integer));
+  Value *replaced = bias ? bias->output(0) : op.output(0);
+  graph.replaceAllUsesWith(replaced, integer->output(0));
+  if (bias)
+    graph.eraseNode(bias);
+  graph.eraseNode(&op);
+  return Status::success();
+}
+
 // QuantizeLinear(DequantizeLinear(q, s, z), s, z) is q.
 void cancelRequantization(Graph &graph) {
   std::vector<Node *> quantizes;
@@ -163,6 +213,8 @@ std::vector<const Value *> valuesToCalibrate(const Graph &graph, const PassConte
       values.push_back(value);
   };
   for (const Candidate &c : candidates(graph, context)) {
+    if (quantizesRowsAtRunTime(*c.op))
+      continue;
     add(c.input);
     add(c.represented);
   }
@@ -184,15 +236,19 @@ Status runAssignPrecision(Graph &graph, PassContext &context) {
       continue;
     auto input = precision.ranges.find(c.input->name());
     auto output = precision.ranges.find(c.represented->name());
-    if (input != precision.ranges.end() && output != precision.ranges.end())
+    if (quantizesRowsAtRunTime(*c.op))
+      planned.push_back({c, {}, {}});
+    else if (input != precision.ranges.end() && output != precision.ranges.end())
       planned.push_back({c, input->second, output->second});
   }
   context.precisionStats.quantizable += candidates(graph, context).size();
   context.precisionStats.quantized += planned.size();
   for (const Planned &p : planned) {
     std::string described = p.candidate.op->describe(); // the node is gone after
-    CUVIL_TRY(
-        quantize(graph, p.candidate, p.input, p.output, precision.weights).withContext(described));
+    Status quantized = quantizesRowsAtRunTime(*p.candidate.op)
+                           ? quantizeRows(graph, *p.candidate.op, precision.weights)
+                           : quantize(graph, p.candidate, p.input, p.output, precision.weights);
+    CUVIL_TRY(quantized.withContext(described));
   }
   cancelRequantization(graph);
   mergeRequantization(graph);

@@ -4,6 +4,7 @@
 //   MatMul -> [Mul/Div c] -> [Add bias] -> [Add residual] -> [activation]  => cuvil.FusedMatMul
 //   QLinearConv -> DequantizeLinear -> [Add residual] -> [activation]     => cuvil.FusedQLinearConv
 //                                                     -> [QuantizeLinear]
+//   cuvil.MatMulIntegerToFloat -> activation    => its `activation` attribute
 // (the DequantizeLinear with the QLinearConv's output scale and zero point,
 // its only reader: the kernel dequantizes what it requantized, exactly.
 // A QuantizeLinear to the QLinearConv's 8-bit type is taken when the
@@ -286,10 +287,32 @@ Status applyBeforeReshapes(Graph &graph) {
   return Status::success();
 }
 
+// The activation that alone reads a cuvil.MatMulIntegerToFloat's result
+// (its bias is already inside) becomes its attribute.
+void absorbIntegerMatMulActivations(Graph &graph) {
+  std::vector<std::pair<Node *, Node *>> fusions;
+  for (const auto &node : graph.nodes()) {
+    if (node->op() != "cuvil.MatMulIntegerToFloat" || node->findAttr("activation"))
+      continue;
+    Node *next = soleUser(node->output(0));
+    if (next && next->input(0) == node->output(0) && activationOf(*next))
+      fusions.emplace_back(node.get(), next);
+  }
+  for (auto [integer, activation] : fusions) {
+    auto [op, params] = *activationOf(*activation);
+    integer->setAttr("activation", op);
+    if (!params.empty())
+      integer->setAttr("activation_params", params);
+    graph.replaceAllUsesWith(activation->output(0), integer->output(0));
+    graph.eraseNode(activation);
+  }
+}
+
 } // namespace
 
 Status runFuseEpilogues(Graph &graph, PassContext &) {
   CUVIL_TRY(applyBeforeReshapes(graph));
+  absorbIntegerMatMulActivations(graph);
   std::vector<Node *> roots;
   for (const auto &node : graph.nodes()) {
     if (node->output(0)->type().dtype != DType::F32)

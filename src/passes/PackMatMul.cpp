@@ -7,11 +7,11 @@
 // under --precision bf16 they are bf16 in row pairs (where K is even), which
 // the kernel multiplies with vdpbf16ps on CPUs that have it and widens on
 // the others.
-// A MatMulInteger or QLinearMatMul of u8 A by a constant 2-D i8 B with
-// zero point 0 that every variant's byte path multiplies exactly (what
-// assign-precision writes), K a multiple of 4, gets B packed likewise into
-// the byte path's panels with their column sums (cuvil.PackIntegerPanels),
-// and the attributes b_packed = 1, b_columns = N.
+// A MatMulInteger, QLinearMatMul or cuvil.MatMulIntegerToFloat of u8 A by
+// a constant 2-D i8 B with zero point 0 that every variant's byte path
+// multiplies exactly (what assign-precision writes), K a multiple of 4,
+// gets B packed likewise into the byte path's panels with their column sums
+// (cuvil.PackIntegerPanels), and the attributes b_packed = 1, b_columns = N.
 #include "PassUtils.h"
 
 #include "cuvil/kernels/PairedByteProducts.h"
@@ -44,6 +44,8 @@ std::optional<IntegerOperands> integerOperands(const Node &node) {
     return IntegerOperands{0, 3, 5};
   if (node.op() == "MatMulInteger")
     return IntegerOperands{0, 1, 3};
+  if (node.op() == "cuvil.MatMulIntegerToFloat")
+    return IntegerOperands{0, 1, 5};
   return std::nullopt;
 }
 

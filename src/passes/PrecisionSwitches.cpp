@@ -3,6 +3,9 @@
 // rest of the graph reads,
 //   x ----------------------------------- op -- [act] ------------+
 //   x -- Q -- DQ -- op(w as quantized) -- [act] -- Q -- DQ -------+-- Where(switches[i])
+// (a MatMul's x quantized per row at run time, as assign-precision does it,
+// and its f32 result not requantized:
+//   x -- cuvil.DynamicQuantizeRows -- DQ per row -- MatMul(w as quantized) -- [act])
 // so that one compiled graph runs every assignment of layers to INT8. The
 // quantized branch is the integer kernel's arithmetic in float: the
 // products of dequantized 8-bit values are exact in float and their sums
@@ -59,6 +62,20 @@ Expected<Value *> roundTrip(Graph &graph, Value *x, ActivationQuant quant, Node 
   return insertNode(graph, "DequantizeLinear", {*quantized, scale, zero}, before, name);
 }
 
+// x -> cuvil.DynamicQuantizeRows -> DequantizeLinear of each row (blocked
+// along the last axis, one block per row).
+Expected<Value *> rowsRoundTrip(Graph &graph, Value *x, Node *before, const std::string &name) {
+  Node *rows = graph.addNode("cuvil.DynamicQuantizeRows", {x},
+                             {name + ".q", name + ".scale", name + ".zero"}, before);
+  CUVIL_TRY(inferNodeTypes(*rows));
+  const Shape &shape = x->type().shape;
+  Node *dequantize = graph.addNode("DequantizeLinear", rows->outputs(), {name}, before);
+  dequantize->setAttr("axis", int64_t(shape.size()) - 1);
+  dequantize->setAttr("block_size", shape.back().constant());
+  CUVIL_TRY(inferNodeTypes(*dequantize));
+  return dequantize->output(0);
+}
+
 Status addSwitch(Graph &graph, const Candidate &c, CalibratedRange inputRange,
                  CalibratedRange outputRange, Value *switches, int64_t index, WeightBound weights) {
   Node &op = *c.op;
@@ -66,7 +83,9 @@ Status addSwitch(Graph &graph, const Candidate &c, CalibratedRange inputRange,
   const std::string base = layerName(c) + ".int8";
   Node *before = nodeAfter(graph, represented->producer());
   const ActivationQuant in = activationQuant(inputRange), out = activationQuant(outputRange);
-  Expected<Value *> x = roundTrip(graph, op.input(0), in, before, base + ".x");
+  const bool rows = quantizesRowsAtRunTime(op);
+  Expected<Value *> x = rows ? rowsRoundTrip(graph, op.input(0), before, base + ".x")
+                             : roundTrip(graph, op.input(0), in, before, base + ".x");
   CUVIL_TRY(x.status());
   QuantizedWeights w = quantizeWeights(op, weights);
   std::vector<Value *> inputs = {
@@ -83,7 +102,7 @@ Status addSwitch(Graph &graph, const Candidate &c, CalibratedRange inputRange,
     result = cloneOnInputs(graph, *c.absorbed, activationInputs, before, base + ".act");
     CUVIL_TRY(result.status());
   }
-  Expected<Value *> quantized = roundTrip(graph, *result, out, before, base + ".y");
+  Expected<Value *> quantized = rows ? result : roundTrip(graph, *result, out, before, base + ".y");
   CUVIL_TRY(quantized.status());
   Value *position = graph.addConstant(graph.uniqueName(base + ".index"),
                                       Tensor::fromInt64s(std::vector<int64_t>{index}, {}));
@@ -120,9 +139,12 @@ addQuantizationSwitches(Graph &graph, const PassContext &context, const std::str
   const CalibrationRanges &ranges = context.precision.ranges;
   for (const Candidate &c : candidates(graph, context)) {
     auto input = ranges.find(c.input->name()), output = ranges.find(c.represented->name());
-    if (input == ranges.end() || output == ranges.end())
+    if (quantizesRowsAtRunTime(*c.op))
+      planned.push_back({c, {}, {}});
+    else if (input != ranges.end() && output != ranges.end())
+      planned.push_back({c, input->second, output->second});
+    else
       continue;
-    planned.push_back({c, input->second, output->second});
     layers.push_back({layerName(c), c.op->describe(), multiplyAccumulates(*c.op)});
   }
   Value *flags = graph.addInput(switches, TensorType{DType::Bool, {Dim(int64_t(planned.size()))}});

@@ -101,12 +101,15 @@ bool quantizable(const Node &node, const PassContext &context) {
 
 } // namespace
 
+bool quantizesRowsAtRunTime(const Node &op) { return op.op() == "MatMul"; }
+
 std::vector<Candidate> candidates(const Graph &graph, const PassContext &context) {
   std::vector<Candidate> found;
   for (const auto &node : graph.nodes()) {
     if (!quantizable(*node, context))
       continue;
-    Node *absorbed = absorbableActivation(node->output(0));
+    Node *absorbed =
+        quantizesRowsAtRunTime(*node) ? nullptr : absorbableActivation(node->output(0));
     found.push_back(
         {node.get(), absorbed, node->input(0), absorbed ? absorbed->output(0) : node->output(0)});
   }

@@ -23,6 +23,13 @@ struct Candidate {
 // In graph order.
 std::vector<Candidate> candidates(const Graph &graph, const PassContext &context);
 
+// Whether the candidate's activations are quantized per row at run time (a
+// MatMul: transformers' activations have outlier channels and tokens that
+// one calibrated scale per tensor would spend every row's resolution on),
+// so that it needs no calibrated range and absorbs no activation; else per
+// tensor with the calibrated ranges of its input and result.
+bool quantizesRowsAtRunTime(const Node &op);
+
 // The result's name, which names the layer in --precision auto's choice.
 const std::string &layerName(const Candidate &c);
 

@@ -9,6 +9,7 @@ exported with a fixed batch; its held-out split is the accuracy set, training im
 """
 
 import argparse
+import itertools
 import json
 import os
 import subprocess
@@ -192,6 +193,84 @@ def check_fp16_weights(checks, cuvil, work):
                       f"(relative error {to_rounded:.3g}, against the f32 weights' {to_f32:.3g})")
 
 
+def integer_weights(rng, K, N):
+    """Weights k * s[n] that --precision int8 quantizes back to exactly k on x86-64 (with VNNI or
+    the paired byte tile): k within [-30, 30] (any set of four sums within 128), each column's
+    largest 127 (so its scale is s[n] and L 127) at K position 0, the rest of that set zero."""
+    k = rng.integers(-30, 31, (K, N))
+    k[[1, 4, 5], :] = 0
+    k[0, :] = 127 * rng.choice([-1, 1], N)
+    return k, rng.uniform(0.002, 0.01, N).astype(np.float32)
+
+
+def quantize_rows(x):
+    """cuvil.DynamicQuantizeRows in float32, row by row (the last axis): u8 values, scales, zero
+    points."""
+    x = x.astype(np.float32)
+    lo = np.minimum(x.min(axis=-1, keepdims=True), np.float32(0))
+    hi = np.maximum(x.max(axis=-1, keepdims=True), np.float32(0))
+    scale = np.where(hi == lo, np.float32(1), (hi - lo) / np.float32(255)).astype(np.float32)
+    zero = np.round(np.clip(np.float32(0) - lo / scale, 0, 255)).astype(np.float32)
+    q = np.clip(np.round(x * (np.float32(1) / scale)) + zero, 0, 255)
+    return q.astype(np.int64), scale, zero.astype(np.int64)
+
+
+def check_dynamic_rows(checks, cuvil, work):
+    """--precision int8 on MatMuls: activations quantized per row at run time
+    (cuvil.DynamicQuantizeRows), products dequantized to f32 with the bias and activation in the
+    epilogue (cuvil.MatMulIntegerToFloat), against that arithmetic in numpy: a 3-D input of 37
+    rows (partial register tiles), 130 columns (a partial panel), K 96 (packed byte panels) and
+    130 (widened i16 pairs), at the OPT shape and at another within the range (generic path)."""
+    from onnx import TensorProto, helper
+    rng = np.random.default_rng(5)
+    k1, s1 = integer_weights(rng, 96, 130)
+    k2, s2 = integer_weights(rng, 130, 20)
+    b1 = rng.normal(0, 0.5, 130).astype(np.float32)
+    inits = [numpy_helper.from_array((k1 * s1).astype(np.float32), "w1"), numpy_helper.from_array(b1, "b1"),
+             numpy_helper.from_array((k2 * s2).astype(np.float32), "w2")]
+    nodes = [helper.make_node("MatMul", ["x", "w1"], ["h"]), helper.make_node("Add", ["h", "b1"], ["hb"]),
+             helper.make_node("Relu", ["hb"], ["r"]), helper.make_node("MatMul", ["r", "w2"], ["y"])]
+    graph = helper.make_graph(nodes, "rows", [helper.make_tensor_value_info("x", TensorProto.FLOAT, ["b", "m", 96])],
+                              [helper.make_tensor_value_info("y", TensorProto.FLOAT, ["b", "m", 20])], inits)
+    path = os.path.join(work, "rows.onnx")
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), path)
+    calibration = os.path.join(work, "calib_rows", "s0")
+    os.makedirs(calibration)
+    np.save(os.path.join(calibration, "x.npy"), rng.normal(0, 1, (2, 37, 96)).astype(np.float32))
+    exe = os.path.join(work, "rows.bin")
+    proc = e2e.compile(path, exe, ("--no-cache", "--precision", "int8", "--calibration", os.path.dirname(calibration),
+                                   "--shape-range", "x=1x1x96:2x37x96:3x64x96"), cuvil=cuvil)
+    checks.expect("2 of 2 Conv/MatMul on integer kernels" in proc.stdout,
+                  f"dynamic rows: both MatMuls on integer kernels ({proc.stdout.strip()})")
+
+    def reference(x):
+        q, scale, zero = quantize_rows(x)
+        h = ((q - zero) @ k1).astype(np.float32) * (scale * s1).astype(np.float32) + b1
+        q, scale, zero = quantize_rows(np.maximum(h, 0))
+        return ((q - zero) @ k2).astype(np.float32) * (scale * s2).astype(np.float32)
+
+    # The variant this CPU picks, and AVX2's where that is another.
+    info = subprocess.run([exe, "--info"], capture_output=True, text=True).stdout
+    isas = [None] + ([] if "runs avx2" in info else ["avx2"])
+    for shape, isa in itertools.product(((2, 37, 96), (3, 50, 96)), isas):
+        # Transformer-like activations: a few large channels.
+        x = rng.normal(0, 1, shape).astype(np.float32)
+        x[..., [3, 40]] *= 20
+        if isa:
+            os.environ["CUVIL_ISA"] = isa
+        try:
+            ours = e2e.run_infer(exe, {"x": x}, work)["y"]
+        finally:
+            os.environ.pop("CUVIL_ISA", None)
+        expected = reference(x)
+        fp32 = e2e.run_ort(path, {"x": x})["y"]
+        error = float(np.abs(ours - expected).max() / np.abs(expected).max())
+        quantization = float(np.abs(fp32 - expected).max() / np.abs(expected).max())
+        checks.expect(error < 1e-4 < quantization,
+                      f"dynamic rows {shape}, CUVIL_ISA={isa}: the per-row arithmetic (max error "
+                      f"{error:.2g} of the largest output; FP32 is {quantization:.2g} off it)")
+
+
 def bf16_round(values):
     """Each value rounded to bf16 (to nearest even), as float64."""
     bits = np.asarray(values, np.float32).view(np.uint32).astype(np.uint64)
@@ -305,6 +384,7 @@ def main():
         check_auto(checks, compile, path, batches, test[0], work)
         check_fp16_weights(checks, args.cuvil, work)
         check_bf16(checks, args.cuvil, work)
+        check_dynamic_rows(checks, args.cuvil, work)
         np.save(path("calib_npy", "sample0", "image.npy"), batches[0] * 2)
         changed = compile(exe, "--precision", "int8", "--calibration", path("calib_npy"))
         checks.expect("calibrated on 4 samples" in changed.stdout, "a changed sample recalibrates")

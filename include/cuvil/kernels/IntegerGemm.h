@@ -6,6 +6,7 @@
  *   y[b] = acc[b]                                                  (igemm)
  *   y[b] = saturate(round_half_even(float(acc[b]) * a_scale * b_scale / y_scale)
  *                   + y_zero)                                      (qgemm)
+ *   y[b] = activation(float(acc[b]) * (a_scale * b_scale) + bias)  (dqgemm)
  * A's zero point and scale are per tensor or per row, B's per tensor or
  * per column, each with its own batch strides (the two of an operand share
  * one shape); the output's are scalars. The integer convolution
@@ -100,5 +101,19 @@ CUVIL_IGEMM_TYPES(CUVIL_DECLARE_IGEMM)
       const B *b_zero, const float *y_scale, const Y *y_zero, Y *y,                                \
       const struct cuvil_igemm_params *p, int64_t begin, int64_t end);
 CUVIL_QGEMM_TYPES(CUVIL_DECLARE_QGEMM)
+
+/* cuvil.MatMulIntegerToFloat: f32 results, then an activation;
+ *   y = activation(float(acc) * (a_scale * b_scale) + bias)
+ * zero points and bias (f32 [N]) may be null. */
+struct cuvil_dqgemm_params {
+  struct cuvil_igemm_params gemm;
+  struct cuvil_unary activation;
+};
+#define CUVIL_DECLARE_DQGEMM(an, A, bn, B)                                                         \
+  CUVIL_KERNEL_DECL void cuvil_dqgemm_##an##_##bn(                                                 \
+      const A *a, const float *a_scale, const A *a_zero, const B *b, const float *b_scale,         \
+      const B *b_zero, const float *bias, float *y, const struct cuvil_dqgemm_params *p,           \
+      int64_t begin, int64_t end);
+CUVIL_IGEMM_TYPES(CUVIL_DECLARE_DQGEMM)
 
 #endif /* CUVIL_KERNELS_INTEGER_GEMM_H */

@@ -3,7 +3,7 @@
  *   quantize     y = saturate(round_half_even(x / scale) + zero_point)
  *   dequantize   y = (x - zero_point) * scale
  * and the uint8 scale and zero point DynamicQuantizeLinear derives from its
- * input's range. */
+ * input's range (or each row's). */
 #ifndef CUVIL_KERNELS_QUANTIZE_H
 #define CUVIL_KERNELS_QUANTIZE_H
 
@@ -49,5 +49,12 @@ CUVIL_DEQUANTIZED_TYPES(CUVIL_DECLARE_DEQUANTIZE)
 CUVIL_KERNEL_DECL void cuvil_dynamic_quant_params_u8(const float *x, float *scale,
                                                      uint8_t *zero_point, int64_t elements,
                                                      int64_t begin, int64_t end);
+/* The same for each row of row_length elements (a task per row: scale[r]
+ * and zero_point[r]), and the row quantized with them into y, multiplied by
+ * the inverse of the scale:
+ *   y = saturate(round_half_even(x * (1 / scale[r])) + zero_point[r]) */
+CUVIL_KERNEL_DECL void cuvil_dynamic_quantize_rows_u8(const float *x, uint8_t *y, float *scale,
+                                                      uint8_t *zero_point, int64_t row_length,
+                                                      int64_t begin, int64_t end);
 
 #endif /* CUVIL_KERNELS_QUANTIZE_H */
