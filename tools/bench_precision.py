@@ -54,7 +54,9 @@ def write_calibration_folder(samples, directory):
             np.save(os.path.join(directory, f"sample{i:03d}", f"{name}.npy"), value)
 
 
-def ort_quantize(model_path, samples, out_path, workdir):
+def ort_quantize(model_path, samples, out_path, workdir, preprocess=True):
+    """ORT's quantize_static of model_path into out_path. preprocess=False skips quant_pre_process
+    (ORT's symbolic shape inference, which gives up on some dynamic-shape models)."""
     from onnxruntime.quantization import (CalibrationDataReader, QuantFormat, QuantType,
                                           quantize_static)
     from onnxruntime.quantization.shape_inference import quant_pre_process
@@ -66,8 +68,10 @@ def ort_quantize(model_path, samples, out_path, workdir):
         def get_next(self):
             return next(self.samples, None)
 
-    prepared = os.path.join(workdir, "prepared.onnx")
-    quant_pre_process(model_path, prepared)
+    prepared = model_path
+    if preprocess:
+        prepared = os.path.join(workdir, "prepared.onnx")
+        quant_pre_process(model_path, prepared)
     quantize_static(prepared, out_path, Reader(), quant_format=QuantFormat.QDQ, per_channel=True,
                     reduce_range=True, activation_type=QuantType.QUInt8, weight_type=QuantType.QInt8)
 
