@@ -23,6 +23,9 @@
 // same per-tensor scale and zero point runs on the 8-bit values, as ONNX
 // Runtime drops such pairs: Q(op(DQ(q))) = op(q) exactly, since the
 // dequantization is monotonic and each element round-trips.
+// quantize_dynamic's MatMulInteger -> Cast -> Mul of the scales runs as
+// one cuvil.MatMulIntegerToFloat (FuseIntegerMatMulToFloat.cpp).
+#include "FuseIntegerMatMulToFloat.h"
 #include "PassUtils.h"
 #include "WinogradChoice.h"
 
@@ -257,7 +260,7 @@ Status runFuseQdq(Graph &graph, PassContext &context) {
   for (Node *product : products)
     if (std::optional<Match> m = match(*product, context))
       CUVIL_TRY(fuse(graph, *m));
-  return Status::success();
+  return fuseIntegerMatMulsToFloat(graph);
 }
 
 } // namespace cuvil

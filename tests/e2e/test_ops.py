@@ -2323,6 +2323,17 @@ def quantize_cases():
                 node("Relu", ["s"], ["y"])]
     yield graph("qdq/qlinearconv_dequantized_residual_relu", residual, {"x": In((2, 8, 9, 7), gen=uniform(-3, 3))},
                 ["y"], res, opset=13)
+    # A MatMul as ORT's quantize_dynamic writes it (per-column i8 weights, 7-bit so that ORT's
+    # own AVX2 kernel does not saturate): one cuvil.MatMulIntegerToFloat with the bias; 37 rows,
+    # 130 columns (partial tiles and panel), a batch of 2.
+    dyn = dict(wq=rng.integers(-64, 65, (96, 130)).astype(I8), ws=rng.uniform(0.002, 0.01, 130).astype(F32),
+               wz=np.zeros(130, I8), b=rng.normal(0, 0.5, 130).astype(F32))
+    dynamic = [node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+               node("MatMulInteger", ["xq", "wq", "xz", "wz"], ["acc"]),
+               node("Cast", ["acc"], ["accf"], to=onnx.TensorProto.FLOAT), node("Mul", ["xs", "ws"], ["s"]),
+               node("Mul", ["accf", "s"], ["m"]), node("Add", ["b", "m"], ["y"])]
+    yield graph("qdq/dynamic_matmul_integer_to_float", dynamic, {"x": In((2, 37, 96), gen=uniform(-3, 3))}, ["y"],
+                dyn, opset=13)
     # Two residual blocks with the stream between them quantized (as ResNet's after
     # quantize_static): each block's input is read by its QLinearConv and, dequantized, by
     # its residual Add; the Relu's result is quantized again. Each block is one
