@@ -193,6 +193,16 @@ def check_fp16_weights(checks, cuvil, work):
                       f"(relative error {to_rounded:.3g}, against the f32 weights' {to_f32:.3g})")
 
 
+def run_variant(exe, inputs, work, isa):
+    """exe's outputs with the ISA variant forced by CUVIL_ISA (None: the one the CPU picks)."""
+    if isa:
+        os.environ["CUVIL_ISA"] = isa
+    try:
+        return e2e.run_infer(exe, inputs, work)
+    finally:
+        os.environ.pop("CUVIL_ISA", None)
+
+
 def integer_weights(rng, K, N):
     """Weights k * s[n] that --precision int8 quantizes back to exactly k on x86-64 (with VNNI or
     the paired byte tile): k within [-30, 30] (any set of four sums within 128), each column's
@@ -256,12 +266,7 @@ def check_dynamic_rows(checks, cuvil, work):
         # Transformer-like activations: a few large channels.
         x = rng.normal(0, 1, shape).astype(np.float32)
         x[..., [3, 40]] *= 20
-        if isa:
-            os.environ["CUVIL_ISA"] = isa
-        try:
-            ours = e2e.run_infer(exe, {"x": x}, work)["y"]
-        finally:
-            os.environ.pop("CUVIL_ISA", None)
+        ours = run_variant(exe, {"x": x}, work, isa)["y"]
         expected = reference(x)
         fp32 = e2e.run_ort(path, {"x": x})["y"]
         error = float(np.abs(ours - expected).max() / np.abs(expected).max())
@@ -318,12 +323,7 @@ def check_bf16(checks, cuvil, work):
     has_bf16 = "runs avx512bf16" in info
     isas = [None] + (["avx512"] if has_bf16 or "runs avx512" in info else []) + ["avx2"]
     for isa in isas:
-        if isa:
-            os.environ["CUVIL_ISA"] = isa
-        try:
-            ours = e2e.run_infer(exe, {"x": x}, work)["y"]
-        finally:
-            os.environ.pop("CUVIL_ISA", None)
+        ours = run_variant(exe, {"x": x}, work, isa)["y"]
         products = isa is None and has_bf16
         reference = dot if products else widened
         what = "bf16 products (vdpbf16ps)" if products else "bf16 weights widened to f32"
