@@ -90,6 +90,22 @@ CUVIL_INLINE void integerGemm(const A *a, const B *b, const A *aZero, const B *b
   }
 }
 
+// Calls store(y element, float(acc), row scale * column scale, column)
+// for each result of the task (the requantizing and dequantizing stores).
+template <typename Y, typename Store>
+CUVIL_INLINE void storeScaled(const GemmTask &t, const IntegerAccumulators &acc,
+                              const cuvil_igemm_params &p, const float *aScale, const float *bScale,
+                              Y *y, Store store) {
+  for (int64_t r = 0; r < t.rows; ++r) {
+    const float rowScale = aScale[t.aQuantOffset + r * p.a_quant_row_stride];
+    const float *columnScale = bScale + t.bQuantOffset;
+    Y *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
+    for (int64_t j = 0; j < t.columns; ++j)
+      store(out[j], float(acc.at(r, j)), rowScale * columnScale[j * p.b_quant_column_stride],
+            t.n0 + j);
+  }
+}
+
 template <typename A, typename B>
 CUVIL_INLINE void igemm(const A *a, const B *b, const A *aZero, const B *bZero, int32_t *y,
                         const cuvil_igemm_params *params, int64_t begin, int64_t end) {
@@ -113,17 +129,12 @@ CUVIL_INLINE void qgemm(const A *a, const float *aScale, const A *aZero, const B
   const int32_t outZero = *yZero;
   integerGemm(a, b, aZero, bZero, p, begin, end,
               [&](const GemmTask &t, const IntegerAccumulators &acc) CUVIL_LAMBDA_INLINE {
-                for (int64_t r = 0; r < t.rows; ++r) {
-                  const float rowScale = aScale[t.aQuantOffset + r * p.a_quant_row_stride];
-                  const float *columnScale = bScale + t.bQuantOffset;
-                  Y *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
-                  for (int64_t j = 0; j < t.columns; ++j) {
-                    float multiplier =
-                        rowScale * columnScale[j * p.b_quant_column_stride] / outScale;
-                    out[j] = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
-                        float(acc.at(r, j)) * multiplier, outZero);
-                  }
-                }
+                storeScaled(
+                    t, acc, p, aScale, bScale, y,
+                    [&](Y &out, float value, float scale, int64_t) CUVIL_LAMBDA_INLINE {
+                      out = roundToQuantized<Y, QuantizedRange<Y>::low, QuantizedRange<Y>::high>(
+                          value * (scale / outScale), outZero);
+                    });
               });
 }
 
@@ -135,16 +146,11 @@ CUVIL_INLINE void dqgemm(const A *a, const float *aScale, const A *aZero, const 
   const cuvil_unary activation = params->activation;
   integerGemm(a, b, aZero, bZero, p, begin, end,
               [&](const GemmTask &t, const IntegerAccumulators &acc) CUVIL_LAMBDA_INLINE {
-                for (int64_t r = 0; r < t.rows; ++r) {
-                  const float rowScale = aScale[t.aQuantOffset + r * p.a_quant_row_stride];
-                  const float *columnScale = bScale + t.bQuantOffset;
-                  float *out = y + (t.batch * p.M + t.m0 + r) * p.N + t.n0;
-                  for (int64_t j = 0; j < t.columns; ++j)
-                    out[j] = applyUnary(
-                        activation, float(acc.at(r, j)) *
-                                            (rowScale * columnScale[j * p.b_quant_column_stride]) +
-                                        (bias ? bias[t.n0 + j] : 0.0f));
-                }
+                storeScaled(
+                    t, acc, p, aScale, bScale, y,
+                    [&](float &out, float value, float scale, int64_t n) CUVIL_LAMBDA_INLINE {
+                      out = applyUnary(activation, value * scale + (bias ? bias[n] : 0.0f));
+                    });
               });
 }
 
