@@ -63,12 +63,55 @@ Value *input(const std::vector<Value *> &inputs, size_t i) {
   return i < inputs.size() ? inputs[i] : nullptr;
 }
 
+// The integer matmuls with f32 results ONNX Runtime's transformer optimizer
+// fuses quantize_dynamic's MatMuls into.
+bool isIntegerToFloatMatMul(const onnx::NodeProto &node) {
+  return node.domain() == kMicrosoftDomain &&
+         (node.op_type() == "MatMulIntegerToFloat" || node.op_type() == "DynamicQuantizeMatMul");
+}
+
+// MatMulIntegerToFloat(A, B, a_scale, b_scale[, a_zero_point, b_zero_point, bias]) is
+// cuvil.MatMulIntegerToFloat, its inputs in the same order; DynamicQuantizeMatMul(A, B,
+// b_scale[, b_zero_point, bias]) quantizes its f32 A first, as DynamicQuantizeLinear does
+// (u8, per tensor). A's scale and zero point have one element (ONNX Runtime's kernels
+// take no other).
+Expected<Value *> importIntegerToFloatMatMul(const onnx::NodeProto &node, Graph &graph,
+                                             const std::vector<Value *> &inputs) {
+  if (node.output_size() != 1 || node.output(0).empty())
+    return Status::error(fmt::format("{} has one result", node.op_type()));
+  const bool dynamic = node.op_type() == "DynamicQuantizeMatMul";
+  const size_t required = dynamic ? 3 : 4;
+  for (size_t i = 0; i < required; ++i)
+    if (!input(inputs, i))
+      return Status::error(fmt::format("{}: input {} is missing", node.op_type(), i));
+  Builder b(graph, node.output(0));
+  std::vector<Value *> operands(inputs.begin(),
+                                inputs.begin() + std::min<size_t>(inputs.size(), 7));
+  if (dynamic) {
+    Node *quantize = graph.addNode(
+        "DynamicQuantizeLinear", {inputs[0]},
+        {node.output(0) + ".a_q", node.output(0) + ".a_scale", node.output(0) + ".a_zero"});
+    operands = {quantize->output(0), inputs[1],        quantize->output(1), inputs[2],
+                quantize->output(2), input(inputs, 3), input(inputs, 4)};
+  }
+  operands.resize(7);
+  for (size_t i : {size_t(2), size_t(4)})
+    if (operands[i] && operands[i]->hasType() && !operands[i]->type().numElements().is(1))
+      return Status::error(
+          fmt::format("{}: A's scale and zero point must have one element", node.op_type()));
+  return b.node("cuvil.MatMulIntegerToFloat", operands, "");
+}
+
 } // namespace
 
-bool isMicrosoftQuantizedOp(const onnx::NodeProto &node) { return find(node) != nullptr; }
+bool isMicrosoftQuantizedOp(const onnx::NodeProto &node) {
+  return find(node) != nullptr || isIntegerToFloatMatMul(node);
+}
 
 Expected<Value *> importMicrosoftQuantizedOp(const onnx::NodeProto &node, Graph &graph,
                                              const std::vector<Value *> &inputs) {
+  if (isIntegerToFloatMatMul(node))
+    return importIntegerToFloatMatMul(node, graph, inputs);
   const QuantizedOp &op = *find(node);
   if (node.output_size() != 1 || node.output(0).empty())
     return Status::error(fmt::format("{} has one result", op.name));

@@ -5,7 +5,9 @@
 // QLinearLeakyRelu. Each is written out at import as what it computes:
 // DequantizeLinear of its operands, the float op, QuantizeLinear of the
 // result (ONNX Runtime's kernels compute in float alike; a tie may round a
-// quantum apart).
+// quantum apart). And the f32-result integer matmuls its transformer
+// optimizer writes, MatMulIntegerToFloat and DynamicQuantizeMatMul: as
+// cuvil.MatMulIntegerToFloat (after a DynamicQuantizeLinear for the latter).
 #pragma once
 
 #include "cuvil/ir/Graph.h"

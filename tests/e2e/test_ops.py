@@ -2392,7 +2392,8 @@ def quantize_cases():
 def microsoft_quantized_cases():
     """ONNX Runtime's com.microsoft quantized ops (QOperator format: the ONNX model zoo's INT8 models):
     QLinearAdd, QLinearMul, QLinearConcat, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSigmoid,
-    QLinearLeakyRelu, between a QuantizeLinear of float inputs and a DequantizeLinear of the result.
+    QLinearLeakyRelu, between a QuantizeLinear of float inputs and a DequantizeLinear of the result;
+    and DynamicQuantizeMatMul and MatMulIntegerToFloat (f32 results).
     ORT computes them in float too; a tie may round a quantum apart (atol: one output quantum)."""
     U8, I8 = np.uint8, np.int8
     ms = dict(domain="com.microsoft")
@@ -2426,6 +2427,22 @@ def microsoft_quantized_cases():
                dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=0))
     yield case("qlinearsigmoid", "QLinearSigmoid", [((4, 9), 0.03, 128)], (4, 9))
     yield case("qlinearleakyrelu", "QLinearLeakyRelu", [((4, 9), 0.03, 128)], (4, 9), dict(alpha=0.1))
+
+    # The integer matmuls with f32 results ORT's transformer optimizer writes: one
+    # cuvil.MatMulIntegerToFloat (7-bit weights: ORT's AVX2 kernel exact too).
+    rng = np.random.default_rng(31)
+    w = dict(w=rng.integers(-64, 65, (40, 70)).astype(I8), ws=rng.uniform(0.002, 0.01, 70).astype(F32),
+             wz=np.zeros(70, I8), b=rng.normal(0, 0.5, 70).astype(F32))
+    x = {"x": In((2, 9, 40), gen=uniform(-3, 3))}
+    nodes = [node("DynamicQuantizeMatMul", ["x", "w", "ws", "wz", "b"], ["y"], **ms)]
+    model = make_model(nodes, x, ["y"], w, opset=17, opsets=[("com.microsoft", 1)], infer=False,
+                       output_types={"y": (F32, (2, 9, 70))})
+    yield Case("com_microsoft/dynamicquantizematmul", model, feeds_for("com_microsoft/dynamicquantizematmul", x))
+    nodes = [node("DynamicQuantizeLinear", ["x"], ["xq", "xs", "xz"]),
+             node("MatMulIntegerToFloat", ["xq", "w", "xs", "ws", "xz", "wz", "b"], ["y"], **ms)]
+    model = make_model(nodes, x, ["y"], w, opset=17, opsets=[("com.microsoft", 1)], infer=False,
+                       output_types={"y": (F32, (2, 9, 70))})
+    yield Case("com_microsoft/matmulintegertofloat", model, feeds_for("com_microsoft/matmulintegertofloat", x))
 
 
 def integer_product_cases():
