@@ -87,6 +87,12 @@ template <typename T> CUVIL_INLINE T copysignf(T magnitude, T sign) {
 template <typename T, typename C> CUVIL_INLINE T select(C condition, T a, T b) {
   return condition ? a : b;
 }
+// The smaller and larger of a and b by one plain compare each (vminps,
+// vmaxps), where minf's and maxf's NaN handling adds a compare and a blend
+// to a reduction's chain: a NaN `a` gives b (so a running minimum or
+// maximum, the accumulator as b, skips NaN elements).
+template <typename T> CUVIL_INLINE T smallerOf(T a, T b) { return select(a < b, a, b); }
+template <typename T> CUVIL_INLINE T largerOf(T a, T b) { return select(a > b, a, b); }
 
 // exp(x) for x in [-87.3, 88.7] (or NaN): x = n ln2 + r with |r| <= ln2/2,
 // exp(r) by the Cephes polynomial, 2^n by building the exponent bits.

@@ -104,24 +104,25 @@ CUVIL_INLINE void dequantize(const Q *x, const float *scale, const Q *zeroPoint,
   });
 }
 
-// One run's uint8 scale and zero point (DynamicQuantizeLinear's rule).
+// One run's uint8 scale and zero point (DynamicQuantizeLinear's rule),
+// its range by plain compares (a NaN element is skipped).
 CUVIL_INLINE void dynamicQuantParams(const float *x, int64_t elements, float *scale,
                                      uint8_t *zeroPoint) {
   v16 low = 0.0f, high = 0.0f;
   int64_t i = 0;
   for (; i + 16 <= elements; i += 16) {
     v16 v = load16(x + i);
-    low = minf(low, v);
-    high = maxf(high, v);
+    low = smallerOf(v, low);
+    high = largerOf(v, high);
   }
   float lo = 0.0f, hi = 0.0f;
   for (int j = 0; j < 16; ++j) {
-    lo = minf(lo, low[j]);
-    hi = maxf(hi, high[j]);
+    lo = smallerOf(low[j], lo);
+    hi = largerOf(high[j], hi);
   }
   for (; i < elements; ++i) {
-    lo = minf(lo, x[i]);
-    hi = maxf(hi, x[i]);
+    lo = smallerOf(x[i], lo);
+    hi = largerOf(x[i], hi);
   }
   float s = hi == lo ? 1.0f : (hi - lo) / 255.0f;
   float z = 0.0f - lo / s;

@@ -7,11 +7,9 @@
 
 namespace cuvil::kernels {
 
-// The larger of a and b by one plain compare (vmaxps, fmax), where maxf's
-// NaN handling adds a compare and a masked move to a reduction's chain. A
-// NaN in the row may be dropped here or come out as the max; either way
-// expfNonPositive below keeps it, so its row comes out NaN.
-template <typename T> CUVIL_INLINE T largerOf(T a, T b) { return select(a > b, a, b); }
+// The row's largest element by largerOf (KernelSupport.h): a NaN in the
+// row may be dropped or come out as the max; either way expfNonPositive
+// below keeps it, so its row comes out NaN.
 
 CUVIL_INLINE float reduceLarger(v16 v) {
   typedef float v4 __attribute__((ext_vector_type(4)));
