@@ -81,18 +81,6 @@ Status quantize(Graph &graph, const Candidate &c, CalibratedRange inputRange,
   return Status::success();
 }
 
-// The bias a MatMul's result alone feeds: an Add of a constant f32 [N].
-Node *biasAdd(const Node &matMul) {
-  Node *add = soleUser(matMul.output(0));
-  const Value *bias = add && add->op() == "Add" ? otherOperand(*add, matMul.output(0)) : nullptr;
-  const Shape &out = matMul.output(0)->type().shape;
-  if (!bias || !bias->isConstant() || bias->type().dtype != DType::F32 ||
-      bias->type().rank() != 1 || bias->type().shape[0] != out.back() ||
-      add->output(0)->type().shape != out)
-    return nullptr;
-  return add;
-}
-
 // A MatMul's activations quantized per row at run time:
 //   x -> cuvil.DynamicQuantizeRows -> cuvil.MatMulIntegerToFloat(w_q, w_scale[, bias]) -> f32
 // (the bias an Add of a constant that reads the result alone); the result
@@ -113,7 +101,7 @@ Status quantizeRows(Graph &graph, Node &op, WeightBound weights) {
                          {base + ".x_q", base + ".x_scale", base + ".x_zero"}, &op);
     CUVIL_TRY(inferNodeTypes(*rows));
   }
-  Node *bias = biasAdd(op);
+  Node *bias = columnBiasAdd(op.output(0));
   std::vector<Value *> inputs = {
       rows->output(0), graph.addConstant(graph.uniqueName(base + ".w_q"), std::move(w.values)),
       rows->output(1), graph.addConstant(graph.uniqueName(base + ".w_scale"), std::move(w.scales)),

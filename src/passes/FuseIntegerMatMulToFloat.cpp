@@ -35,18 +35,6 @@ std::optional<std::pair<Value *, Value *>> scaleFactors(const Value *scale, cons
   return std::nullopt;
 }
 
-// The constant f32 [N] a bias Add that alone reads `value` adds, and that Add.
-std::optional<std::pair<Value *, Node *>> biasOf(const Value *value) {
-  Node *add = soleUser(value);
-  Value *bias = add && add->op() == "Add" ? otherOperand(*add, value) : nullptr;
-  const Shape &out = value->type().shape;
-  if (!bias || !bias->isConstant() || bias->type().dtype != DType::F32 ||
-      bias->type().rank() != 1 || bias->type().shape[0] != out.back() ||
-      add->output(0)->type().shape != out)
-    return std::nullopt;
-  return std::pair{bias, add};
-}
-
 Status fuse(Graph &graph, Node &integer) {
   Node *cast = soleUser(integer.output(0));
   if (!cast || cast->op() != "Cast" || cast->getInt("to", 0) != 1 /* FLOAT */)
@@ -66,21 +54,21 @@ Status fuse(Graph &graph, Node &integer) {
     return Status::success();
   std::vector<Value *> inputs = {integer.input(0), integer.input(1), sx, sw, zx, zw};
   Value *replaced = scaled->output(0);
-  std::optional<std::pair<Value *, Node *>> bias = biasOf(replaced);
+  Node *bias = columnBiasAdd(replaced);
   if (bias) {
-    inputs.push_back(bias->first);
-    replaced = bias->second->output(0);
+    inputs.push_back(otherOperand(*bias, replaced));
+    replaced = bias->output(0);
   }
   while (!inputs.back())
     inputs.pop_back();
-  Node *last = bias ? bias->second : scaled;
+  Node *last = bias ? bias : scaled;
   Node *fused = graph.addNode("cuvil.MatMulIntegerToFloat", inputs,
                               {integer.output(0)->name() + ".f32"}, last);
   fused->setName(integer.name());
   CUVIL_TRY(inferNodeTypes(*fused).withContext(integer.describe()));
   graph.replaceAllUsesWith(replaced, fused->output(0));
   if (bias)
-    graph.eraseNode(bias->second);
+    graph.eraseNode(bias);
   graph.eraseNode(scaled);
   graph.eraseNode(cast);
   graph.eraseNode(&integer);

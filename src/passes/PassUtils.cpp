@@ -147,6 +147,17 @@ Value *otherOperand(const Node &node, const Value *value) {
   return node.input(1) == value ? node.input(0) : nullptr;
 }
 
+Node *columnBiasAdd(const Value *value) {
+  Node *add = soleUser(value);
+  const Value *bias = add && add->op() == "Add" ? otherOperand(*add, value) : nullptr;
+  const Shape &out = value->type().shape;
+  if (!bias || !bias->isConstant() || bias->type().dtype != DType::F32 ||
+      bias->type().rank() != 1 || out.empty() || bias->type().shape[0] != out.back() ||
+      add->output(0)->type().shape != out)
+    return nullptr;
+  return add;
+}
+
 Expected<Value *> cloneOnInputs(Graph &graph, const Node &node, const std::vector<Value *> &inputs,
                                 Node *before, const std::string &name) {
   Node *clone = graph.addNode(node.op(), inputs, {name}, before);

@@ -70,4 +70,9 @@ Node *soleUser(const Value *value);
 // neither.
 Value *otherOperand(const Node &node, const Value *value);
 
+// The Add that alone reads `value` (a matmul's result [..., N]) and adds a
+// constant f32 [N] to it, its shape unchanged (a linear layer's bias), or
+// null; the bias is its other operand.
+Node *columnBiasAdd(const Value *value);
+
 } // namespace cuvil
