@@ -1,7 +1,8 @@
 // Integer 2-D convolution (ConvInteger, QLinearConv) as the integer GEMM of
 // each group's weights, [Mg][Cg KH KW], by the image's patches,
 // [Cg KH KW][OH OW], which each task packs from the image (no im2col
-// buffer). A task is one (image, group, block of output channels, panel of
+// buffer); a depthwise one (Cg = 1) by IntegerDepthwiseTask.h's taps.
+// A task is one (image, group, block of output channels, panel of
 // 64 output pixels):
 //   acc = (w - w_zero)[channels] . (patches(x) - x_zero)[:, pixels]
 //         (IntegerGemmTile.h; padding reads as x_zero, so adds nothing)
@@ -17,6 +18,7 @@
 //   columns of one output row at a time: its left padding, the columns
 //   reading inside the row (a converting copy at stride 1), its right
 //   padding, with no per-element bounds test.
+#include "IntegerDepthwiseTask.h"
 #include "IntegerGemmTile.h"
 #include "IntegerNarrowTile.h"
 #include "QuantizedValue.h"
@@ -182,6 +184,7 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
   const int64_t rowBlocks = (Mg + rowBlock - 1) / rowBlock;
   const int64_t panels = (pixels + kIntegerPanel - 1) / kIntegerPanel;
   const int32_t imageZero = xZero ? int32_t(*xZero) : 0;
+  const bool depthwise = depthwiseInFloat(p); // IntegerDepthwiseTask.h
   // The narrow path's zero-point corrections for the block of output
   // channels starting at correctedM0: tasks walk the panels of a block
   // one after another, so each block's weight sums are taken once (per
@@ -201,6 +204,13 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
     t.columns = pixels - t.p0 < kIntegerPanel ? pixels - t.p0 : kIntegerPanel;
     const X *groupImage = x + (image * p.C + group * Cg) * win.IH * win.IW;
     IntegerAccumulators acc;
+    if (depthwise) {
+      accumulateDepthwiseTask(groupImage, win, imageZero, w + t.m0 * K,
+                              wZero ? wZero + t.m0 * p.w_zero_stride : nullptr, p.w_zero_stride,
+                              t.rows, t.p0, t.columns, acc);
+      store(t, acc, pixels);
+      continue;
+    }
     if constexpr (sizeof(X) == 1 && X(-1) > X(0) && W(-1) < W(0)) { // u8 image, i8 weights
       if (p.products != CUVIL_PRODUCTS_WORDS && K > 0) {
         const int8_t *weights = reinterpret_cast<const int8_t *>(w + t.m0 * K);

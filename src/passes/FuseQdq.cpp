@@ -136,7 +136,8 @@ std::optional<Match> match(Node &op, const PassContext &context) {
   if (conv ? weights.size() != 3 && weights.size() != 4 : weights.size() != 2)
     return std::nullopt;
   // What FP32 runs faster stays FP32, exactly as the model says: grouped
-  // convolutions (one GEMM of a few rows per group on the integer kernel)
+  // convolutions (one GEMM of a few rows per group on the integer kernel;
+  // depthwise ones run faster in FP32's blocked layout than on u8 planes)
   // and those Winograd runs.
   if (conv &&
       (op.getInt("group", 1) != 1 || convRunsAsWinograd(op, w->value->constant().dims(), context)))

@@ -74,8 +74,10 @@ bool nextToDepthwise(const Node &conv) {
 }
 
 // Ops the integer kernels run faster than FP32: ungrouped convolutions
-// (a grouped or depthwise one runs as one GEMM per group, a few rows
-// each) but those Winograd runs (2.25x fewer multiplies than any direct
+// (a grouped one runs as one GEMM per group, a few rows each; a depthwise
+// one over u8 planes, IntegerDepthwiseTask.h, 5-8x slower than FP32's
+// blocked kernel on MobileNetV2's 7x7 to 28x28 layers on Zen 3) but those
+// Winograd runs (2.25x fewer multiplies than any direct
 // kernel) and those of an inverted-residual block (fused in FP32, with
 // its depthwise convolution: quantized, they lose that and gain a
 // Quantize and a Dequantize), and MatMuls of enough rows.

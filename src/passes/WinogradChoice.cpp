@@ -33,7 +33,8 @@ bool winogradPays(const PassContext &context, const WindowGeometry &g,
 
 bool convRunsAsWinograd(const Node &conv, std::span<const int64_t> ws, const PassContext &context) {
   const Shape &x = conv.input(0)->type().shape;
-  if (x.size() != 4 || ws.size() != 4)
+  // Grouped and depthwise convolutions keep their direct kernels.
+  if (x.size() != 4 || ws.size() != 4 || conv.getInt("group", 1) != 1)
     return false;
   Expected<WindowGeometry> g = windowGeometry(conv, {x[2], x[3]}, {ws[2], ws[3]}, false);
   return g && winogradPays(context, *g, ws);

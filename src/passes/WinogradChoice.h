@@ -14,7 +14,8 @@ namespace cuvil {
 bool winogradPays(const PassContext &context, const WindowGeometry &g, std::span<const int64_t> ws);
 
 // Whether the Conv node, whose weights have dims `ws`, runs as Winograd
-// (false unless 2-D).
+// (false unless 2-D and ungrouped: grouped and depthwise ones keep their
+// direct kernels).
 bool convRunsAsWinograd(const Node &conv, std::span<const int64_t> ws, const PassContext &context);
 
 } // namespace cuvil

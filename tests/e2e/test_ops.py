@@ -2605,6 +2605,37 @@ def integer_product_cases():
         b = rng.integers(-2000, 2000, m).astype(I32) if bias else None
         yield single(f"qlinearconv/{name}", "QLinearConv",
                      qconv(_quantized(x_shape), U8, weights(w_shape), w_scale, w_zero, U8, b), attrs, opset=10)
+    # Depthwise (one input channel per group: IntegerDepthwiseTask.h's f32 taps): rows longer
+    # than a 64-pixel panel at stride 1 and 2, 7-wide rows (a panel spans several output rows),
+    # dilations, a channel multiplier of 2, 5x5 taps at stride 3 (the generic phase widening)
+    # with uneven pads, 1-D; u8 weights with zero point 128, i8 images, and full-range weights
+    # against the exact reference.
+    depthwise_convs = [
+        ("wide_rows", (1, 4, 9, 70), (4, 1, 3, 3), U8, I8, dict(group=4, pads=[1, 1, 1, 1])),
+        ("stride2", (1, 5, 15, 150), (5, 1, 3, 3), U8, I8, dict(group=5, strides=[2, 2], pads=[1, 1, 1, 1])),
+        ("narrow_rows_batch2", (2, 6, 7, 7), (6, 1, 3, 3), U8, I8, dict(group=6, pads=[1, 1, 1, 1])),
+        ("dilation", (1, 3, 12, 13), (3, 1, 3, 3), U8, I8, dict(group=3, dilations=[2, 3], pads=[2, 3, 2, 3])),
+        ("multiplier2", (1, 3, 10, 11), (6, 1, 3, 3), U8, I8, dict(group=3, pads=[1, 1, 1, 1])),
+        ("5x5_stride3", (1, 4, 17, 19), (4, 1, 5, 5), U8, I8, dict(group=4, strides=[3, 3], pads=[2, 1, 0, 2])),
+        ("u8_weights", (1, 4, 9, 20), (4, 1, 3, 3), U8, U8, dict(group=4, pads=[1, 1, 1, 1])),
+        ("i8_image", (1, 4, 9, 20), (4, 1, 3, 3), I8, I8, dict(group=4, strides=[2, 1], pads=[0, 1, 1, 0])),
+    ]
+    for name, x_shape, w_shape, x_type, w_type, attrs in depthwise_convs:
+        m = w_shape[0]
+        w_zero = np.full(m, 128, U8) if w_type == U8 else np.zeros(m, I8)
+        yield single(f"qlinearconv/depthwise_{name}", "QLinearConv",
+                     qconv(_quantized(x_shape, x_type), x_type, weights(w_shape, w_type),
+                           rng.uniform(0.005, 0.02, m), w_zero, x_type, rng.integers(-2000, 2000, m).astype(I32)),
+                     attrs, opset=13)
+    yield single("qlinearconv/depthwise_1d", "QLinearConv",
+                 qconv(_quantized((1, 4, 40)), U8, weights((4, 1, 7)), scalar(0.01), scalar(0, I8), U8),
+                 dict(group=4, pads=[3, 3]), opset=10)
+    yield exact_integer_reference(single(
+        "qlinearconv/depthwise_full_range_weights", "QLinearConv",
+        qconv(_quantized((1, 8, 14, 14)), U8, rng.integers(-128, 128, (8, 1, 3, 3)).astype(I8),
+              rng.uniform(0.002, 0.01, 8), np.zeros(8, I8), U8, rng.integers(-2000, 2000, 8).astype(I32),
+              y_scale=0.5),
+        dict(group=8, strides=[2, 2], pads=[1, 1, 1, 1]), opset=10))
     # Full-range i8 weights with zero point 0 (vpdpbusd on VNNI CPUs), K a
     # multiple of 4 (weights read in place) and not (packed per chunk).
     # A pointwise window copies whole panel rows (156 pixels: two full panels and a ragged one);
