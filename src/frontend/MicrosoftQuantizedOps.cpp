@@ -102,16 +102,82 @@ Expected<Value *> importIntegerToFloatMatMul(const onnx::NodeProto &node, Graph 
   return b.node("cuvil.MatMulIntegerToFloat", operands, "");
 }
 
+bool isQGemm(const onnx::NodeProto &node) {
+  return node.domain() == kMicrosoftDomain && node.op_type() == "QGemm";
+}
+
+// QGemm(A, a_scale, a_zero_point, B, b_scale, b_zero_point[, C[, y_scale,
+// y_zero_point]]) with alpha, transA, transB: Gemm's i32 products of A and B
+// less their zero points (b's per tensor or per column), plus C (i32,
+// broadcast as Gemm's), scaled by alpha a_scale b_scale; quantized by
+// y_scale and y_zero_point where given (8 bits), else f32:
+//   MatMulInteger(A', B', a_zero, b_zero) -> Cast f32 -> Mul(s) [-> Add(Cast f32(C) s)]
+//   [-> QuantizeLinear(y_scale, y_zero)],   s = alpha a_scale b_scale
+// (A', B' transposed where asked): what fuse-qdq and assign-precision's
+// cancellations run on the integer GEMM. ONNX Runtime scales the i32 sum
+// with C in it by s / y_scale: a tie may round a quantum apart.
+Expected<Value *> importQGemm(const onnx::NodeProto &node, Graph &graph,
+                              const std::vector<Value *> &inputs) {
+  if (node.output_size() != 1 || node.output(0).empty())
+    return Status::error("QGemm has one result");
+  for (size_t i : {0, 1, 3, 4})
+    if (!input(inputs, i))
+      return Status::error(fmt::format("QGemm: input {} is missing", i));
+  float alpha = 1.0f;
+  bool transposed[2] = {false, false};
+  for (const onnx::AttributeProto &attr : node.attribute()) {
+    if (attr.name() == "alpha")
+      alpha = attr.f();
+    else if (attr.name() == "transA" || attr.name() == "transB")
+      transposed[attr.name() == "transB"] = attr.i() != 0;
+  }
+  Builder b(graph, node.output(0));
+  Value *operands[2] = {inputs[0], inputs[3]};
+  for (int i = 0; i < 2; ++i)
+    if (transposed[i]) {
+      Node *transpose =
+          graph.addNode("Transpose", {operands[i]}, {node.output(0) + (i ? ".b_t" : ".a_t")});
+      transpose->setAttr("perm", std::vector<int64_t>{1, 0});
+      operands[i] = transpose->output(0);
+    }
+  auto toFloat = [&](Value *value, const std::string &suffix) {
+    Node *cast = graph.addNode("Cast", {value}, {node.output(0) + suffix});
+    cast->setAttr("to", int64_t(onnx::TensorProto::FLOAT));
+    return cast->output(0);
+  };
+  Value *products = b.node(
+      "MatMulInteger", {operands[0], operands[1], input(inputs, 2), input(inputs, 5)}, ".products");
+  Value *scale = b.node("Mul", {inputs[1], inputs[4]}, ".scale");
+  if (alpha != 1.0f)
+    scale = b.node("Mul",
+                   {scale, graph.addConstant(graph.uniqueName(node.output(0) + ".alpha"),
+                                             Tensor::scalarF32(alpha))},
+                   ".scale_alpha");
+  Value *const bias = input(inputs, 6), *const outputScale = input(inputs, 7);
+  // The last node takes the result's name.
+  const bool quantized = outputScale != nullptr;
+  Value *y =
+      b.node("Mul", {toFloat(products, ".products_f"), scale}, bias || quantized ? ".scaled" : "");
+  if (bias)
+    y = b.node("Add", {y, b.node("Mul", {toFloat(bias, ".c_f"), scale}, ".c_scaled")},
+               quantized ? ".biased" : "");
+  if (quantized)
+    y = b.node("QuantizeLinear", {y, outputScale, b.outputZero(input(inputs, 8), inputs[0])}, "");
+  return y;
+}
+
 } // namespace
 
 bool isMicrosoftQuantizedOp(const onnx::NodeProto &node) {
-  return find(node) != nullptr || isIntegerToFloatMatMul(node);
+  return find(node) != nullptr || isIntegerToFloatMatMul(node) || isQGemm(node);
 }
 
 Expected<Value *> importMicrosoftQuantizedOp(const onnx::NodeProto &node, Graph &graph,
                                              const std::vector<Value *> &inputs) {
   if (isIntegerToFloatMatMul(node))
     return importIntegerToFloatMatMul(node, graph, inputs);
+  if (isQGemm(node))
+    return importQGemm(node, graph, inputs);
   const QuantizedOp &op = *find(node);
   if (node.output_size() != 1 || node.output(0).empty())
     return Status::error(fmt::format("{} has one result", op.name));

@@ -7,7 +7,8 @@
 // result (ONNX Runtime's kernels compute in float alike; a tie may round a
 // quantum apart). And the f32-result integer matmuls its transformer
 // optimizer writes, MatMulIntegerToFloat and DynamicQuantizeMatMul: as
-// cuvil.MatMulIntegerToFloat (after a DynamicQuantizeLinear for the latter).
+// cuvil.MatMulIntegerToFloat (after a DynamicQuantizeLinear for the latter);
+// and QGemm, its quantize_static's Gemm, as the integer GEMM and its scaling.
 #pragma once
 
 #include "cuvil/ir/Graph.h"

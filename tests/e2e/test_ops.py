@@ -2393,7 +2393,7 @@ def microsoft_quantized_cases():
     """ONNX Runtime's com.microsoft quantized ops (QOperator format: the ONNX model zoo's INT8 models):
     QLinearAdd, QLinearMul, QLinearConcat, QLinearGlobalAveragePool, QLinearAveragePool, QLinearSigmoid,
     QLinearLeakyRelu, between a QuantizeLinear of float inputs and a DequantizeLinear of the result;
-    and DynamicQuantizeMatMul and MatMulIntegerToFloat (f32 results).
+    QGemm; and DynamicQuantizeMatMul and MatMulIntegerToFloat (f32 results).
     ORT computes them in float too; a tie may round a quantum apart (atol: one output quantum)."""
     U8, I8 = np.uint8, np.int8
     ms = dict(domain="com.microsoft")
@@ -2427,6 +2427,32 @@ def microsoft_quantized_cases():
                dict(kernel_shape=[3, 3], strides=[2, 2], pads=[1, 1, 1, 1], count_include_pad=0))
     yield case("qlinearsigmoid", "QLinearSigmoid", [((4, 9), 0.03, 128)], (4, 9))
     yield case("qlinearleakyrelu", "QLinearLeakyRelu", [((4, 9), 0.03, 128)], (4, 9), dict(alpha=0.1))
+
+    # QGemm (quantize_static's Gemm in the QOperator format): B transposed with per-column
+    # i8 weights and an i32 bias, quantized to u8 (atol one output quantum); A transposed with
+    # alpha and per-tensor u8 weights, an f32 result, a bias of one row broadcast.
+    rng = np.random.default_rng(37)
+    xq = [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"])]
+    qgemms = [
+        ("transb_bias_u8", {"x": In((3, 40), gen=uniform(-3, 3))},
+         dict(xs=scalar(0.03), xz=scalar(128, U8), w=rng.integers(-64, 65, (24, 40)).astype(I8),
+              ws=rng.uniform(0.002, 0.01, 24).astype(F32), wz=np.zeros(24, I8),
+              c=rng.integers(-3000, 3000, 24).astype(np.int32), ys=scalar(0.05), yz=scalar(120, U8)),
+         ["xq", "xs", "xz", "w", "ws", "wz", "c", "ys", "yz"], dict(transB=1), True),
+        ("transa_alpha_f32", {"x": In((40, 5), gen=uniform(-3, 3))},
+         dict(xs=scalar(0.03), xz=scalar(128, U8), w=rng.integers(0, 256, (40, 24)).astype(U8),
+              ws=scalar(0.004), wz=scalar(120, U8), c=rng.integers(-3000, 3000, (1, 24)).astype(np.int32)),
+         ["xq", "xs", "xz", "w", "ws", "wz", "c"], dict(transA=1, alpha=0.5), False),
+    ]
+    for name, x, inits, operands, attrs, quantized in qgemms:
+        nodes = xq + [node("QGemm", operands, ["q" if quantized else "y"], **ms, **attrs)]
+        if quantized:
+            nodes.append(node("DequantizeLinear", ["q", "ys", "yz"], ["y"]))
+        rows = x["x"].shape[1] if attrs.get("transA") else x["x"].shape[0]
+        model = make_model(nodes, x, ["y"], inits, opset=17, opsets=[("com.microsoft", 1)], infer=False,
+                           output_types={"y": (F32, (rows, 24))})
+        yield Case(f"com_microsoft/qgemm_{name}", model, feeds_for(f"com_microsoft/qgemm_{name}", x),
+                   atol=0.05 * 1.01 if quantized else 1e-3)
 
     # The integer matmuls with f32 results ORT's transformer optimizer writes: one
     # cuvil.MatMulIntegerToFloat (7-bit weights: ORT's AVX2 kernel exact too).
