@@ -271,6 +271,13 @@ template <typename T> CUVIL_INLINE bool applyCheapUnary(int64_t op, T &x, float 
   case CUVIL_UNARY_AFFINE:
     x = alpha * x + beta;
     return true;
+  case CUVIL_UNARY_FAKE_QUANT_U8:
+  case CUVIL_UNARY_FAKE_QUANT_I8: {
+    const float lowest = op == CUVIL_UNARY_FAKE_QUANT_U8 ? 0.0f : -128.0f;
+    const T q = __builtin_elementwise_roundeven(x * (1.0f / alpha));
+    x = minf(maxf(q, T(lowest - beta)), T(lowest + 255.0f - beta)) * alpha;
+    return true;
+  }
   default:
     return false;
   }

@@ -67,6 +67,7 @@
   X(EyeLike)                                                                                       \
   X(FFT)                                                                                           \
   X(FFTTwiddles)                                                                                   \
+  X(FakeQuantize)                                                                                  \
   X(Flatten)                                                                                       \
   X(Floor)                                                                                         \
   X(FromNCHWc)                                                                                     \

@@ -15,9 +15,10 @@
 // point 0, at scale sx * sw (relative 1e-5); every intermediate read by the
 // next op alone. A Relu is absorbed only when zy is its type's lowest value
 // (Q(Relu(v)) = Q(v) then: the quantization's saturation is the Relu).
-// Grouped convolutions and those that run as Winograd stay in FP32 between
-// their DequantizeLinear and QuantizeLinear (the model's own arithmetic),
-// which is faster there.
+// Grouped convolutions, those that run as Winograd and an inverted-residual
+// block's stay in FP32 between their DequantizeLinear and QuantizeLinear
+// (the model's own arithmetic), which is faster there; the pairs left
+// between f32 ops become cuvil.FakeQuantize (FakeQuantizePairs.cpp).
 // An op whose every result element is one of its input's elements (data
 // movement, MaxPool) between a DequantizeLinear and a QuantizeLinear of the
 // same per-tensor scale and zero point runs on the 8-bit values, as ONNX
@@ -25,8 +26,10 @@
 // dequantization is monotonic and each element round-trips.
 // quantize_dynamic's MatMulInteger -> Cast -> Mul of the scales runs as
 // one cuvil.MatMulIntegerToFloat (FuseIntegerMatMulToFloat.cpp).
+#include "FakeQuantizePairs.h"
 #include "FuseIntegerMatMulToFloat.h"
 #include "PassUtils.h"
+#include "QuantizationPlan.h"
 #include "WinogradChoice.h"
 
 #include "cuvil/passes/Passes.h"
@@ -137,10 +140,10 @@ std::optional<Match> match(Node &op, const PassContext &context) {
     return std::nullopt;
   // What FP32 runs faster stays FP32, exactly as the model says: grouped
   // convolutions (one GEMM of a few rows per group on the integer kernel;
-  // depthwise ones run faster in FP32's blocked layout than on u8 planes)
-  // and those Winograd runs.
-  if (conv &&
-      (op.getInt("group", 1) != 1 || convRunsAsWinograd(op, w->value->constant().dims(), context)))
+  // depthwise ones run faster in FP32's blocked layout than on u8 planes),
+  // those Winograd runs, and an inverted-residual block's (QuantizationPlan.h).
+  if (conv && (op.getInt("group", 1) != 1 ||
+               convRunsAsWinograd(op, w->value->constant().dims(), context) || nextToDepthwise(op)))
     return std::nullopt;
   const int64_t rank = int64_t(weights.size()), axis = conv ? 0 : 1;
   const int64_t channels = weights[axis].constant();
@@ -261,7 +264,8 @@ Status runFuseQdq(Graph &graph, PassContext &context) {
   for (Node *product : products)
     if (std::optional<Match> m = match(*product, context))
       CUVIL_TRY(fuse(graph, *m));
-  return fuseIntegerMatMulsToFloat(graph);
+  CUVIL_TRY(fuseIntegerMatMulsToFloat(graph));
+  return fakeQuantizePairs(graph);
 }
 
 } // namespace cuvil

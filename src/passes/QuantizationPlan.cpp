@@ -56,22 +56,40 @@ bool isActivation(const Node *node) {
   return node && (node->op() == "Relu" || node->op() == "Clip");
 }
 
-// A convolution that feeds a depthwise one or reads one (through an
-// activation): an inverted-residual block, which runs fused in FP32.
+// The op `value` comes from, looking through a pre-quantized model's
+// QuantizeLinear -> DequantizeLinear pair and an activation.
+const Node *sourceOf(const Value *value) {
+  auto throughPair = [](const Value *v) {
+    const Node *dq = v->producer();
+    const Node *q = dq && dq->op() == "DequantizeLinear" ? dq->input(0)->producer() : nullptr;
+    return q && q->op() == "QuantizeLinear" ? q->input(0)->producer() : v->producer();
+  };
+  const Node *producer = throughPair(value);
+  return isActivation(producer) ? throughPair(producer->input(0)) : producer;
+}
+
+} // namespace
+
 bool nextToDepthwise(const Node &conv) {
-  const Node *producer = conv.input(0)->producer();
-  if (isActivation(producer))
-    producer = producer->input(0)->producer();
-  if (isDepthwise(producer))
+  if (isDepthwise(sourceOf(conv.input(0))))
     return true;
-  const Value *result = conv.output(0);
-  if (Node *activation = soleUser(result); isActivation(activation))
-    result = activation->output(0);
-  for (const Use &use : result->uses())
-    if (isDepthwise(use.node))
-      return true;
+  // The readers of the result, of its activation's, and of their
+  // QuantizeLinear -> DequantizeLinear pairs.
+  std::vector<const Value *> results = {conv.output(0)};
+  for (size_t i = 0; i < results.size(); ++i)
+    for (const Use &use : results[i]->uses()) {
+      const Node *reader = use.node;
+      if (isDepthwise(reader))
+        return true;
+      const bool passes = (isActivation(reader) && i == 0) || reader->op() == "QuantizeLinear" ||
+                          reader->op() == "DequantizeLinear";
+      if (passes && results.size() < 8)
+        results.push_back(reader->output(0));
+    }
   return false;
 }
+
+namespace {
 
 // Ops the integer kernels run faster than FP32: ungrouped convolutions
 // (a grouped one runs as one GEMM per group, a few rows each; a depthwise

@@ -30,6 +30,13 @@ std::vector<Candidate> candidates(const Graph &graph, const PassContext &context
 // tensor with the calibrated ranges of its input and result.
 bool quantizesRowsAtRunTime(const Node &op);
 
+// A convolution that feeds a depthwise one or reads one (through an
+// activation, and through a pre-quantized model's QuantizeLinear ->
+// DequantizeLinear pairs): an inverted-residual block, which FP32's blocked
+// kernels run faster than the integer ones over u8 planes (and fuse where
+// its intermediates outgrow L2).
+bool nextToDepthwise(const Node &conv);
+
 // The result's name, which names the layer in --precision auto's choice.
 const std::string &layerName(const Candidate &c);
 

@@ -2297,6 +2297,35 @@ def quantize_cases():
     yield graph("qdq/conv_chain", chain, {"x": In((1, 3, 10, 10), gen=uniform(-2, 2))}, ["y"], inits, opset=19,
                 atol=y_scale * 1.01)
 
+    # ORT's QDQ inverted-residual block (expand 1x1, depthwise 3x3, project 1x1, residual
+    # Add): fuse-qdq keeps all three convolutions f32 and each QuantizeLinear ->
+    # DequantizeLinear pair becomes a cuvil.FakeQuantize in the producer's epilogue. ORT runs
+    # them on its integer kernels, which may round a tie the other way (a quantum of the
+    # final scale of tolerance); 7-bit weights, which its AVX2 kernels multiply exactly.
+    c, e = 8, 32
+    ws_e, ws_d, ws_p = (rng.uniform(0.002, 0.01, k).astype(F32) for k in (e, e, c))
+    block_inits = dict(xs=scalar(0.03), xz=scalar(128, U8), es=scalar(0.02), ez=scalar(0, U8), ds=scalar(0.03),
+                       dz=scalar(0, U8), ps=scalar(0.04), pz=scalar(120, U8), ys=scalar(0.05), yz=scalar(128, U8))
+    block = [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]), node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"])]
+    for stage, (wshape, ws, inp, out, attrs) in enumerate([
+            ((e, c, 1, 1), ws_e, "xd", "e", {}),
+            ((e, 1, 3, 3), ws_d, "ed", "d", dict(group=e, pads=[1, 1, 1, 1])),
+            ((c, e, 1, 1), ws_p, "dd", "p", {})]):
+        in_scale = {"xd": 0.03, "ed": 0.02, "dd": 0.03}[inp]
+        block_inits.update({f"w{out}q": rng.integers(-64, 65, wshape).astype(I8), f"w{out}s": ws,
+                            f"w{out}z": np.zeros(wshape[0], I8),
+                            f"b{out}q": rng.integers(-2000, 2000, wshape[0]).astype(I32),
+                            f"b{out}s": (ws * np.float32(in_scale)).astype(F32), f"b{out}z": np.zeros(wshape[0], I32)})
+        block += [node("DequantizeLinear", [f"w{out}q", f"w{out}s", f"w{out}z"], [f"w{out}"], axis=0),
+                  node("DequantizeLinear", [f"b{out}q", f"b{out}s", f"b{out}z"], [f"b{out}"], axis=0),
+                  node("Conv", [inp, f"w{out}", f"b{out}"], [out], **attrs),
+                  node("QuantizeLinear", [out, f"{out}s", f"{out}z"], [f"{out}q"]),
+                  node("DequantizeLinear", [f"{out}q", f"{out}s", f"{out}z"], [f"{out}d"])]
+    block += [node("Add", ["pd", "xd"], ["a"]), node("QuantizeLinear", ["a", "ys", "yz"], ["aq"]),
+              node("DequantizeLinear", ["aq", "ys", "yz"], ["y"])]
+    yield graph("qdq/inverted_residual_fake_quantize", block, {"x": In((1, c, 14, 14), gen=uniform(-3, 3))}, ["y"],
+                block_inits, opset=19, atol=0.05 * 1.01)
+
     # The same with the Relu's floor as the output's zero point (u8 0) and 7-bit weights
     # (ORT exact on AVX2): fuse-qdq runs both convolutions, the second reading the first's
     # u8 result, as QLinearConv; and a QDQ MatMul of i8 activations by weights per column

@@ -73,7 +73,12 @@ enum cuvil_unary_op {
   CUVIL_UNARY_AFFINE = 41,           /* alpha x + beta (a recurrence's activation) */
   CUVIL_UNARY_SCALED_TANH = 42,      /* alpha tanh(beta x) (a recurrence's activation) */
   CUVIL_UNARY_MISH = 43,             /* x tanh(softplus(x)) */
-  CUVIL_UNARY_SWISH = 44             /* x sigmoid(alpha x) */
+  CUVIL_UNARY_SWISH = 44,            /* x sigmoid(alpha x) */
+  /* A QuantizeLinear read by its DequantizeLinear (scale alpha, zero point
+   * beta, u8 or i8), multiplying by 1 / alpha where QuantizeLinear divides:
+   * clamp(round_half_even(x / alpha), lowest - beta, highest - beta) alpha */
+  CUVIL_UNARY_FAKE_QUANT_U8 = 45,
+  CUVIL_UNARY_FAKE_QUANT_I8 = 46
 };
 
 enum cuvil_binary_op {
