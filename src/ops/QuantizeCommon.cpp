@@ -123,7 +123,11 @@ Status checkZeroPoint(const InferContext &ctx, size_t zeroPoint, size_t scale, D
   if (ctx.inputDType(zeroPoint) != dtype)
     return ctx.error("the zero point is {}, the quantized data {}",
                      dtypeName(ctx.inputDType(zeroPoint)), dtypeName(dtype));
-  if (ctx.inputShape(zeroPoint) != ctx.inputShape(scale))
+  // One element each is per tensor whatever the shapes, [] against [1]
+  // included (ONNX Runtime's quantize_static writes that pair).
+  const Shape &zeroShape = ctx.inputShape(zeroPoint), &scaleShape = ctx.inputShape(scale);
+  const bool bothSingle = numElements(zeroShape).is(1) && numElements(scaleShape).is(1);
+  if (zeroShape != scaleShape && !bothSingle)
     return ctx.error("the zero point has shape [{}], its scale [{}]: they must be equal",
                      shapeToString(ctx.inputShape(zeroPoint)),
                      shapeToString(ctx.inputShape(scale)));

@@ -2240,6 +2240,9 @@ def quantize_cases():
         ("opset13_i8", [_quantized((3, 4, 5), I8), scalar(0.05), scalar(-3, I8)], {}, 13),
         ("opset13_i32_bias", [In((7,), I32, gen=_ints(-100000, 100000)), scalar(0.001)], {}, 13),
         ("no_zero_point", [_quantized((3, 4, 5)), scalar(0.02)], {}, 19),
+        # ORT's quantize_static writes a LayerNorm bias's scale as [1], its zero point as []:
+        # one element each is per tensor (the axis beyond a 1-D x's rank unused).
+        ("scale_1_zero_point_scalar", [_quantized((7,)), array([0.02], F32), scalar(128, U8)], {}, 13),
         ("per_axis1_i8", [_quantized((3, 4, 5), I8), rng.uniform(0.02, 0.1, 4), array([-5, 0, 3, 9], I8)],
          dict(axis=1), 19),
         ("per_axis0_u8", [_quantized((3, 4, 5)), rng.uniform(0.02, 0.1, 3), array([0, 128, 255], U8)],
