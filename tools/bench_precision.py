@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""INT8 and BF16 against FP32: accuracy (SQNR, top-1 agreement) and latency of cuvil's --precision int8 and of ONNX
-Runtime running the same model quantized by its own quantize_static; prints a markdown table.
+"""INT8 and BF16 against FP32: accuracy (SQNR, top-1 agreement) and latency of cuvil's --precision int8, of ONNX
+Runtime running the same model quantized by its own quantize_static, and of cuvil compiling that quantized file;
+prints a markdown table.
 
     python tools/bench_precision.py --cuvil PATH --models-dir DIR --models resnet50,mobilenet_v2 \\
         [--samples 8] [--threads 1,2] [--runs 20] [--rounds 3] [--out docs/BENCHMARKS.md]
@@ -125,6 +126,9 @@ def main():
             e2e.compile(model, exes["bf16"], ["--no-cache", "--precision", "bf16"], cuvil=args.cuvil)
             qdq = os.path.join(work, f"{name}.qdq.onnx")
             ort_quantize(model, samples, qdq, work)
+            # The pre-quantized path: cuvil compiling ORT's QDQ file as a user brings it.
+            exes["qdq"] = os.path.join(work, f"{name}.qdq.bin")
+            e2e.compile(qdq, exes["qdq"], ["--no-cache"], cuvil=args.cuvil)
 
             # Accuracy on inputs drawn apart from the calibration samples.
             ort_session = e2e.ort_session(qdq)
@@ -149,9 +153,9 @@ def main():
                 ort8 = peers.open_peer(peers.OnnxRuntimePeer, qdq, threads)
                 for runner in (ort32, ort8):
                     peers.time_runs(runner, inputs, 5)
-                times = {key: [] for key in ("fp32", "int8", "bf16", "ort32", "ort8")}
+                times = {key: [] for key in ("fp32", "int8", "bf16", "qdq", "ort32", "ort8")}
                 for _ in range(args.rounds):
-                    for key in ("fp32", "int8", "bf16"):
+                    for key in ("fp32", "int8", "bf16", "qdq"):
                         times[key].append(float(bench_cuvil(exes[key], input_args, args.runs, threads)["median_ms"]))
                     times["ort32"].append(statistics.median(peers.time_runs(ort32, inputs, args.runs)))
                     times["ort8"].append(statistics.median(peers.time_runs(ort8, inputs, args.runs)))
@@ -161,13 +165,15 @@ def main():
                 rows.append(f"| {name} | {threads} | {ms['fp32']:.2f} | {ms['int8']:.2f} | "
                             f"{ms['fp32'] / ms['int8']:.2f}x | {ms['ort32']:.2f} | {ms['ort8']:.2f} | "
                             f"{ms['ort32'] / ms['ort8']:.2f}x | {ms['int8'] / ms['ort8']:.2f} | "
-                            f"{ms['bf16']:.2f} | {ms['fp32'] / ms['bf16']:.2f}x |")
+                            f"{ms['bf16']:.2f} | {ms['fp32'] / ms['bf16']:.2f}x | {ms['qdq']:.2f} | "
+                            f"{ms['qdq'] / ms['ort8']:.2f} |")
     accuracy_table = ["| model | output | cuvil INT8 SQNR dB | ORT INT8 SQNR dB | same top-1 (cuvil / ORT) | cuvil | "
                       "cuvil BF16 SQNR dB |",
                       "| --- | --- | ---: | ---: | ---: | --- | ---: |", *accuracy]
     speed_table = ["| model | threads | cuvil FP32 ms | cuvil INT8 ms | INT8 speed-up | ORT FP32 ms | ORT INT8 ms | "
-                   "ORT speed-up | cuvil INT8 / ORT INT8 | cuvil BF16 ms | BF16 speed-up |",
-                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *rows]
+                   "ORT speed-up | cuvil INT8 / ORT INT8 | cuvil BF16 ms | BF16 speed-up | cuvil on ORT's QDQ ms | "
+                   "/ ORT INT8 |",
+                   "| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |", *rows]
     header = (f"CPU: {cpu_model()} ({isa_features()}); {peers.OnnxRuntimePeer.version()}; {args.samples} "
               f"calibration samples ({args.calibration_method}), accuracy on {args.eval} other inputs")
     print(header + "\n")
@@ -181,7 +187,9 @@ def main():
             "cuvil INT8: `--precision int8 --calibration` on the samples; ORT INT8: its quantize_static of the same "
             "model on the same samples (QDQ, per-channel i8 weights, u8 activations, reduce_range). SQNR against "
             "cuvil's FP32 run. cuvil BF16: `--precision bf16` (MatMul weights in bf16; convolutions stay FP32, so "
-            "the CNNs change only in their classifier); ONNX Runtime's CPU provider has no BF16 path to compare.", "",
+            "the CNNs change only in their classifier); ONNX Runtime's CPU provider has no BF16 path to compare. "
+            "cuvil on ORT's QDQ: cuvil compiling ORT's quantized file itself (the pre-quantized path, fuse-qdq), "
+            "timed against ORT running that file.", "",
             *accuracy_table, "", *speed_table, "",
             f"- {header}; {date}",
             f"- {args.rounds} rounds alternate `infer.bin --bench {args.runs}` with {args.runs} timed ORT runs "
