@@ -24,6 +24,9 @@
 // same per-tensor scale and zero point runs on the 8-bit values, as ONNX
 // Runtime drops such pairs: Q(op(DQ(q))) = op(q) exactly, since the
 // dequantization is monotonic and each element round-trips.
+// A MatMul with a bias Add of an i32 bias dequantized at sx * sw (a Gemm's
+// C) runs as cuvil.MatMulIntegerToFloat with that bias, its f32 result
+// then quantized by the model's QuantizeLinear (QLinearMatMul takes no bias).
 // quantize_dynamic's MatMulInteger -> Cast -> Mul of the scales runs as
 // one cuvil.MatMulIntegerToFloat (FuseIntegerMatMulToFloat.cpp).
 #include "FakeQuantizePairs.h"
@@ -121,15 +124,24 @@ Value *reshaped(Graph &graph, Value *value, const Shape &shape) {
 struct Match {
   Node *op, *relu, *quantize;
   Quantization x, w, y;
-  Value *bias; // i32, or null
+  Value *bias;      // i32, or null
+  Node *biasAdd;    // a MatMul's: Add(result, DequantizeLinear(i32 bias)), or null
+  bool wTransposed; // a MatMul's B is Transpose(DequantizeLinear(w [N, K])): a Gemm's transB
 };
 
 std::optional<Match> match(Node &op, const PassContext &context) {
   if ((op.op() != "Conv" && op.op() != "MatMul") || op.numOutputs() != 1)
     return std::nullopt;
-  Match m{&op, nullptr, nullptr, {}, {}, {}, nullptr};
+  Match m{&op, nullptr, nullptr, {}, {}, {}, nullptr, nullptr, false};
   std::optional<Quantization> x = quantization(op.input(0)->producer(), "DequantizeLinear");
-  std::optional<Quantization> w = quantization(op.input(1)->producer(), "DequantizeLinear");
+  const Node *wProducer = op.input(1)->producer();
+  if (op.op() == "MatMul" && wProducer && wProducer->op() == "Transpose" &&
+      wProducer->getInts("perm", {1, 0}) == std::vector<int64_t>{1, 0} &&
+      op.input(1)->hasOneUse()) {
+    wProducer = wProducer->input(0)->producer();
+    m.wTransposed = true;
+  }
+  std::optional<Quantization> w = quantization(wProducer, "DequantizeLinear");
   if (!x || !w || !perTensor(*x) || !isEightBit(x->value->type().dtype) ||
       !w->value->isConstant() || !isEightBit(w->value->type().dtype))
     return std::nullopt;
@@ -145,7 +157,7 @@ std::optional<Match> match(Node &op, const PassContext &context) {
   if (conv && (op.getInt("group", 1) != 1 ||
                convRunsAsWinograd(op, w->value->constant().dims(), context) || nextToDepthwise(op)))
     return std::nullopt;
-  const int64_t rank = int64_t(weights.size()), axis = conv ? 0 : 1;
+  const int64_t rank = int64_t(weights.size()), axis = conv || m.wTransposed ? 0 : 1;
   const int64_t channels = weights[axis].constant();
   if (!weightQuantizationFits(*w, axis, rank, channels))
     return std::nullopt;
@@ -154,6 +166,15 @@ std::optional<Match> match(Node &op, const PassContext &context) {
   if (conv && op.hasInput(2) && !(m.bias = integerBias(op.input(2), m.x, m.w, channels)))
     return std::nullopt;
   Value *result = op.output(0);
+  // A MatMul's bias (a Gemm's C) is an Add of the i32 bias dequantized.
+  if (Node *add = soleUser(result); !conv && add && add->op() == "Add") {
+    Value *other = otherOperand(*add, result);
+    if (!other || other == result || add->output(0)->type().shape != result->type().shape ||
+        !(m.bias = integerBias(other, m.x, m.w, channels)))
+      return std::nullopt;
+    m.biasAdd = add;
+    result = add->output(0);
+  }
   if (Node *user = soleUser(result); user && user->op() == "Relu") {
     m.relu = user;
     result = user->output(0);
@@ -175,8 +196,15 @@ std::optional<Match> match(Node &op, const PassContext &context) {
   return m;
 }
 
-Status fuse(Graph &graph, const Match &m) {
+Status fuse(Graph &graph, Match m) {
   Node &op = *m.op;
+  if (m.wTransposed) { // the weights [N, K] as B [K, N]; their per-N scales stay as they are
+    Expected<Value *> b =
+        foldToConstant(graph, "Transpose", {m.w.value},
+                       {{"perm", Attribute(std::vector<int64_t>{1, 0})}}, m.w.value->name() + ".t");
+    CUVIL_TRY(b.status().withContext(op.describe()));
+    m.w.value = *b;
+  }
   const bool conv = op.op() == "Conv";
   const std::string base = op.output(0)->name();
   const DType xType = m.x.value->type().dtype, wType = m.w.value->type().dtype;
@@ -186,10 +214,25 @@ Status fuse(Graph &graph, const Match &m) {
     wScale = reshaped(graph, wScale, {Dim(1), columns});
     wZero = reshaped(graph, wZero, {Dim(1), columns});
   }
-  std::vector<Value *> inputs = {
-      m.x.value, m.x.scale, zeroPoint(graph, m.x, xType, base + ".x_zero"),
-      m.w.value, wScale,    wZero,
-      m.y.scale, m.y.zero};
+  Value *xZero = zeroPoint(graph, m.x, xType, base + ".x_zero");
+  if (m.biasAdd) {
+    // QLinearMatMul has no bias: the integer GEMM dequantizes, adds the
+    // bias (the Add's f32 operand) in its epilogue, and the QuantizeLinear
+    // stays (with the Relu, if any).
+    Value *bias = otherOperand(*m.biasAdd, op.output(0));
+    Node *integer = graph.addNode("cuvil.MatMulIntegerToFloat",
+                                  {m.x.value, m.w.value, m.x.scale, m.w.scale, xZero,
+                                   zeroPoint(graph, m.w, wType, base + ".w_zero"), bias},
+                                  {m.biasAdd->output(0)->name() + ".i"}, m.biasAdd);
+    integer->setName(op.name());
+    CUVIL_TRY(inferNodeTypes(*integer).withContext(op.describe()));
+    graph.replaceAllUsesWith(m.biasAdd->output(0), integer->output(0));
+    graph.eraseNode(m.biasAdd);
+    graph.eraseNode(&op);
+    return Status::success();
+  }
+  std::vector<Value *> inputs = {m.x.value, m.x.scale, xZero,     m.w.value,
+                                 wScale,    wZero,     m.y.scale, m.y.zero};
   if (m.bias)
     inputs.push_back(m.bias);
   Node *integer =

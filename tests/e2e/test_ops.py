@@ -2329,6 +2329,22 @@ def quantize_cases():
     yield graph("qdq/inverted_residual_fake_quantize", block, {"x": In((1, c, 14, 14), gen=uniform(-3, 3))}, ["y"],
                 block_inits, opset=19, atol=0.05 * 1.01)
 
+    # ORT's QDQ Gemm (transB, per-column weights, an i32 bias at x_scale * w_scale): the
+    # integer GEMM adds the bias in its f32 epilogue and the model's QuantizeLinear follows.
+    n_out, k_in = 24, 40
+    gws = rng.uniform(0.002, 0.01, n_out).astype(F32)
+    gemm_inits = dict(xs=scalar(0.03), xz=scalar(128, U8), wq=rng.integers(-64, 65, (n_out, k_in)).astype(I8),
+                      ws=gws, wz=np.zeros(n_out, I8), bq=rng.integers(-3000, 3000, n_out).astype(I32),
+                      bs=(gws * np.float32(0.03)).astype(F32), bz=np.zeros(n_out, I32), ys=scalar(0.05),
+                      yz=scalar(120, U8))
+    gemm = [node("QuantizeLinear", ["x", "xs", "xz"], ["xq"]), node("DequantizeLinear", ["xq", "xs", "xz"], ["xd"]),
+            node("DequantizeLinear", ["wq", "ws", "wz"], ["w"], axis=0),
+            node("DequantizeLinear", ["bq", "bs", "bz"], ["b"], axis=0),
+            node("Gemm", ["xd", "w", "b"], ["g"], transB=1), node("QuantizeLinear", ["g", "ys", "yz"], ["gq"]),
+            node("DequantizeLinear", ["gq", "ys", "yz"], ["y"])]
+    yield graph("qdq/gemm_bias", gemm, {"x": In((16, k_in), gen=uniform(-3, 3))}, ["y"], gemm_inits, opset=19,
+                atol=0.05 * 1.01)
+
     # The same with the Relu's floor as the output's zero point (u8 0) and 7-bit weights
     # (ORT exact on AVX2): fuse-qdq runs both convolutions, the second reading the first's
     # u8 result, as QLinearConv; and a QDQ MatMul of i8 activations by weights per column
