@@ -209,11 +209,6 @@ Status fuse(Graph &graph, Match m) {
   const std::string base = op.output(0)->name();
   const DType xType = m.x.value->type().dtype, wType = m.w.value->type().dtype;
   Value *wScale = m.w.scale, *wZero = zeroPoint(graph, m.w, wType, base + ".w_zero");
-  if (!conv && !perTensor(m.w)) { // QLinearMatMul takes B's per-column ones as [1, N]
-    const Dim columns = m.w.value->type().shape[1];
-    wScale = reshaped(graph, wScale, {Dim(1), columns});
-    wZero = reshaped(graph, wZero, {Dim(1), columns});
-  }
   Value *xZero = zeroPoint(graph, m.x, xType, base + ".x_zero");
   if (m.biasAdd) {
     // QLinearMatMul has no bias: the integer GEMM dequantizes, adds the
@@ -221,8 +216,7 @@ Status fuse(Graph &graph, Match m) {
     // stays (with the Relu, if any).
     Value *bias = otherOperand(*m.biasAdd, op.output(0));
     Node *integer = graph.addNode("cuvil.MatMulIntegerToFloat",
-                                  {m.x.value, m.w.value, m.x.scale, m.w.scale, xZero,
-                                   zeroPoint(graph, m.w, wType, base + ".w_zero"), bias},
+                                  {m.x.value, m.w.value, m.x.scale, wScale, xZero, wZero, bias},
                                   {m.biasAdd->output(0)->name() + ".i"}, m.biasAdd);
     integer->setName(op.name());
     CUVIL_TRY(inferNodeTypes(*integer).withContext(op.describe()));
@@ -230,6 +224,11 @@ Status fuse(Graph &graph, Match m) {
     graph.eraseNode(m.biasAdd);
     graph.eraseNode(&op);
     return Status::success();
+  }
+  if (!conv && !perTensor(m.w)) { // QLinearMatMul takes B's per-column ones as [1, N]
+    const Dim columns = m.w.value->type().shape[1];
+    wScale = reshaped(graph, wScale, {Dim(1), columns});
+    wZero = reshaped(graph, wZero, {Dim(1), columns});
   }
   std::vector<Value *> inputs = {m.x.value, m.x.scale, xZero,     m.w.value,
                                  wScale,    wZero,     m.y.scale, m.y.zero};
