@@ -28,9 +28,11 @@ typedef __bf16 bf16x32 __attribute__((ext_vector_type(32)));
 // The target attributes a tile using the AVX512-VNNI or AVX512_BF16 forms
 // needs; only variants whose CPU has them select such a tile.
 #define CUVIL_VNNI_TARGET __attribute__((target("avx512vnni,avx512vl")))
+#define CUVIL_VNNI_WIDE_TARGET __attribute__((target("avx512vnni,avx512f")))
 #define CUVIL_BF16_TARGET __attribute__((target("avx512bf16,avx512f")))
 #else
 #define CUVIL_VNNI_TARGET
+#define CUVIL_VNNI_WIDE_TARGET
 #define CUVIL_BF16_TARGET
 #endif
 
@@ -127,6 +129,25 @@ CUVIL_VNNI_TARGET CUVIL_INLINE i32x8 accumulateQuadProducts(i32x8 acc, i32x8 uns
                        __builtin_shufflevector(products, products, 1, 3, 5, 7, 9, 11, 13, 15, 17,
                                                19, 21, 23, 25, 27, 29, 31);
   return acc + pairHalf<false>(pairs) + pairHalf<true>(pairs);
+#endif
+}
+
+// vpdpbusd on 512-bit vectors: sixteen lanes of accumulateQuadProducts.
+CUVIL_VNNI_WIDE_TARGET CUVIL_INLINE i32x16 accumulateWideQuadProducts(i32x16 acc,
+                                                                      i32x16 unsignedQuads,
+                                                                      i32x16 signedQuads) {
+#if defined(__x86_64__)
+  return __builtin_ia32_vpdpbusd512(acc, unsignedQuads, signedQuads);
+#else
+  auto half = [](i32x16 v, bool high) {
+    return high ? __builtin_shufflevector(v, v, 8, 9, 10, 11, 12, 13, 14, 15)
+                : __builtin_shufflevector(v, v, 0, 1, 2, 3, 4, 5, 6, 7);
+  };
+  const i32x8 low = accumulateQuadProducts(half(acc, false), half(unsignedQuads, false),
+                                           half(signedQuads, false));
+  const i32x8 high =
+      accumulateQuadProducts(half(acc, true), half(unsignedQuads, true), half(signedQuads, true));
+  return __builtin_shufflevector(low, high, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
 #endif
 }
 

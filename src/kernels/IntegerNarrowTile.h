@@ -23,7 +23,7 @@
 // of the i16 path (IntegerGemmTile.h) per instruction. The weights are
 // constants the task reads in place: packing them per task cost a tenth of
 // the time. With AVX512-VNNI one vpdpbusd replaces the pair of
-// instructions and any i8 weights are exact (dotTile). The GEMM (u8
+// instructions and any i8 weights are exact (wideDotTile, 512-bit). The GEMM (u8
 // activations by i8 weights) swaps the roles:
 // its u8 rows are read in place and broadcast, the weights packed as the
 // panel (accumulateNarrowGemmTask).
@@ -132,7 +132,8 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
 
 // The same tile with AVX512-VNNI's vpdpbusd (on 256-bit vectors): each
 // i32 lane adds the four products of its byte quad in one instruction, with
-// no i16 sum to saturate, so any i8 weights are exact. Only variants whose
+// no i16 sum to saturate, so any i8 weights are exact. It takes a last run
+// of 8 columns; wideDotTile the rest. Only variants whose
 // CPU has it select it (cuvil_integer_products); in the others the call
 // folds away with the constant parameters before code generation. (A
 // function of its own rather than a flag of narrowTile: the target
@@ -170,15 +171,70 @@ CUVIL_TILE CUVIL_VNNI_TARGET void dotTile(const int8_t *a, int64_t stride, int64
   storeIntegerTile<MR, NV>(result, acc, accumulate);
 }
 
+// dotTile on 512-bit vectors: MR rows x NV / 2 vectors of 16 columns,
+// each vpdpbusd twice dotTile's products. A CPU running 512-bit vectors at
+// full width (Zen 5, Sapphire Rapids) issues them at the rate of the
+// 256-bit ones, so this tile (6 x 64 columns: 24 accumulators, 4 panel
+// vectors and a broadcast) has twice the bound (fma_peak measures both);
+// Zen 4 splits them, at the same rate in half the instructions. It takes
+// every tile of the dot path but a last run of 8 columns (dotTile's one
+// vector).
+template <int MR, int NV, bool UnsignedRows>
+CUVIL_TILE CUVIL_VNNI_WIDE_TARGET void wideDotTile(const int8_t *a, int64_t stride, int64_t kq,
+                                                   const uint8_t *b, int32_t *acc,
+                                                   int64_t accumulate) {
+  constexpr int NZ = NV / 2;
+  i32x16 sum[MR][NZ]; // accumulation wraps, as the reference's
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int z = 0; z < NZ; ++z)
+      sum[r][z] = 0;
+  for (int64_t q = 0; q < kq; ++q) {
+#pragma clang loop unroll(full)
+    for (int r = 0; r < MR; ++r) {
+      int32_t word;
+      __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
+      const i32x16 quad = word;
+#pragma clang loop unroll(full)
+      for (int z = 0; z < NZ; ++z) {
+        i32x16 packed;
+        __builtin_memcpy(&packed, b + (q * kIntegerPanel + 16 * z) * 4, sizeof(packed));
+        sum[r][z] = UnsignedRows ? accumulateWideQuadProducts(sum[r][z], quad, packed)
+                                 : accumulateWideQuadProducts(sum[r][z], packed, quad);
+      }
+    }
+  }
+#pragma clang loop unroll(full)
+  for (int r = 0; r < MR; ++r)
+#pragma clang loop unroll(full)
+    for (int z = 0; z < NZ; ++z) {
+      int32_t *out = acc + r * kIntegerPanel + 16 * z;
+      i32x16 value = sum[r][z];
+      if (accumulate) {
+        i32x16 previous;
+        __builtin_memcpy(&previous, out, sizeof(previous));
+        value = __builtin_bit_cast(i32x16, __builtin_bit_cast(u32x16, value) +
+                                               __builtin_bit_cast(u32x16, previous));
+      }
+      __builtin_memcpy(out, &value, sizeof(value));
+    }
+}
+
 template <int NV, bool UnsignedRows>
 CUVIL_INLINE void narrowRows(int64_t products, int64_t rowsLeft, const int8_t *a, int64_t stride,
                              int64_t kq, const uint8_t *b, int32_t *acc, int64_t accumulate) {
 #define CUVIL_NARROW_ROWS_CASE(n)                                                                  \
   case n:                                                                                          \
-    if constexpr (NV == 1 ? n <= 6 : CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                       \
-      if (products == CUVIL_PRODUCTS_DOT)                                                          \
-        dotTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                           \
-      else if (products == CUVIL_PRODUCTS_BYTES_PAIRED)                                            \
+    if (products == CUVIL_PRODUCTS_DOT) {                                                          \
+      if constexpr (NV == 1)                                                                       \
+        dotTile<n, 1, UnsignedRows>(a, stride, kq, b, acc, accumulate);                            \
+      else if constexpr (CUVIL_IGEMM_DOT_TILE_INSTANTIATED(n, NV))                                 \
+        wideDotTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                       \
+      else                                                                                         \
+        CUVIL_NOT_INSTANTIATED();                                                                  \
+    } else if constexpr (NV == 1 ? n <= 6 : CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                \
+      if (products == CUVIL_PRODUCTS_BYTES_PAIRED)                                                 \
         narrowTile<n, NV, UnsignedRows, true>(a, stride, kq, b, acc, accumulate);                  \
       else                                                                                         \
         narrowTile<n, NV, UnsignedRows, false>(a, stride, kq, b, acc, accumulate);                 \

@@ -249,8 +249,42 @@ int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *we
 
 DotProducts integerDotProducts(const Node &) { return {.int8 = true}; }
 
+namespace {
+
+// K rows whose packed panel chunk (rowBytes a row: 64 i16, or 64 bytes on
+// the byte paths) fills half of L1.
+int64_t chunkRows(const CpuModel &cpu, int64_t rowBytes) {
+  int64_t chunk = 16;
+  while (chunk * 2 <= std::min<int64_t>(cpu.l1Bytes / 2 / rowBytes, CUVIL_IGEMM_MAX_CHUNK_K))
+    chunk *= 2;
+  return chunk;
+}
+
+// The register tile of the most accumulators (wider on ties) that
+// fits(rows, vectors).
+template <typename Fits> cuvil_tile largestTile(Fits fits) {
+  cuvil_tile tile{1, 2};
+  for (int64_t vectors : {2, 4, 8})
+    for (int64_t tileRows = 1; tileRows <= 6; ++tileRows)
+      if (fits(tileRows, vectors) && tileRows * vectors >= tile.pixels * tile.blocks)
+        tile = {tileRows, vectors};
+  return tile;
+}
+
+} // namespace
+
 cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows, int64_t products) {
-  // The tile's vectors are 256-bit (IntegerGemmTile.h): the most
+  // The dot tile's vectors are 512-bit (AVX512-VNNI), two 8-column
+  // vectors to a register, beside its panel vectors and a broadcast
+  // (6 x 8: 24 + 4 + 1 of 32).
+  const int64_t rowBlock = std::clamp<int64_t>(rows, 1, CUVIL_IGEMM_MAX_ROW_BLOCK);
+  if (products == CUVIL_PRODUCTS_DOT)
+    return {rowBlock, largestTile([&](int64_t tileRows, int64_t vectors) {
+              return CUVIL_IGEMM_DOT_TILE_INSTANTIATED(tileRows, vectors) &&
+                     (tileRows + 1) * vectors / 2 + 2 <= cpu.vectorRegisters;
+            }),
+            chunkRows(cpu, CUVIL_IGEMM_PANEL)};
+  // The other tiles' vectors are 256-bit (IntegerGemmTile.h): the most
   // accumulators that fit beside a K pair's B vectors (LLVM keeps them in
   // registers), a broadcast and a product, with one register to spare
   // (AVX2: 5 x 2, AVX-512: 6 x 4). Paired byte products hold two quads' B
@@ -264,20 +298,12 @@ cuvil_igemm_blocking chooseIntegerBlocking(const CpuModel &cpu, int64_t rows, in
   const bool paired = products == CUVIL_PRODUCTS_BYTES_PAIRED;
   const int64_t beside = paired ? 5 : cpu.i16PairProducts ? 3 : 9;
   const int64_t bVectors = paired ? 2 : 1; // per column vector of the tile
-  cuvil_tile tile{1, 2};
-  for (int64_t vectors : {2, 4, 8})
-    for (int64_t tileRows = 1; tileRows <= 6; ++tileRows)
-      if (CUVIL_IGEMM_TILE_INSTANTIATED(tileRows, vectors) &&
-          tileRows * vectors + bVectors * vectors + beside <= registers &&
-          tileRows * vectors >= tile.pixels * tile.blocks)
-        tile = {tileRows, vectors};
-  // K rows whose packed panel chunk (64 i16 a row, 64 bytes on the byte
-  // paths) fills half of L1.
+  const cuvil_tile tile = largestTile([&](int64_t tileRows, int64_t vectors) {
+    return CUVIL_IGEMM_TILE_INSTANTIATED(tileRows, vectors) &&
+           tileRows * vectors + bVectors * vectors + beside <= registers;
+  });
   const int64_t rowBytes = CUVIL_IGEMM_PANEL * (products == CUVIL_PRODUCTS_WORDS ? 2 : 1);
-  int64_t chunk = 16;
-  while (chunk * 2 <= std::min<int64_t>(cpu.l1Bytes / 2 / rowBytes, CUVIL_IGEMM_MAX_CHUNK_K))
-    chunk *= 2;
-  return {std::clamp<int64_t>(rows, 1, CUVIL_IGEMM_MAX_ROW_BLOCK), tile, chunk};
+  return {rowBlock, tile, chunkRows(cpu, rowBytes)};
 }
 
 Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContext &ctx,

@@ -128,10 +128,12 @@ void checkRecurrence(const cuvil_recurrence_params &p, Problems &problems) {
     problems.push_back(fmt::format("{} directions, the kernel runs 1 or 2", p.directions));
 }
 
-void checkIntegerBlocking(const cuvil_igemm_blocking &b, Problems &problems) {
-  if (!CUVIL_IGEMM_TILE_INSTANTIATED(b.tile.pixels, b.tile.blocks))
+void checkIntegerBlocking(const cuvil_igemm_blocking &b, int64_t products, Problems &problems) {
+  if (products == CUVIL_PRODUCTS_DOT
+          ? !CUVIL_IGEMM_DOT_TILE_INSTANTIATED(b.tile.pixels, b.tile.blocks)
+          : !CUVIL_IGEMM_TILE_INSTANTIATED(b.tile.pixels, b.tile.blocks))
     problems.push_back(fmt::format("register tile {} rows x {} vectors is not instantiated (at "
-                                   "most 6 rows, 1, 2 or 4 vectors, 24 accumulators)",
+                                   "most 6 rows, 2, 4 or 8 vectors, 24 accumulators)",
                                    b.tile.pixels, b.tile.blocks));
   if (b.row_block < 1 || b.row_block > CUVIL_IGEMM_MAX_ROW_BLOCK)
     problems.push_back(
@@ -149,7 +151,7 @@ void checkIntegerProducts(int64_t products, Problems &problems) {
 }
 
 void checkIntegerGemm(const cuvil_igemm_params &p, Problems &problems) {
-  checkIntegerBlocking(p.blocking, problems);
+  checkIntegerBlocking(p.blocking, p.products, problems);
   checkIntegerProducts(p.products, problems);
 }
 
@@ -158,7 +160,7 @@ void checkDequantizedGemm(const cuvil_dqgemm_params &p, Problems &problems) {
 }
 
 void checkIntegerConv(const cuvil_iconv_params &p, Problems &problems) {
-  checkIntegerBlocking(p.blocking, problems);
+  checkIntegerBlocking(p.blocking, p.products, problems);
   checkIntegerProducts(p.products, problems);
 }
 

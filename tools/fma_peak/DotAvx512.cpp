@@ -29,10 +29,10 @@ template <typename V, typename Step> double measureDots(V initial, Step step, in
 } // namespace
 
 double cuvil::fma_peak::measureVnni() {
-  const __m256i bytes = _mm256_set1_epi32(0x01020304);
-  // vpdpbusd on ymm, as the integer tiles use it: 8 lanes x 4 products.
+  const __m512i bytes = _mm512_set1_epi32(0x01020304);
+  // vpdpbusd on zmm, as the integer tiles use it: 16 lanes x 4 products.
   return measureDots(
-      _mm256_setzero_si256(), [&](__m256i x) { return _mm256_dpbusd_epi32(x, bytes, bytes); }, 32);
+      _mm512_setzero_si512(), [&](__m512i x) { return _mm512_dpbusd_epi32(x, bytes, bytes); }, 64);
 }
 
 double cuvil::fma_peak::measureBf16() {

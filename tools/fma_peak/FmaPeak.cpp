@@ -61,7 +61,7 @@ int main(int argc, char **argv) {
                 "cores busy; %.1f GFLOP/s on one core with AVX2\n",
                 single, isa, concurrent, cores, avx2);
     if (vnni)
-      std::printf("%.1f G 8-bit multiply-accumulates/s on one core (vpdpbusd)\n", int8Macs);
+      std::printf("%.1f G 8-bit multiply-accumulates/s on one core (vpdpbusd, zmm)\n", int8Macs);
     if (bf16)
       std::printf("%.1f G bf16 multiply-accumulates/s on one core (vdpbf16ps)\n", bf16Macs);
   }

@@ -28,12 +28,18 @@
 #define CUVIL_IGEMM_TILE_INSTANTIATED(R, V)                                                        \
   ((R) >= 1 && (R) <= 6 && ((V) == 2 || (V) == 4 || (V) == 8) && (R) * (V) <= 24)
 
+/* The dot tile (CUVIL_PRODUCTS_DOT): R rows x V vectors of 8 columns, two
+ * to a 512-bit register (R <= 6, V in {2, 4, 8}: at most 24 accumulators
+ * of 16 columns). */
+#define CUVIL_IGEMM_DOT_TILE_INSTANTIATED(R, V)                                                    \
+  ((R) >= 1 && (R) <= 6 && ((V) == 2 || (V) == 4 || (V) == 8))
+
 /* How the tiles multiply: u8 by i8 operands whose i8 side has zero point 0
  * take a byte path, the rest widen both to i16. */
 enum cuvil_integer_products {
   CUVIL_PRODUCTS_WORDS = 0, /* i16 pairs (vpmaddwd): any operands */
   CUVIL_PRODUCTS_BYTES = 1, /* byte pairs (vpmaddubsw): i8 within [-64, 64], exact */
-  CUVIL_PRODUCTS_DOT = 2,   /* byte quads (vpdpbusd, AVX512-VNNI): any i8, exact */
+  CUVIL_PRODUCTS_DOT = 2,   /* byte quads (512-bit vpdpbusd, AVX512-VNNI): any i8, exact */
   /* byte pairs, two of them summed in i16 before widening: i8 within
    * [-32, 32] (4 * 255 * 32 < 2^15), exact, a third faster than BYTES */
   CUVIL_PRODUCTS_BYTES_PAIRED = 3
