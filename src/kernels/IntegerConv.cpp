@@ -31,6 +31,10 @@ namespace {
 
 typedef uint8_t u8x16 __attribute__((ext_vector_type(16)));
 typedef uint8_t u8x4 __attribute__((ext_vector_type(4)));
+typedef uint8_t u8x64 __attribute__((ext_vector_type(64)));
+typedef int8_t i8x64 __attribute__((ext_vector_type(64)));
+typedef int16_t i16x64 __attribute__((ext_vector_type(64)));
+typedef uint16_t u16x64 __attribute__((ext_vector_type(64)));
 
 // n = 16, 8 or 4 bytes row[SW t], t in [0, n), SW 1 or 2, reading only
 // bytes [0, SW (n - 1)]: at stride 2 two overlapping loads, the second
@@ -152,17 +156,74 @@ CUVIL_INLINE bool pointwise(const cuvil_window2d &w) {
          w.OH == w.IH && w.OW == w.IW;
 }
 
+// Whether patch row (c, kh, kw) is channel c's plane shifted by (kh DH -
+// PT) IW + kw DW - PL, padding where the tap's row or column falls outside
+// the image: stride 1 with output rows as wide as the input's (3x3 "same"
+// convolutions), extents small enough for i16 coordinates (PanelPixels).
+CUVIL_INLINE bool shiftedPlane(const cuvil_window2d &w) {
+  constexpr int64_t limit = 1 << 13;
+  return w.SH == 1 && w.SW == 1 && w.OW == w.IW && w.IH < limit && w.IW < limit && w.PT < limit &&
+         w.PL < limit && (w.KH - 1) * w.DH < limit && (w.KW - 1) * w.DW < limit;
+}
+
+// A panel's output pixels as i16 rows and columns; a column past the
+// panel's `columns` takes row 2^14, which no tap reaches (its taps read as
+// padding).
+struct PanelPixels {
+  i16x64 oh, ow;
+};
+
+CUVIL_INLINE PanelPixels panelPixels(const cuvil_window2d &w, int64_t p0, int64_t columns) {
+  PanelPixels pixels;
+  for (int64_t j = 0; j < kIntegerPanel; ++j) {
+    const int64_t p = p0 + j;
+    pixels.oh[j] = int16_t(j < columns ? p / w.OW : 1 << 14);
+    pixels.ow[j] = int16_t(p % w.OW);
+  }
+  return pixels;
+}
+
+// Patch row k of a shifted-plane window (shiftedPlane) for the panel's
+// 64 columns: one 64-byte load of the shifted plane and a select of the
+// zero point where the tap reads padding, where the run walk copied 7
+// bytes at a time on a 7 x 7 image (and its short stores, read back as
+// the quads' 8-byte loads, could not be forwarded: a third of such a
+// convolution's time). False where the 64 bytes would leave the group's
+// `extent` bytes at `image` (the walk takes those rows).
+CUVIL_INLINE bool packShiftedRow(const uint8_t *image, int64_t extent, const cuvil_window2d &w,
+                                 const PanelPixels &pixels, int64_t k, int64_t p0, uint8_t zero,
+                                 uint8_t *to) {
+  const int64_t taps = w.KH * w.KW;
+  const int64_t c = k / taps, tap = k % taps;
+  const int64_t dy = tap / w.KW * w.DH - w.PT, dx = tap % w.KW * w.DW - w.PL;
+  const int64_t first = c * w.IH * w.IW + p0 + dy * w.IW + dx;
+  if (first < 0 || first + kIntegerPanel > extent)
+    return false;
+  u8x64 shifted;
+  __builtin_memcpy(&shifted, image + first, sizeof(shifted));
+  // Unsigned compares: a coordinate below 0 wraps above the extent.
+  const u16x64 ih = __builtin_bit_cast(u16x64, pixels.oh + int16_t(dy));
+  const u16x64 iw = __builtin_bit_cast(u16x64, pixels.ow + int16_t(dx));
+  const i8x64 inside = __builtin_convertvector((ih < uint16_t(w.IH)) & (iw < uint16_t(w.IW)),
+                                               i8x64); // -1 inside, 0 on padding
+  const u8x64 row = inside ? shifted : u8x64(zero);
+  __builtin_memcpy(to, &row, sizeof(row));
+  return true;
+}
+
 // The same patch rows as raw u8 for the narrow path (padding reads as the
 // zero point itself). A pointwise window's full panel row is one
 // fixed-size copy (the generic walk copies each output row's run with a
-// call to memcpy).
-CUVIL_INLINE void packNarrowPatches(const uint8_t *image, const cuvil_window2d &w, int64_t k0,
-                                    int64_t kc, int64_t p0, int64_t columns, uint8_t zero,
-                                    NarrowChunk &chunk) {
+// call to memcpy); a shifted plane's a load and a select.
+CUVIL_INLINE void packNarrowPatches(const uint8_t *image, int64_t extent, const cuvil_window2d &w,
+                                    int64_t k0, int64_t kc, int64_t p0, int64_t columns,
+                                    uint8_t zero, NarrowChunk &chunk) {
+  const bool shifted = !pointwise(w) && shiftedPlane(w);
+  const PanelPixels pixels = shifted ? panelPixels(w, p0, columns) : PanelPixels{};
   packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
     if (pointwise(w) && columns == kIntegerPanel)
       __builtin_memcpy(to, image + (k0 + k) * w.IH * w.IW + p0, kIntegerPanel);
-    else
+    else if (!shifted || !packShiftedRow(image, extent, w, pixels, k0 + k, p0, zero, to))
       packPatchRow(
           image, w, k0 + k, p0, columns, zero,
           [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);
@@ -222,8 +283,8 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
             p.blocking, p.products, weights, t.rows, t.columns, K,
             imageZero != 0 ? corrections : nullptr,
             [&](int64_t k0, int64_t kc, NarrowChunk &chunk) {
-              packNarrowPatches(groupImage, win, k0, kc, t.p0, t.columns, uint8_t(imageZero),
-                                chunk);
+              packNarrowPatches(groupImage, Cg * win.IH * win.IW, win, k0, kc, t.p0, t.columns,
+                                uint8_t(imageZero), chunk);
             },
             acc);
         store(t, acc, pixels);

@@ -2671,6 +2671,12 @@ def integer_product_cases():
         # overlapping: output rows of 35 (3x3) and 11 pixels (1x1), 3 padded.
         ("stride2_runs", (1, 8, 23, 70), (6, 8, 3, 3), True, True, dict(strides=[2, 2], pads=[1, 1, 1, 1])),
         ("pointwise_stride2_runs", (1, 4, 15, 22), (5, 4, 1, 1), True, False, dict(strides=[2, 2])),
+        # Stride 1, output rows as wide as the input's: patch rows are the planes shifted by each
+        # tap, padding selected in (IntegerConv.cpp's shiftedPlane); the first and last channels'
+        # shifts reach outside the image and take the run walk. A last panel of 12 pixels; 5x5
+        # taps on a 7 x 7 image, a panel spanning its rows.
+        ("shifted_planes", (1, 16, 20, 23), (24, 16, 3, 3), True, True, dict(pads=[1, 1, 1, 1])),
+        ("shifted_planes_5x5", (1, 8, 7, 7), (12, 8, 5, 5), True, False, dict(pads=[2, 2, 2, 2])),
     ]
     for name, x_shape, w_shape, per_channel, bias, attrs in qlinear_convs:
         m = w_shape[0]
