@@ -163,6 +163,13 @@ Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view c
   return config;
 }
 
+Expected<CpuModel> compiledCpuModel(std::string_view cpu) {
+  for (std::string_view target : {"x86_64-linux", "aarch64-linux"})
+    if (Expected<TargetConfig> config = resolveTarget(target, cpu))
+      return config->cpuModel();
+  return cpuModelFor(cpu);
+}
+
 TargetConfig variantsFor(const TargetConfig &target, DotProducts products) {
   TargetConfig config = target;
   // (A named CPU's one variant is always used: its name stays as given.)

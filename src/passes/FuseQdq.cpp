@@ -153,9 +153,11 @@ std::optional<Match> match(Node &op, const PassContext &context) {
   // What FP32 runs faster stays FP32, exactly as the model says: grouped
   // convolutions (one GEMM of a few rows per group on the integer kernel;
   // depthwise ones run faster in FP32's blocked layout than on u8 planes),
-  // those Winograd runs, and an inverted-residual block's (QuantizationPlan.h).
-  if (conv && (op.getInt("group", 1) != 1 ||
-               convRunsAsWinograd(op, w->value->constant().dims(), context) || nextToDepthwise(op)))
+  // those Winograd runs faster (winogradOverInteger), and an
+  // inverted-residual block's (QuantizationPlan.h).
+  if (conv &&
+      (op.getInt("group", 1) != 1 ||
+       winogradOverInteger(op, w->value->constant().dims(), context) || nextToDepthwise(op)))
     return std::nullopt;
   const int64_t rank = int64_t(weights.size()), axis = conv || m.wTransposed ? 0 : 1;
   const int64_t channels = weights[axis].constant();

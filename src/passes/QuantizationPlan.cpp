@@ -95,10 +95,9 @@ namespace {
 // (a grouped one runs as one GEMM per group, a few rows each; a depthwise
 // one over u8 planes, IntegerDepthwiseTask.h, 5-8x slower than FP32's
 // blocked kernel on MobileNetV2's 7x7 to 28x28 layers on Zen 3) but those
-// Winograd runs (2.25x fewer multiplies than any direct
-// kernel) and those of an inverted-residual block (fused in FP32, with
-// its depthwise convolution: quantized, they lose that and gain a
-// Quantize and a Dequantize), and MatMuls of enough rows.
+// Winograd runs faster (winogradOverInteger) and those of an inverted-residual block (fused in
+// FP32, with its depthwise convolution: quantized, they lose that and gain a Quantize and a
+// Dequantize), and MatMuls of enough rows.
 bool quantizable(const Node &node, const PassContext &context) {
   if (node.numOutputs() != 1 || !isF32(node.input(0)) || node.input(0)->isConstant())
     return false;
@@ -107,7 +106,7 @@ bool quantizable(const Node &node, const PassContext &context) {
     size_t rank = w->hasType() ? w->type().shape.size() : 0;
     return constantF32(w) && (rank == 3 || rank == 4) && node.getInt("group", 1) == 1 &&
            (!node.hasInput(2) || constantF32(node.input(2))) &&
-           !convRunsAsWinograd(node, w->constant().dims(), context) && !nextToDepthwise(node);
+           !winogradOverInteger(node, w->constant().dims(), context) && !nextToDepthwise(node);
   }
   if (node.op() == "MatMul") {
     const Shape &a = node.input(0)->type().shape;

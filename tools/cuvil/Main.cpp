@@ -469,7 +469,7 @@ int runOpt(const OptOptions &options) {
           fmt::format("no pass named '{}' (passes: {})", name, fmt::join(passNames(), ", "))));
     passes.push_back(pass);
   }
-  Expected<CpuModel> cpu = cpuModelFor(options.cpu);
+  Expected<CpuModel> cpu = compiledCpuModel(options.cpu);
   if (!cpu)
     return fail(cpu.status());
   PassContext context;

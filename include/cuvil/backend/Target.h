@@ -50,6 +50,12 @@ struct TargetConfig {
 // ISA level), "native" one for this machine (its caches and cores probed).
 Expected<TargetConfig> resolveTarget(std::string_view target, std::string_view cpu);
 
+// The CPU model a compile for the named CPU tunes for (its one variant's:
+// the table's row with the vector width and dot products of its features),
+// for a CPU of the x86-64 or aarch64 target; the table's row for a generic
+// one (aarch64-generic).
+Expected<CpuModel> compiledCpuModel(std::string_view cpu);
+
 // The target less the variants whose use the model's kernels do not have.
 TargetConfig variantsFor(const TargetConfig &target, DotProducts products);
 
