@@ -159,54 +159,72 @@ CUVIL_INLINE bool pointwise(const cuvil_window2d &w) {
 // Whether patch row (c, kh, kw) is channel c's plane shifted by (kh DH -
 // PT) IW + kw DW - PL, padding where the tap's row or column falls outside
 // the image: stride 1 with output rows as wide as the input's (3x3 "same"
-// convolutions), extents small enough for i16 coordinates (PanelPixels).
+// convolutions), at most kShiftedTaps taps, extents small enough for i16
+// coordinates (shiftedTaps).
+constexpr int64_t kShiftedTaps = 49; // up to 7 x 7 windows
+
 CUVIL_INLINE bool shiftedPlane(const cuvil_window2d &w) {
   constexpr int64_t limit = 1 << 13;
-  return w.SH == 1 && w.SW == 1 && w.OW == w.IW && w.IH < limit && w.IW < limit && w.PT < limit &&
-         w.PL < limit && (w.KH - 1) * w.DH < limit && (w.KW - 1) * w.DW < limit;
+  return w.SH == 1 && w.SW == 1 && w.OW == w.IW && w.KH * w.KW <= kShiftedTaps && w.IH < limit &&
+         w.IW < limit && w.PT < limit && w.PL < limit && (w.KH - 1) * w.DH < limit &&
+         (w.KW - 1) * w.DW < limit;
 }
 
-// A panel's output pixels as i16 rows and columns; a column past the
-// panel's `columns` takes row 2^14, which no tap reaches (its taps read as
-// padding).
-struct PanelPixels {
-  i16x64 oh, ow;
+// Each tap's shift and the panel columns it reads inside the image (0xff)
+// rather than padding (0).
+struct ShiftedTaps {
+  int64_t shift[kShiftedTaps];
+  u8x64 inside[kShiftedTaps];
 };
 
-CUVIL_INLINE PanelPixels panelPixels(const cuvil_window2d &w, int64_t p0, int64_t columns) {
-  PanelPixels pixels;
-  for (int64_t j = 0; j < kIntegerPanel; ++j) {
-    const int64_t p = p0 + j;
-    pixels.oh[j] = int16_t(j < columns ? p / w.OW : 1 << 14);
-    pixels.ow[j] = int16_t(p % w.OW);
+// The taps for the panel's pixels [p0, p0 + columns), taken once per
+// chunk: the output pixels as i16 rows and columns, a column past
+// `columns` at row 2^14, which no tap reaches (its taps read as padding).
+CUVIL_INLINE void shiftedTaps(const cuvil_window2d &w, int64_t p0, int64_t columns,
+                              ShiftedTaps &taps) {
+  // Written as arrays, then loaded: LLVM inserts vector elements in a loop
+  // by storing and reloading the whole vector (a fifth of a 56 x 56
+  // convolution's time).
+  int16_t rows[kIntegerPanel], cols[kIntegerPanel];
+  for (int64_t j = 0, oh = p0 / w.OW, ow = p0 % w.OW; j < kIntegerPanel; ++j) {
+    rows[j] = int16_t(j < columns ? oh : 1 << 14);
+    cols[j] = int16_t(ow);
+    if (++ow == w.OW) {
+      ow = 0;
+      ++oh;
+    }
   }
-  return pixels;
+  i16x64 oh, ow;
+  __builtin_memcpy(&oh, rows, sizeof(oh));
+  __builtin_memcpy(&ow, cols, sizeof(ow));
+  for (int64_t tap = 0; tap < w.KH * w.KW; ++tap) {
+    const int64_t dy = tap / w.KW * w.DH - w.PT, dx = tap % w.KW * w.DW - w.PL;
+    taps.shift[tap] = dy * w.IW + dx;
+    // Unsigned compares: a coordinate below 0 wraps above the extent.
+    const u16x64 ih = __builtin_bit_cast(u16x64, oh + int16_t(dy));
+    const u16x64 iw = __builtin_bit_cast(u16x64, ow + int16_t(dx));
+    taps.inside[tap] = __builtin_bit_cast(
+        u8x64, __builtin_convertvector((ih < uint16_t(w.IH)) & (iw < uint16_t(w.IW)), i8x64));
+  }
 }
 
-// Patch row k of a shifted-plane window (shiftedPlane) for the panel's
-// 64 columns: one 64-byte load of the shifted plane and a select of the
-// zero point where the tap reads padding, where the run walk copied 7
-// bytes at a time on a 7 x 7 image (and its short stores, read back as
-// the quads' 8-byte loads, could not be forwarded: a third of such a
-// convolution's time). False where the 64 bytes would leave the group's
-// `extent` bytes at `image` (the walk takes those rows).
+// Patch row k of a shifted-plane window for the panel's 64 columns: one
+// 64-byte load of the shifted plane, the zero point blended in where the
+// tap reads padding, where the run walk copied 7 bytes at a time on a
+// 7 x 7 image (and its short stores, read back as the quads' 8-byte
+// loads, could not be forwarded: a third of such a convolution's time).
+// False where the 64 bytes would leave the group's `extent` bytes at
+// `image` (the walk takes those rows).
 CUVIL_INLINE bool packShiftedRow(const uint8_t *image, int64_t extent, const cuvil_window2d &w,
-                                 const PanelPixels &pixels, int64_t k, int64_t p0, uint8_t zero,
+                                 const ShiftedTaps &taps, int64_t k, int64_t p0, u8x64 zero,
                                  uint8_t *to) {
-  const int64_t taps = w.KH * w.KW;
-  const int64_t c = k / taps, tap = k % taps;
-  const int64_t dy = tap / w.KW * w.DH - w.PT, dx = tap % w.KW * w.DW - w.PL;
-  const int64_t first = c * w.IH * w.IW + p0 + dy * w.IW + dx;
+  const int64_t perChannel = w.KH * w.KW, c = k / perChannel, tap = k % perChannel;
+  const int64_t first = c * w.IH * w.IW + p0 + taps.shift[tap];
   if (first < 0 || first + kIntegerPanel > extent)
     return false;
   u8x64 shifted;
   __builtin_memcpy(&shifted, image + first, sizeof(shifted));
-  // Unsigned compares: a coordinate below 0 wraps above the extent.
-  const u16x64 ih = __builtin_bit_cast(u16x64, pixels.oh + int16_t(dy));
-  const u16x64 iw = __builtin_bit_cast(u16x64, pixels.ow + int16_t(dx));
-  const i8x64 inside = __builtin_convertvector((ih < uint16_t(w.IH)) & (iw < uint16_t(w.IW)),
-                                               i8x64); // -1 inside, 0 on padding
-  const u8x64 row = inside ? shifted : u8x64(zero);
+  const u8x64 row = (shifted & taps.inside[tap]) | (zero & ~taps.inside[tap]);
   __builtin_memcpy(to, &row, sizeof(row));
   return true;
 }
@@ -214,16 +232,18 @@ CUVIL_INLINE bool packShiftedRow(const uint8_t *image, int64_t extent, const cuv
 // The same patch rows as raw u8 for the narrow path (padding reads as the
 // zero point itself). A pointwise window's full panel row is one
 // fixed-size copy (the generic walk copies each output row's run with a
-// call to memcpy); a shifted plane's a load and a select.
+// call to memcpy); a shifted plane's a load and a blend.
 CUVIL_INLINE void packNarrowPatches(const uint8_t *image, int64_t extent, const cuvil_window2d &w,
                                     int64_t k0, int64_t kc, int64_t p0, int64_t columns,
                                     uint8_t zero, NarrowChunk &chunk) {
   const bool shifted = !pointwise(w) && shiftedPlane(w);
-  const PanelPixels pixels = shifted ? panelPixels(w, p0, columns) : PanelPixels{};
+  ShiftedTaps taps;
+  if (shifted)
+    shiftedTaps(w, p0, columns, taps);
   packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
     if (pointwise(w) && columns == kIntegerPanel)
       __builtin_memcpy(to, image + (k0 + k) * w.IH * w.IW + p0, kIntegerPanel);
-    else if (!shifted || !packShiftedRow(image, extent, w, pixels, k0 + k, p0, zero, to))
+    else if (!shifted || !packShiftedRow(image, extent, w, taps, k0 + k, p0, u8x64(zero), to))
       packPatchRow(
           image, w, k0 + k, p0, columns, zero,
           [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);
