@@ -273,6 +273,10 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
   // for a zero point of 0 (an image after ReLU).
   uint32_t corrections[CUVIL_IGEMM_MAX_ROW_BLOCK];
   int64_t correctedM0 = -1;
+  // The narrow path's packed operands; the weight rows of block packedM0
+  // stay packed for the tasks after while K fits one chunk.
+  NarrowChunk chunk;
+  int64_t packedM0 = -1;
   for (int64_t task = begin; task < end; ++task) {
     int64_t rest = task;
     const int64_t panel = rest % panels;
@@ -299,6 +303,8 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
           narrowZeroCorrections(weights, t.rows, K, imageZero, corrections);
           correctedM0 = t.m0;
         }
+        const bool rowsPacked = packedM0 == t.m0;
+        packedM0 = t.m0;
         accumulateNarrowTask(
             p.blocking, p.products, weights, t.rows, t.columns, K,
             imageZero != 0 ? corrections : nullptr,
@@ -306,7 +312,7 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
               packNarrowPatches(groupImage, Cg * win.IH * win.IW, win, k0, kc, t.p0, t.columns,
                                 uint8_t(imageZero), chunk);
             },
-            acc);
+            chunk, rowsPacked, acc);
         store(t, acc, pixels);
         continue;
       }
