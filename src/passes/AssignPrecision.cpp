@@ -27,6 +27,7 @@
 // shortcut quantized (quantizeResidualStreams).
 #include "PassUtils.h"
 #include "QuantizationPlan.h"
+#include "QuantizedSelections.h"
 
 #include "cuvil/passes/Passes.h"
 #include "cuvil/passes/Precision.h"
@@ -240,6 +241,7 @@ Status runAssignPrecision(Graph &graph, PassContext &context) {
   }
   cancelRequantization(graph);
   mergeRequantization(graph);
+  CUVIL_TRY(selectOnQuantizedValues(graph));
   CUVIL_TRY(quantizeResidualStreams(graph));
   graph.eraseUnusedConstants();
   return Status::success();

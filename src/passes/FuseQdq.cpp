@@ -19,11 +19,9 @@
 // block's stay in FP32 between their DequantizeLinear and QuantizeLinear
 // (the model's own arithmetic), which is faster there; the pairs left
 // between f32 ops become cuvil.FakeQuantize (FakeQuantizePairs.cpp).
-// An op whose every result element is one of its input's elements (data
-// movement, MaxPool) between a DequantizeLinear and a QuantizeLinear of the
-// same per-tensor scale and zero point runs on the 8-bit values, as ONNX
-// Runtime drops such pairs: Q(op(DQ(q))) = op(q) exactly, since the
-// dequantization is monotonic and each element round-trips.
+// Data movement and MaxPool between a DequantizeLinear and a
+// QuantizeLinear of one quantization run on the 8-bit values
+// (QuantizedSelections.h).
 // A MatMul with a bias Add of an i32 bias dequantized at sx * sw (a Gemm's
 // C) runs as cuvil.MatMulIntegerToFloat with that bias, its f32 result
 // then quantized by the model's QuantizeLinear (QLinearMatMul takes no bias).
@@ -33,13 +31,13 @@
 #include "FuseIntegerMatMulToFloat.h"
 #include "PassUtils.h"
 #include "QuantizationPlan.h"
+#include "QuantizedSelections.h"
 #include "WinogradChoice.h"
 
 #include "cuvil/passes/Passes.h"
 
 #include <cmath>
 #include <optional>
-#include <set>
 
 namespace cuvil {
 namespace {
@@ -251,54 +249,10 @@ Status fuse(Graph &graph, Match m) {
   return Status::success();
 }
 
-// Ops whose results select elements of input 0 (the others are indices,
-// shapes or axes), monotonic in it: they commute with a dequantization.
-bool selectsElements(const Node &node) {
-  static const std::set<std::string> kOps = {
-      "MaxPool", "Reshape", "Transpose", "Squeeze",  "Unsqueeze",    "Flatten",
-      "Slice",   "Gather",  "Expand",    "Identity", "SpaceToDepth", "DepthToSpace"};
-  return kOps.count(node.op()) != 0 && node.numOutputs() == 1;
-}
-
-// The same per-tensor quantization: equal scales and zero points (both
-// absent: u8 with zero point 0).
-bool sameQuantization(const Quantization &in, const Quantization &out, const Node &quantize) {
-  if (!perTensor(in) || !perTensor(out) || !sameScalar(in.scale, out.scale) ||
-      !(in.scale->constant().getDouble(0) > 0))
-    return false;
-  if (in.zero || out.zero)
-    return sameScalar(in.zero, out.zero);
-  return in.value->type().dtype == DType::U8 && !quantize.hasAttr("output_dtype");
-}
-
-// DequantizeLinear -> op -> QuantizeLinear as op on the 8-bit value.
-Status dropRequantization(Graph &graph, Node &op) {
-  std::optional<Quantization> in = quantization(op.input(0)->producer(), "DequantizeLinear");
-  Node *quantize = soleUser(op.output(0));
-  std::optional<Quantization> out = quantization(quantize, "QuantizeLinear");
-  if (!in || !out || out->value != op.output(0) || !isEightBit(in->value->type().dtype) ||
-      !sameQuantization(*in, *out, *quantize))
-    return Status::success();
-  std::vector<Value *> inputs = op.inputs();
-  inputs[0] = in->value;
-  Expected<Value *> integer =
-      cloneOnInputs(graph, op, inputs, quantize, op.output(0)->name() + ".q");
-  CUVIL_TRY(integer.status().withContext(op.describe()));
-  graph.replaceAllUsesWith(quantize->output(0), *integer);
-  graph.eraseNode(quantize);
-  graph.eraseNode(&op);
-  return Status::success();
-}
-
 } // namespace
 
 Status runFuseQdq(Graph &graph, PassContext &context) {
-  std::vector<Node *> selections;
-  for (const auto &node : graph.nodes())
-    if (selectsElements(*node))
-      selections.push_back(node.get());
-  for (Node *selection : selections)
-    CUVIL_TRY(dropRequantization(graph, *selection));
+  CUVIL_TRY(selectOnQuantizedValues(graph));
   // Matched one at a time: a fusion renames what the next one reads (its
   // x is the previous one's quantized result).
   std::vector<Node *> products;

@@ -1,6 +1,7 @@
 #include "QuantizationPlan.h"
 
 #include "PassUtils.h"
+#include "QuantizedSelections.h"
 #include "WinogradChoice.h"
 
 #include "cuvil/kernels/PairedByteProducts.h"
@@ -131,6 +132,19 @@ std::vector<Candidate> candidates(const Graph &graph, const PassContext &context
         quantizesRowsAtRunTime(*node) ? nullptr : absorbableActivation(node->output(0));
     found.push_back(
         {node.get(), absorbed, node->input(0), absorbed ? absorbed->output(0) : node->output(0)});
+  }
+  // An input that selects elements of another candidate's result (a CNN
+  // stem's MaxPool) takes that result's range, which holds its own: the
+  // selection then runs on the 8-bit values (QuantizedSelections.h),
+  // a quarter of the bytes, and the stem writes 8 bits.
+  for (Candidate &c : found) {
+    const Value *source = c.input;
+    while (source->producer() && selectsElements(*source->producer()))
+      source = source->producer()->input(0);
+    if (source != c.input && std::any_of(found.begin(), found.end(), [&](const Candidate &other) {
+          return other.represented == source;
+        }))
+      c.input = source;
   }
   return found;
 }

@@ -16,7 +16,7 @@ namespace cuvil {
 struct Candidate {
   Node *op;
   Node *absorbed;           // the Relu or Clip quantized with the result, or null
-  const Value *input;       // the activation
+  const Value *input;       // the activation, or the result it selects from, whose range it takes
   const Value *represented; // what the dequantized result replaces
 };
 
