@@ -29,57 +29,65 @@ using namespace cuvil::kernels;
 
 namespace {
 
-typedef uint8_t u8x16 __attribute__((ext_vector_type(16)));
-typedef uint8_t u8x4 __attribute__((ext_vector_type(4)));
 typedef uint8_t u8x64 __attribute__((ext_vector_type(64)));
 typedef int8_t i8x64 __attribute__((ext_vector_type(64)));
 typedef int16_t i16x64 __attribute__((ext_vector_type(64)));
 typedef uint16_t u16x64 __attribute__((ext_vector_type(64)));
 
-// n = 16, 8 or 4 bytes row[SW t], t in [0, n), SW 1 or 2, reading only
-// bytes [0, SW (n - 1)]: at stride 2 two overlapping loads, the second
-// ending on the last byte taken, and their even bytes.
-template <typename V, int SW> CUVIL_INLINE V stridedBytes(const uint8_t *row) {
-  constexpr int n = sizeof(V);
-  V low, high;
-  __builtin_memcpy(&low, row, n);
+template <int N> struct Width {
+  static constexpr int value = N;
+};
+
+// to[t] = row[SW t] for t in [0, N), N = 4 to 64, SW 1 or 2, reading only
+// bytes [0, SW (N - 1)]: at stride 2 two overlapping loads as 16-bit
+// words, the second ending on the last byte taken, so that the even bytes
+// are the first's low bytes and the second's high ones (vpmovwb); stored
+// as one vector, which the panel's quads read back.
+template <int N, int SW> CUVIL_INLINE void copyStridedVector(const uint8_t *row, uint8_t *to) {
+  typedef uint8_t Bytes __attribute__((ext_vector_type(N)));
+  Bytes bytes;
   if constexpr (SW == 1)
-    return low;
+    __builtin_memcpy(&bytes, row, N);
   else {
-    __builtin_memcpy(&high, row + n - 1, n); // bytes n - 1 .. 2n - 2
-    if constexpr (n == 16)
-      return __builtin_shufflevector(low, high, 0, 2, 4, 6, 8, 10, 12, 14, 17, 19, 21, 23, 25, 27,
-                                     29, 31);
-    else if constexpr (n == 8)
-      return __builtin_shufflevector(low, high, 0, 2, 4, 6, 9, 11, 13, 15);
-    else
-      return __builtin_shufflevector(low, high, 0, 2, 5, 7);
+    typedef uint8_t Half __attribute__((ext_vector_type(N / 2)));
+    typedef uint16_t Words __attribute__((ext_vector_type(N / 2)));
+    Words low, high;
+    __builtin_memcpy(&low, row, N);
+    __builtin_memcpy(&high, row + N - 1, N); // bytes N - 1 .. 2N - 2
+    const Half even = __builtin_convertvector(low, Half);
+    const Half odd = __builtin_convertvector(high >> 8, Half);
+    __builtin_memcpy(&bytes, &even, N / 2);
+    __builtin_memcpy(reinterpret_cast<uint8_t *>(&bytes) + N / 2, &odd, N / 2);
   }
+  __builtin_memcpy(to, &bytes, N);
 }
 
-// to[t] = row[SW t] for t in [0, n): vectors of 16 (8 or 4 for a shorter
-// run), the last one overlapping its predecessor; runs of fewer than 4 a
-// byte at a time. Stride-2 convolutions' runs are 7 to 28 pixels, and 7 x 7
-// images' 7, which the loop vectorizer left mostly to its scalar
+// to[t] = row[SW t] for t in [0, n): vectors of the widest of 64, 32, 16,
+// 8 or 4 bytes the run fills, the last one overlapping its predecessor;
+// runs of fewer than 4 a byte at a time. Stride-2 convolutions' runs are 7
+// to 64 pixels (a stem's output rows of 112 cut by the 64-pixel panel),
+// and 7 x 7 images' 7, which the loop vectorizer left mostly to its scalar
 // remainder (a quarter of a 3x3 stride-2 convolution's time).
 template <int SW> CUVIL_INLINE void copyStridedBytes(const uint8_t *row, int64_t n, uint8_t *to) {
-  auto copy = [&](auto vector) CUVIL_LAMBDA_INLINE {
-    using V = decltype(vector);
-    constexpr int64_t width = sizeof(V);
-    for (int64_t t = 0;; t += width) {
-      t = t + width < n ? t : n - width;
-      const V bytes = stridedBytes<V, SW>(row + SW * t);
-      __builtin_memcpy(to + t, &bytes, width);
-      if (t + width >= n)
+  auto copy = [&](auto width) CUVIL_LAMBDA_INLINE {
+    constexpr int N = decltype(width)::value;
+    for (int64_t t = 0;; t += N) {
+      t = t + N < n ? t : n - N;
+      copyStridedVector<N, SW>(row + SW * t, to + t);
+      if (t + N >= n)
         return;
     }
   };
-  if (n >= 16)
-    copy(u8x16{});
+  if (n >= 64)
+    copy(Width<64>{});
+  else if (n >= 32)
+    copy(Width<32>{});
+  else if (n >= 16)
+    copy(Width<16>{});
   else if (n >= 8)
-    copy(u8x8{});
+    copy(Width<8>{});
   else if (n >= 4)
-    copy(u8x4{});
+    copy(Width<4>{});
   else
     for (int64_t t = 0; t < n; ++t)
       to[t] = row[SW * t];
