@@ -168,7 +168,7 @@ Expected<IntegerConvCall> integerConvCall(const Node &node, const LoweringContex
   call.tasks = x[0] * groups * ceilDiv(channels, params->blocking.row_block) *
                ceilDiv(pixels, CUVIL_IGEMM_PANEL);
   // Every output pixel of every image takes every weight once.
-  call.flops = 2 * x[0] * pixels * numElements(w);
+  call.flops = integerWorkFlops(x[0] * pixels * numElements(w), params->products);
   return call;
 }
 

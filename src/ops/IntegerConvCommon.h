@@ -44,7 +44,8 @@ Status inferRequantizedConv(InferContext &ctx, DType result);
 Status evalRequantizedConv(const Node &node, std::span<const Tensor *const> in,
                            const std::function<void(int64_t, int64_t, int64_t)> &visit);
 
-// The kernel's parameters, task count and multiply-adds (as flops).
+// The kernel's parameters, task count and multiply-adds (as flops,
+// integerWorkFlops).
 struct IntegerConvCall {
   ParamBlock<cuvil_iconv_params> params;
   Dim tasks, flops;

@@ -249,6 +249,10 @@ int64_t integerProducts(const CpuModel &cpu, const Value *image, const Value *we
 
 DotProducts integerDotProducts(const Node &) { return {.int8 = true}; }
 
+Dim integerWorkFlops(const Dim &macs, int64_t products) {
+  return products == CUVIL_PRODUCTS_DOT ? floorDiv(2 * macs, Dim(4)) : 2 * macs;
+}
+
 namespace {
 
 // K rows whose packed panel chunk (rowBytes a row: 64 i16, or 64 bytes on
@@ -359,7 +363,8 @@ Expected<IntegerGemmCall> integerGemmCall(const Node &node, const LoweringContex
   params->blocking = chooseIntegerBlocking(ctx.cpu(), product.M.opt(), params->products);
   call.tasks = numElements(product.batch) * ceilDiv(product.M, params->blocking.row_block) *
                ceilDiv(product.N, CUVIL_IGEMM_PANEL);
-  call.flops = 2 * numElements(product.batch) * product.M * product.N * product.K;
+  call.flops = integerWorkFlops(numElements(product.batch) * product.M * product.N * product.K,
+                                params->products);
   return call;
 }
 

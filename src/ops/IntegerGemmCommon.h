@@ -51,8 +51,14 @@ using IntegerProductVisitor = std::function<void(int64_t, int32_t, int64_t, int6
 Status evalIntegerMatMul(const Node &node, const IntegerMatMulInputs &inputs,
                          std::span<const Tensor *const> in, const IntegerProductVisitor &visit);
 
+// The work of `macs` byte multiply-adds on the tiles of `products`, as the
+// f32 flops that take as long (the work estimate the thread split and the
+// profile's bound read): the 512-bit vpdpbusd does 64 an instruction, four
+// per FMA lane at the FMA's rate; the other tiles are counted one per lane.
+Dim integerWorkFlops(const Dim &macs, int64_t products);
+
 // The integer GEMM kernel's parameters, task count and multiply-adds (as
-// flops) for the node.
+// flops, integerWorkFlops) for the node.
 struct IntegerGemmCall {
   ParamBlock<cuvil_igemm_params> params;
   Dim tasks, flops;
