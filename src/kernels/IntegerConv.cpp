@@ -244,12 +244,15 @@ CUVIL_INLINE bool packShiftedRow(const uint8_t *image, int64_t extent, const cuv
 CUVIL_INLINE void packNarrowPatches(const uint8_t *image, int64_t extent, const cuvil_window2d &w,
                                     int64_t k0, int64_t kc, int64_t p0, int64_t columns,
                                     uint8_t zero, NarrowChunk &chunk) {
-  const bool shifted = !pointwise(w) && shiftedPlane(w);
+  // A pointwise window's last panel, or a small image's only one (7 x 7:
+  // runs of 7 pixels), is a shifted plane of one tap.
+  const bool whole = pointwise(w) && columns == kIntegerPanel;
+  const bool shifted = !whole && shiftedPlane(w);
   ShiftedTaps taps;
   if (shifted)
     shiftedTaps(w, p0, columns, taps);
   packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
-    if (pointwise(w) && columns == kIntegerPanel)
+    if (whole)
       __builtin_memcpy(to, image + (k0 + k) * w.IH * w.IW + p0, kIntegerPanel);
     else if (!shifted || !packShiftedRow(image, extent, w, taps, k0 + k, p0, u8x64(zero), to))
       packPatchRow(

@@ -2677,6 +2677,8 @@ def integer_product_cases():
         # taps on a 7 x 7 image, a panel spanning its rows.
         ("shifted_planes", (1, 16, 20, 23), (24, 16, 3, 3), True, True, dict(pads=[1, 1, 1, 1])),
         ("shifted_planes_5x5", (1, 8, 7, 7), (12, 8, 5, 5), True, False, dict(pads=[2, 2, 2, 2])),
+        # A 1x1 window's panel of fewer than 64 pixels (a 7 x 7 image's 49) as one shifted plane.
+        ("pointwise_small_image", (2, 16, 7, 7), (20, 16, 1, 1), True, True, {}),
     ]
     for name, x_shape, w_shape, per_channel, bias, attrs in qlinear_convs:
         m = w_shape[0]
