@@ -28,11 +28,9 @@ typedef __bf16 bf16x32 __attribute__((ext_vector_type(32)));
 // The target attributes a tile using the AVX512-VNNI or AVX512_BF16 forms
 // needs; only variants whose CPU has them select such a tile.
 #define CUVIL_VNNI_TARGET __attribute__((target("avx512vnni,avx512vl")))
-#define CUVIL_VNNI_WIDE_TARGET __attribute__((target("avx512vnni,avx512f")))
 #define CUVIL_BF16_TARGET __attribute__((target("avx512bf16,avx512f")))
 #else
 #define CUVIL_VNNI_TARGET
-#define CUVIL_VNNI_WIDE_TARGET
 #define CUVIL_BF16_TARGET
 #endif
 
@@ -132,10 +130,9 @@ CUVIL_VNNI_TARGET CUVIL_INLINE i32x8 accumulateQuadProducts(i32x8 acc, i32x8 uns
 #endif
 }
 
-// vpdpbusd on 512-bit vectors: sixteen lanes of accumulateQuadProducts.
-CUVIL_VNNI_WIDE_TARGET CUVIL_INLINE i32x16 accumulateWideQuadProducts(i32x16 acc,
-                                                                      i32x16 unsignedQuads,
-                                                                      i32x16 signedQuads) {
+// The same on 512-bit vectors: sixteen lanes.
+CUVIL_VNNI_TARGET CUVIL_INLINE i32x16 accumulateQuadProducts(i32x16 acc, i32x16 unsignedQuads,
+                                                             i32x16 signedQuads) {
 #if defined(__x86_64__)
   return __builtin_ia32_vpdpbusd512(acc, unsignedQuads, signedQuads);
 #else

@@ -97,18 +97,19 @@ CUVIL_INLINE void packIntegerPanel(const T *b, int64_t ldb, int64_t k0, int64_t 
   });
 }
 
-// Stores (or adds, wrapping) a register tile's sums into its rows of the
-// task's accumulators.
-template <int MR, int NV>
-CUVIL_INLINE void storeIntegerTile(const u32x8 (&sum)[MR][NV], int32_t *acc, int64_t accumulate) {
+// Stores (or adds, wrapping) a register tile's sums, NV vectors of u32 a
+// row, into its rows of the task's accumulators.
+template <int MR, int NV, typename V>
+CUVIL_INLINE void storeIntegerTile(const V (&sum)[MR][NV], int32_t *acc, int64_t accumulate) {
+  constexpr int lanes = sizeof(V) / sizeof(uint32_t);
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r) {
 #pragma clang loop unroll(full)
     for (int v = 0; v < NV; ++v) {
-      int32_t *out = acc + r * kIntegerPanel + 8 * v;
-      u32x8 value = sum[r][v];
+      int32_t *out = acc + r * kIntegerPanel + lanes * v;
+      V value = sum[r][v];
       if (accumulate) {
-        u32x8 previous;
+        V previous;
         __builtin_memcpy(&previous, out, sizeof(previous));
         value += previous;
       }

@@ -23,7 +23,7 @@
 // of the i16 path (IntegerGemmTile.h) per instruction. The weights are
 // constants the task reads in place: packing them per task cost a tenth of
 // the time. With AVX512-VNNI one vpdpbusd replaces the pair of
-// instructions and any i8 weights are exact (wideDotTile, 512-bit). The GEMM (u8
+// instructions and any i8 weights are exact (dotTile, 512-bit). The GEMM (u8
 // activations by i8 weights) swaps the roles:
 // its u8 rows are read in place and broadcast, the weights packed as the
 // panel (accumulateNarrowGemmTask).
@@ -130,61 +130,25 @@ CUVIL_TILE void narrowTile(const int8_t *a, int64_t stride, int64_t kq, const ui
   storeIntegerTile<MR, NV>(sum, acc, accumulate);
 }
 
-// The same tile with AVX512-VNNI's vpdpbusd (on 256-bit vectors): each
+// The same tile with AVX512-VNNI's vpdpbusd on vectors of L lanes: each
 // i32 lane adds the four products of its byte quad in one instruction, with
-// no i16 sum to saturate, so any i8 weights are exact. It takes a last run
-// of 8 columns; wideDotTile the rest. Only variants whose
-// CPU has it select it (cuvil_integer_products); in the others the call
-// folds away with the constant parameters before code generation. (A
-// function of its own rather than a flag of narrowTile: the target
-// attribute the builtin needs cannot depend on a template parameter.)
-template <int MR, int NV, bool UnsignedRows>
+// no i16 sum to saturate, so any i8 weights are exact. The tiles take
+// 512-bit vectors (L = 16: 6 x 64 columns in 24 accumulators, 4 panel
+// vectors and a broadcast), which Zen 5 and Intel's server cores issue at
+// the 256-bit ones' rate, twice the products (fma_peak measures both), and
+// Zen 4 splits, at the same rate in half the instructions; a last run of 8
+// columns takes one 256-bit vector (L = 8). Only variants whose CPU has
+// VNNI select it (cuvil_integer_products); in the others the call folds
+// away with the constant parameters before code generation. (A function
+// of its own rather than a flag of narrowTile: the target attribute the
+// builtin needs cannot depend on a template parameter.)
+template <int MR, int NV, int L, bool UnsignedRows>
 CUVIL_TILE CUVIL_VNNI_TARGET void dotTile(const int8_t *a, int64_t stride, int64_t kq,
                                           const uint8_t *b, int32_t *acc, int64_t accumulate) {
-  i32x8 sum[MR][NV]; // accumulation wraps, as the reference's
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r)
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v)
-      sum[r][v] = 0;
-  for (int64_t q = 0; q < kq; ++q) {
-#pragma clang loop unroll(full)
-    for (int r = 0; r < MR; ++r) {
-      int32_t word;
-      __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
-      const i32x8 quad = word;
-#pragma clang loop unroll(full)
-      for (int v = 0; v < NV; ++v) {
-        i32x8 packed;
-        __builtin_memcpy(&packed, b + (q * kIntegerPanel + 8 * v) * 4, sizeof(packed));
-        sum[r][v] = UnsignedRows ? accumulateQuadProducts(sum[r][v], quad, packed)
-                                 : accumulateQuadProducts(sum[r][v], packed, quad);
-      }
-    }
-  }
-  u32x8 result[MR][NV];
-#pragma clang loop unroll(full)
-  for (int r = 0; r < MR; ++r)
-#pragma clang loop unroll(full)
-    for (int v = 0; v < NV; ++v)
-      result[r][v] = __builtin_bit_cast(u32x8, sum[r][v]);
-  storeIntegerTile<MR, NV>(result, acc, accumulate);
-}
-
-// dotTile on 512-bit vectors: MR rows x NV / 2 vectors of 16 columns,
-// each vpdpbusd twice dotTile's products. A CPU running 512-bit vectors at
-// full width (Zen 5, Sapphire Rapids) issues them at the rate of the
-// 256-bit ones, so this tile (6 x 64 columns: 24 accumulators, 4 panel
-// vectors and a broadcast) has twice the bound (fma_peak measures both);
-// Zen 4 splits them, at the same rate in half the instructions. It takes
-// every tile of the dot path but a last run of 8 columns (dotTile's one
-// vector).
-template <int MR, int NV, bool UnsignedRows>
-CUVIL_TILE CUVIL_VNNI_WIDE_TARGET void wideDotTile(const int8_t *a, int64_t stride, int64_t kq,
-                                                   const uint8_t *b, int32_t *acc,
-                                                   int64_t accumulate) {
-  constexpr int NZ = NV / 2;
-  i32x16 sum[MR][NZ]; // accumulation wraps, as the reference's
+  typedef int32_t Lanes __attribute__((ext_vector_type(L)));
+  typedef uint32_t Sums __attribute__((ext_vector_type(L)));
+  constexpr int NZ = NV * 8 / L;
+  Lanes sum[MR][NZ]; // accumulation wraps, as the reference's
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
@@ -195,30 +159,23 @@ CUVIL_TILE CUVIL_VNNI_WIDE_TARGET void wideDotTile(const int8_t *a, int64_t stri
     for (int r = 0; r < MR; ++r) {
       int32_t word;
       __builtin_memcpy(&word, a + 4 * (r * stride + q), sizeof(word));
-      const i32x16 quad = word;
+      const Lanes quad = word;
 #pragma clang loop unroll(full)
       for (int z = 0; z < NZ; ++z) {
-        i32x16 packed;
-        __builtin_memcpy(&packed, b + (q * kIntegerPanel + 16 * z) * 4, sizeof(packed));
-        sum[r][z] = UnsignedRows ? accumulateWideQuadProducts(sum[r][z], quad, packed)
-                                 : accumulateWideQuadProducts(sum[r][z], packed, quad);
+        Lanes packed;
+        __builtin_memcpy(&packed, b + (q * kIntegerPanel + L * z) * 4, sizeof(packed));
+        sum[r][z] = UnsignedRows ? accumulateQuadProducts(sum[r][z], quad, packed)
+                                 : accumulateQuadProducts(sum[r][z], packed, quad);
       }
     }
   }
+  Sums result[MR][NZ];
 #pragma clang loop unroll(full)
   for (int r = 0; r < MR; ++r)
 #pragma clang loop unroll(full)
-    for (int z = 0; z < NZ; ++z) {
-      int32_t *out = acc + r * kIntegerPanel + 16 * z;
-      i32x16 value = sum[r][z];
-      if (accumulate) {
-        i32x16 previous;
-        __builtin_memcpy(&previous, out, sizeof(previous));
-        value = __builtin_bit_cast(i32x16, __builtin_bit_cast(u32x16, value) +
-                                               __builtin_bit_cast(u32x16, previous));
-      }
-      __builtin_memcpy(out, &value, sizeof(value));
-    }
+    for (int z = 0; z < NZ; ++z)
+      result[r][z] = __builtin_bit_cast(Sums, sum[r][z]);
+  storeIntegerTile<MR, NZ>(result, acc, accumulate);
 }
 
 template <int NV, bool UnsignedRows>
@@ -228,9 +185,9 @@ CUVIL_INLINE void narrowRows(int64_t products, int64_t rowsLeft, const int8_t *a
   case n:                                                                                          \
     if (products == CUVIL_PRODUCTS_DOT) {                                                          \
       if constexpr (NV == 1)                                                                       \
-        dotTile<n, 1, UnsignedRows>(a, stride, kq, b, acc, accumulate);                            \
+        dotTile<n, 1, 8, UnsignedRows>(a, stride, kq, b, acc, accumulate);                         \
       else if constexpr (CUVIL_IGEMM_DOT_TILE_INSTANTIATED(n, NV))                                 \
-        wideDotTile<n, NV, UnsignedRows>(a, stride, kq, b, acc, accumulate);                       \
+        dotTile<n, NV, 16, UnsignedRows>(a, stride, kq, b, acc, accumulate);                       \
       else                                                                                         \
         CUVIL_NOT_INSTANTIATED();                                                                  \
     } else if constexpr (NV == 1 ? n <= 6 : CUVIL_IGEMM_TILE_INSTANTIATED(n, NV)) {                \
