@@ -174,8 +174,8 @@ constexpr int64_t kShiftedTaps = 49; // up to 7 x 7 windows
 CUVIL_INLINE bool shiftedPlane(const cuvil_window2d &w) {
   constexpr int64_t limit = 1 << 13;
   return w.SH == 1 && w.SW == 1 && w.OW == w.IW && w.KH * w.KW <= kShiftedTaps && w.IH < limit &&
-         w.IW < limit && w.PT < limit && w.PL < limit && (w.KH - 1) * w.DH < limit &&
-         (w.KW - 1) * w.DW < limit;
+         w.OH < limit && w.IW < limit && w.PT < limit && w.PL < limit &&
+         (w.KH - 1) * w.DH < limit && (w.KW - 1) * w.DW < limit;
 }
 
 // Each tap's shift and the panel columns it reads inside the image (0xff)
