@@ -186,7 +186,7 @@ struct ShiftedTaps {
 };
 
 // The taps for the panel's pixels [p0, p0 + columns), taken once per
-// chunk: the output pixels as i16 rows and columns, a column past
+// task: the output pixels as i16 rows and columns, a column past
 // `columns` at row 2^14, which no tap reaches (its taps read as padding).
 CUVIL_INLINE void shiftedTaps(const cuvil_window2d &w, int64_t p0, int64_t columns,
                               ShiftedTaps &taps) {
@@ -237,24 +237,27 @@ CUVIL_INLINE bool packShiftedRow(const uint8_t *image, int64_t extent, const cuv
   return true;
 }
 
+// Whether a panel's patch rows are shifted planes: those of a shifted-plane
+// window but a pointwise one's full panel (one fixed-size copy a row). A
+// pointwise window's last panel, or a small image's only one (7 x 7: runs
+// of 7 pixels), is a shifted plane of one tap.
+CUVIL_INLINE bool packsShiftedPlanes(const cuvil_window2d &w, int64_t columns) {
+  return !(pointwise(w) && columns == kIntegerPanel) && shiftedPlane(w);
+}
+
 // The same patch rows as raw u8 for the narrow path (padding reads as the
 // zero point itself). A pointwise window's full panel row is one
 // fixed-size copy (the generic walk copies each output row's run with a
-// call to memcpy); a shifted plane's a load and a blend.
+// call to memcpy); with the panel's taps (packsShiftedPlanes; else null)
+// a row is a load and a blend.
 CUVIL_INLINE void packNarrowPatches(const uint8_t *image, int64_t extent, const cuvil_window2d &w,
                                     int64_t k0, int64_t kc, int64_t p0, int64_t columns,
-                                    uint8_t zero, NarrowChunk &chunk) {
-  // A pointwise window's last panel, or a small image's only one (7 x 7:
-  // runs of 7 pixels), is a shifted plane of one tap.
+                                    uint8_t zero, const ShiftedTaps *taps, NarrowChunk &chunk) {
   const bool whole = pointwise(w) && columns == kIntegerPanel;
-  const bool shifted = !whole && shiftedPlane(w);
-  ShiftedTaps taps;
-  if (shifted)
-    shiftedTaps(w, p0, columns, taps);
   packNarrowQuads(kc, chunk, [&](int64_t k, uint8_t *to) CUVIL_LAMBDA_INLINE {
     if (whole)
       __builtin_memcpy(to, image + (k0 + k) * w.IH * w.IW + p0, kIntegerPanel);
-    else if (!shifted || !packShiftedRow(image, extent, w, taps, k0 + k, p0, u8x64(zero), to))
+    else if (!taps || !packShiftedRow(image, extent, w, *taps, k0 + k, p0, u8x64(zero), to))
       packPatchRow(
           image, w, k0 + k, p0, columns, zero,
           [](uint8_t value) CUVIL_LAMBDA_INLINE { return value; }, to);
@@ -288,6 +291,7 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
   // stay packed for the tasks after while K fits one chunk.
   NarrowChunk chunk;
   int64_t packedM0 = -1;
+  ShiftedTaps taps;
   for (int64_t task = begin; task < end; ++task) {
     int64_t rest = task;
     const int64_t panel = rest % panels;
@@ -316,12 +320,15 @@ CUVIL_INLINE void integerConv(const X *x, const W *w, const X *xZero, const W *w
         }
         const bool rowsPacked = packedM0 == t.m0;
         packedM0 = t.m0;
+        const bool shifted = packsShiftedPlanes(win, t.columns);
+        if (shifted)
+          shiftedTaps(win, t.p0, t.columns, taps);
         accumulateNarrowTask(
             p.blocking, p.products, weights, t.rows, t.columns, K,
             imageZero != 0 ? corrections : nullptr,
             [&](int64_t k0, int64_t kc, NarrowChunk &chunk) {
               packNarrowPatches(groupImage, Cg * win.IH * win.IW, win, k0, kc, t.p0, t.columns,
-                                uint8_t(imageZero), chunk);
+                                uint8_t(imageZero), shifted ? &taps : nullptr, chunk);
             },
             chunk, rowsPacked, acc);
         store(t, acc, pixels);
